@@ -1,0 +1,83 @@
+"""Strict readers for settings taken from the environment.
+
+Each helper fails loudly (``ImproperlyConfigured``) on a malformed value instead of
+silently falling back to a default, so a typo in a deployment is caught at start-up.
+"""
+
+import os
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def env_str(name: str, default: str | None = None) -> str | None:
+    """Return the variable ``name`` as a string, or ``default`` when it is unset or empty."""
+    value = os.environ.get(name)
+    return default if value in (None, "") else value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """Return ``name`` as a boolean; accepts 1/0, true/false, yes/no, on/off (any case)."""
+    value = os.environ.get(name)
+    if value in (None, ""):
+        return default
+    lowered = value.strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean (use true or false)")
+
+
+def env_int(name: str, default: int) -> int:
+    """Return ``name`` as an integer; raises ``ImproperlyConfigured`` if it is not one."""
+    value = os.environ.get(name)
+    if value in (None, ""):
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    """Return ``name`` as a comma-separated list of non-empty, stripped items."""
+    value = os.environ.get(name)
+    if value in (None, ""):
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+_SUPPORTED_ENGINES = {
+    "django.db.backends.sqlite3",
+    "django.db.backends.postgresql",
+}
+
+
+def env_database(name: str, default_url: str) -> dict:
+    """Parse ``DATABASE_URL``-style variable ``name`` into a Django DATABASES entry.
+
+    Accepts ``sqlite:///path`` and ``postgres://user:pass@host:port/db`` (also
+    ``postgresql://``). Anything else — an unknown scheme, a PostgreSQL URL without a
+    database name — raises ``ImproperlyConfigured`` naming the variable.
+    """
+    url = env_str(name, default_url)
+    try:
+        config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+    except Exception as exc:  # dj-database-url raises several kinds
+        raise ImproperlyConfigured(f"{name} is malformed: {exc}") from None
+    engine = config.get("ENGINE")
+    if engine not in _SUPPORTED_ENGINES:
+        raise ImproperlyConfigured(
+            f"{name} uses an unsupported database ({engine or 'unknown scheme'}); "
+            "use sqlite:///path or postgres://user:password@host:port/name"
+        )
+    if not config.get("NAME"):
+        raise ImproperlyConfigured(f"{name} has no database name")
+    if engine == "django.db.backends.sqlite3":
+        config["CONN_MAX_AGE"] = 0
+        config["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    return config

@@ -1,0 +1,18 @@
+"""Test settings: fast password hashing, plain static storage, an isolated cache."""
+
+from .base import *  # noqa: F403
+from .base import STORAGES
+
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES = {
+    **STORAGES,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "arbitro-tests",
+    }
+}
+LANGUAGE_CODE = "en"

@@ -1,0 +1,25 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from events import api as events_api
+from events import views, views_manage
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("players/me/", views.my_page, name="my-page"),
+    path(
+        "organisations/<slug:org_slug>/events/new/",
+        views_manage.event_create,
+        name="event-create",
+    ),
+    path("events/<slug:slug>/manage/", include("events.urls_manage")),
+    path("", include("events.urls_public")),
+    path("api/v1/events/<slug:slug>/standings", events_api.standings, name="api-standings"),
+    path("api/v1/vekn/check-table", events_api.check_table, name="api-check-table"),
+    path("admin/", admin.site.urls),
+]

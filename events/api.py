@@ -1,0 +1,64 @@
+"""JSON API v1 of events (CONTRACTS §2–§3)."""
+
+import json
+from decimal import Decimal, InvalidOperation
+
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
+
+from events.access import user_permissions
+from events.models import Event
+from standings import vekn
+from standings.services import event_standings, standings_document
+
+
+def _error(status: int, message: str) -> JsonResponse:
+    return JsonResponse({"error": message}, status=status)
+
+
+@require_GET
+def standings(request, slug):
+    """``GET /api/v1/events/<slug>/standings`` — public once published, staff always
+    (CONTRACTS §2). Unpublished → 404 for the public, so nothing leaks."""
+    event = get_object_or_404(Event, slug=slug)
+    if not event.standings_published and not user_permissions(request.user, event):
+        return _error(404, "standings are not published")
+    return JsonResponse(standings_document(event_standings(event)))
+
+
+@csrf_exempt
+@require_POST
+def check_table(request):
+    """``POST /api/v1/vekn/check-table`` — body ``{"vp": [1.5, 0, 0.5, 0.5]}`` (seat order;
+    ``null`` for a seat not entered yet) → ``{"valid", "complete", "reason"}`` (CONTRACTS §3,
+    SPEC-events §1.2). No authentication, no database."""
+    try:
+        body = json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError):
+        return _error(400, "the body is not JSON")
+    if not isinstance(body, dict) or not isinstance(body.get("vp"), list):
+        return _error(400, 'the body must be an object with a "vp" list')
+    vps = []
+    for i, value in enumerate(body["vp"], start=1):
+        if value is None:
+            vps.append(None)
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            return _error(400, f"seat {i}: not a number")
+        try:
+            vp = Decimal(str(value))
+        except InvalidOperation:
+            return _error(400, f"seat {i}: not a number")
+        if not vp.is_finite():
+            return _error(400, f"seat {i}: not a number")
+        vps.append(vp)
+    check = vekn.check_sheet(vps)
+    return JsonResponse(
+        {
+            "valid": check.valid,
+            "complete": check.complete,
+            "reason": None if check.reason is None else str(check.reason),
+        }
+    )

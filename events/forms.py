@@ -1,0 +1,135 @@
+"""Forms: validation at the boundary. Each form cleans its input into plain values that
+the services take; rule checks stay in the rules modules."""
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from events.models import Event, Person
+from events.permissions import Role
+from events.presets import PRESETS
+
+
+class EventCreateForm(forms.ModelForm):
+    preset = forms.ChoiceField(label=_("Preset"), choices=())
+
+    class Meta:
+        model = Event
+        fields = [
+            "name",
+            "slug",
+            "date",
+            "preset",
+            "format",
+            "preliminary_rounds",
+            "round_minutes",
+            "decklists_required",
+            "final_mode",
+            "time_zone",
+        ]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+        help_texts = {
+            "slug": _("The event's address: /events/<slug>/ (letters, digits, hyphens)."),
+            "final_mode": _("Events of fewer than 8 players may drop the final (TR §3.1.6)."),
+            "round_minutes": _("At least 120 minutes (TR §3.1.1)."),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].choices = [(p.code, p.label) for p in PRESETS.values()]
+        self.fields["preliminary_rounds"].min_value = 2
+        self.fields["preliminary_rounds"].widget.attrs["min"] = 2
+        self.fields["round_minutes"].widget.attrs["min"] = 120
+
+    def clean_preliminary_rounds(self):
+        value = self.cleaned_data["preliminary_rounds"]
+        if value < 2:
+            raise forms.ValidationError(_("At least 2 preliminary rounds (TR §3.1)."))
+        return value
+
+    def clean_round_minutes(self):
+        value = self.cleaned_data["round_minutes"]
+        if value < 120:
+            raise forms.ValidationError(_("Rounds last at least two hours (TR §3.1.1)."))
+        return value
+
+
+class EventSettingsForm(EventCreateForm):
+    class Meta(EventCreateForm.Meta):
+        fields = [
+            "name",
+            "date",
+            "format",
+            "preliminary_rounds",
+            "round_minutes",
+            "final_minutes",
+            "decklists_required",
+            "final_mode",
+            "time_zone",
+        ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields.pop("preset", None)
+
+
+class AddPlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200, required=False)
+    vekn_number = forms.RegexField(
+        label=_("VEKN number"),
+        regex=r"^[0-9]{1,20}$",
+        required=False,
+        error_messages={"invalid": _("A VEKN number has only digits.")},
+    )
+    check_in = forms.BooleanField(label=_("Checked in"), required=False, initial=True)
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("name") and not data.get("vekn_number"):
+            raise forms.ValidationError(_("Give the player's name or VEKN number."))
+        number = data.get("vekn_number")
+        if (
+            number
+            and not data.get("name")
+            and not Person.objects.filter(vekn_number=number).exists()
+        ):
+            raise forms.ValidationError(
+                _("No player has VEKN number %(n)s yet: give their name too.") % {"n": number}
+            )
+        return data
+
+
+class StaffForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+
+    def clean_username(self):
+        username = self.cleaned_data["username"]
+        try:
+            return get_user_model().objects.get(username=username)
+        except get_user_model().DoesNotExist:
+            raise forms.ValidationError(_("No account has this username.")) from None
+
+
+class SignupForm(UserCreationForm):
+    """A player's account. A VEKN number links it to the person record an organiser may
+    already have created."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    vekn_number = forms.RegexField(
+        label=_("VEKN number"),
+        regex=r"^[0-9]{1,20}$",
+        required=False,
+        error_messages={"invalid": _("A VEKN number has only digits.")},
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username",)
+
+    def clean_vekn_number(self):
+        number = self.cleaned_data.get("vekn_number") or ""
+        if number and Person.objects.filter(vekn_number=number, user__isnull=False).exists():
+            raise forms.ValidationError(_("This VEKN number already belongs to an account."))
+        return number

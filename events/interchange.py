@@ -1,0 +1,418 @@
+"""The event file ``arbitro.event/1`` (CONTRACTS §1): validation, import and export.
+
+``validate_event_file`` is pure: it takes the decoded JSON and returns a typed
+``EventFile`` or raises ``EventFileError`` listing *every* problem with its location
+(``round 2, table 3: …``). ``import_event`` saves a validated file in one transaction
+(all or nothing); ``export_event`` writes an event back in the same format.
+
+Optional keys we add (CONTRACTS allows optional additions): ``preliminary_rounds`` and
+``final_mode`` (``final`` | ``none`` | ``extra_round``) when the file's rounds alone do
+not say them; a table may be an object ``{"seats": [...], "override": "reason"}``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+from django.db import transaction
+
+from standings import vekn
+
+FORMAT = "arbitro.event/1"
+SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
+
+
+class EventFileError(Exception):
+    """The file is invalid; ``problems`` lists every problem as ``"location: message"``."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class FilePlayer:
+    id: str
+    name: str
+    vekn: str
+
+
+@dataclass(frozen=True)
+class FileSeat:
+    player: str
+    vp: Decimal | None
+
+
+@dataclass(frozen=True)
+class FileTable:
+    seats: tuple[FileSeat, ...]
+    override: str | None = None
+
+
+@dataclass(frozen=True)
+class FileRound:
+    number: int
+    final: bool
+    tables: tuple[FileTable, ...]
+
+
+@dataclass(frozen=True)
+class EventFile:
+    slug: str
+    name: str
+    date: dt.date
+    ruleset: str
+    players: tuple[FilePlayer, ...]
+    rounds: tuple[FileRound, ...]
+    toss: tuple[str, ...] = ()
+    dropped: tuple[str, ...] = ()
+    preliminary_rounds: int | None = None
+    final_mode: str | None = None
+    incidents: tuple = field(default=())
+
+
+def _vp(value, where: str, problems: list[str]) -> Decimal | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        problems.append(f"{where}: vp must be a number")
+        return None
+    try:
+        vp = Decimal(str(value))
+    except InvalidOperation:
+        problems.append(f"{where}: vp {value!r} is not a number")
+        return None
+    if not vp.is_finite() or vp < 0 or vp > 5 or (vp * 2) % 1:
+        problems.append(f"{where}: vp {value!r} must be between 0 and 5 in steps of 0.5")
+        return None
+    return vp
+
+
+def validate_event_file(data) -> EventFile:
+    """Check a decoded event file against CONTRACTS §1 and the VEKN sheet rule
+    (SPEC-events §1.2). Returns an ``EventFile``; raises ``EventFileError`` with every
+    problem found (never stops at the first)."""
+    problems: list[str] = []
+    if not isinstance(data, dict):
+        raise EventFileError(["file: the top level must be a JSON object"])
+    if data.get("format") != FORMAT:
+        problems.append(f"format: must be {FORMAT!r}, found {data.get('format')!r}")
+    ruleset = data.get("ruleset")
+    if ruleset == "myl":
+        problems.append("ruleset: 'myl' events cannot be imported yet (VEKN only for now)")
+    elif ruleset != "vekn":
+        problems.append(f"ruleset: must be 'vekn' or 'myl', found {ruleset!r}")
+    slug = data.get("slug")
+    if not isinstance(slug, str) or not SLUG_RE.match(slug):
+        problems.append("slug: letters, digits, hyphens and underscores only (1–80)")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        problems.append("name: missing")
+    date = None
+    try:
+        date = dt.date.fromisoformat(str(data.get("date")))
+    except ValueError:
+        problems.append(f"date: {data.get('date')!r} is not an ISO date (YYYY-MM-DD)")
+
+    players: list[FilePlayer] = []
+    seen: set[str] = set()
+    raw_players = data.get("players")
+    if not isinstance(raw_players, list) or not raw_players:
+        problems.append("players: must be a non-empty list")
+        raw_players = []
+    for i, p in enumerate(raw_players, start=1):
+        where = f"players[{i}]"
+        if not isinstance(p, dict):
+            problems.append(f"{where}: must be an object")
+            continue
+        pid, pname, number = p.get("id"), p.get("name"), p.get("vekn") or ""
+        if not isinstance(pid, str) or not pid.strip():
+            problems.append(f"{where}: id missing")
+            continue
+        if pid in seen:
+            problems.append(f"{where}: id {pid!r} is used twice")
+        seen.add(pid)
+        if not isinstance(pname, str) or not pname.strip():
+            problems.append(f"{where} ({pid}): name missing")
+        if not isinstance(number, str) or (number and not number.isdigit()):
+            problems.append(f"{where} ({pid}): vekn must be a string of digits")
+            number = ""
+        players.append(
+            FilePlayer(pid, (pname or "").strip() if isinstance(pname, str) else "", number)
+        )
+    numbers = [p.vekn for p in players if p.vekn]
+    for dup in sorted({n for n in numbers if numbers.count(n) > 1}):
+        problems.append(f"players: VEKN number {dup} is given to more than one player")
+
+    rounds: list[FileRound] = []
+    raw_rounds = data.get("rounds", [])
+    if not isinstance(raw_rounds, list):
+        problems.append("rounds: must be a list")
+        raw_rounds = []
+    for ri, r in enumerate(raw_rounds, start=1):
+        rounds_problem = _round(r, ri, seen, problems)
+        if rounds_problem is not None:
+            rounds.append(rounds_problem)
+    if [r.number for r in rounds] != list(range(1, len(rounds) + 1)):
+        problems.append("rounds: must be numbered 1, 2, 3… in order")
+    finals = [r for r in rounds if r.final]
+    if len(finals) > 1 or (finals and rounds[-1] is not finals[0]):
+        problems.append("rounds: only the last round can be the final")
+    if finals and len(rounds) - 1 < 2:
+        problems.append("rounds: a final needs at least 2 preliminary rounds before it (TR §3.1)")
+
+    toss = _id_list(data.get("toss"), "toss", seen, problems)
+    dropped = _id_list(data.get("dropped"), "dropped", seen, problems)
+    incidents = data.get("incidents") or []
+    if incidents:
+        problems.append(
+            "incidents: penalties cannot be imported yet (the judges' guide engine is not "
+            "installed); remove them or import them later"
+        )
+    prelim = data.get("preliminary_rounds")
+    if prelim is not None and (
+        not isinstance(prelim, int) or isinstance(prelim, bool) or prelim < 2
+    ):
+        problems.append("preliminary_rounds: must be a whole number ≥ 2")
+        prelim = None
+    final_mode = data.get("final_mode")
+    if final_mode is not None and final_mode not in ("final", "none", "extra_round"):
+        problems.append("final_mode: must be 'final', 'none' or 'extra_round'")
+        final_mode = None
+    if problems:
+        raise EventFileError(problems)
+    return EventFile(
+        slug=slug,
+        name=name.strip(),
+        date=date,
+        ruleset=ruleset,
+        players=tuple(players),
+        rounds=tuple(rounds),
+        toss=toss,
+        dropped=dropped,
+        preliminary_rounds=prelim,
+        final_mode=final_mode,
+    )
+
+
+def _id_list(value, key: str, known: set[str], problems: list[str]) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        problems.append(f"{key}: must be a list of player ids")
+        return ()
+    for v in value:
+        if v not in known:
+            problems.append(f"{key}: unknown player {v!r}")
+    if len(set(value)) != len(value):
+        problems.append(f"{key}: a player is listed twice")
+    return tuple(value)
+
+
+def _round(r, ri: int, known: set[str], problems: list[str]) -> FileRound | None:
+    where = f"round {ri}"
+    if not isinstance(r, dict):
+        problems.append(f"{where}: must be an object")
+        return None
+    number = r.get("number")
+    if not isinstance(number, int) or isinstance(number, bool):
+        problems.append(f"{where}: number missing")
+        return None
+    where = f"round {number}"
+    final = r.get("final", False)
+    if not isinstance(final, bool):
+        problems.append(f"{where}: final must be true or false")
+        final = False
+    raw_tables = r.get("tables")
+    if not isinstance(raw_tables, list) or not raw_tables:
+        problems.append(f"{where}: tables must be a non-empty list")
+        return None
+    if final and len(raw_tables) != 1:
+        problems.append(f"{where}: the final is one table")
+    tables: list[FileTable] = []
+    in_round: set[str] = set()
+    for ti, t in enumerate(raw_tables, start=1):
+        tw = f"{where}, table {ti}"
+        override = None
+        if isinstance(t, dict):
+            override = t.get("override")
+            if override is not None and (not isinstance(override, str) or not override.strip()):
+                problems.append(f"{tw}: override must be a non-empty reason")
+                override = None
+            t = t.get("seats")
+        if not isinstance(t, list):
+            problems.append(f"{tw}: must be a list of seats")
+            continue
+        seats: list[FileSeat] = []
+        for si, s in enumerate(t, start=1):
+            sw = f"{tw}, seat {si}"
+            if not isinstance(s, dict) or not isinstance(s.get("player"), str):
+                problems.append(f"{sw}: must be an object with a player id")
+                continue
+            pid = s["player"]
+            if pid not in known:
+                problems.append(f"{sw}: unknown player {pid!r}")
+            if pid in in_round:
+                problems.append(f"{sw}: {pid} is seated twice in this round")
+            in_round.add(pid)
+            seats.append(FileSeat(pid, _vp(s.get("vp"), sw, problems)))
+        size_ok = (2 <= len(seats) <= 5) if final else len(seats) in (4, 5)
+        if not size_ok:
+            problems.append(
+                f"{tw}: {len(seats)} seats; a table has 4 or 5 players"
+                + (" (a final 2 to 5)" if final else "")
+            )
+        elif len(seats) in (4, 5) and override is None:
+            check = vekn.check_sheet([s.vp for s in seats])
+            if not check.valid:
+                problems.append(f'{tw}: {check.reason} (add "override": "reason" to accept it)')
+        tables.append(FileTable(tuple(seats), override.strip() if override else None))
+    return FileRound(number=number, final=final, tables=tuple(tables))
+
+
+def import_event(
+    data, *, organisation=None, replace: bool = False, publish: bool = False, actor=None
+):
+    """Validate and save an event file in one transaction (CONTRACTS §1). An existing event
+    with the same slug is an error unless ``replace``. Returns the new ``Event``."""
+    from events.models import Event, Organisation, Person, Registration, Round, Seat, Table
+    from events.services import audit
+
+    ef = validate_event_file(data)
+    with transaction.atomic():
+        existing = Event.objects.select_for_update().filter(slug=ef.slug).first()
+        if existing and not replace:
+            raise EventFileError(
+                [f"slug: an event {ef.slug!r} exists; use --replace to replace it"]
+            )
+        if existing:
+            audit(existing, actor, "event.replace", ef.slug, comment="replaced by an imported file")
+            # Seats protect registrations; remove them first, then the event cascades.
+            Seat.objects.filter(round__event=existing).delete()
+            existing.delete()
+        if organisation is None:
+            organisation, _ = Organisation.objects.get_or_create(
+                slug="imported", defaults={"name": "Imported events"}
+            )
+        prelim_count = sum(1 for r in ef.rounds if not r.final)
+        has_final = any(r.final for r in ef.rounds)
+        final_mode = ef.final_mode or "final"
+        if has_final and final_mode != "final":
+            raise EventFileError(["final_mode: the file has a final round"])
+        event = Event.objects.create(
+            organisation=organisation,
+            slug=ef.slug,
+            name=ef.name,
+            date=ef.date,
+            ruleset=ef.ruleset,
+            preliminary_rounds=ef.preliminary_rounds
+            or (prelim_count if has_final else max(prelim_count, 3)),
+            final_mode=final_mode,
+            standings_published=publish,
+        )
+        extra = 1 if final_mode == "extra_round" else 0
+        if prelim_count > event.preliminary_rounds + extra:
+            raise EventFileError(["preliminary_rounds: the file has more preliminary rounds"])
+        first_seen: dict[str, int] = {}
+        for r in ef.rounds:
+            for t in r.tables:
+                for s in t.seats:
+                    first_seen.setdefault(s.player, r.number)
+        people_by_number = {
+            p.vekn_number: p
+            for p in Person.objects.filter(vekn_number__in=[p.vekn for p in ef.players if p.vekn])
+        }
+        regs: dict[str, Registration] = {}
+        toss_pos = {pid: i for i, pid in enumerate(ef.toss, start=1)}
+        for p in ef.players:
+            person = people_by_number.get(p.vekn) if p.vekn else None
+            if person is None:
+                person = Person.objects.create(name=p.name, vekn_number=p.vekn)
+            regs[p.id] = Registration.objects.create(
+                event=event,
+                person=person,
+                code=p.id,
+                status=Registration.Status.DROPPED
+                if p.id in ef.dropped
+                else Registration.Status.CHECKED_IN,
+                first_round=first_seen.get(p.id, 1),
+                toss_position=toss_pos.get(p.id),
+            )
+        for r in ef.rounds:
+            rnd = Round.objects.create(
+                event=event, number=r.number, is_final=r.final, seating_published=True
+            )
+            tables = Table.objects.bulk_create(
+                [
+                    Table(round=rnd, number=i, override_reason=t.override or "")
+                    for i, t in enumerate(r.tables, start=1)
+                ]
+            )
+            Seat.objects.bulk_create(
+                [
+                    Seat(table=table, round=rnd, registration=regs[s.player], position=pos, vp=s.vp)
+                    for table, t in zip(tables, r.tables, strict=True)
+                    for pos, s in enumerate(t.seats, start=1)
+                ]
+            )
+        audit(
+            event,
+            actor,
+            "event.import",
+            ef.slug,
+            after={"players": len(ef.players), "rounds": len(ef.rounds)},
+        )
+    return event
+
+
+def export_event(event) -> dict:
+    """The event as an ``arbitro.event/1`` document (CONTRACTS §1), in bounded queries."""
+    from events.models import Seat
+
+    regs = list(event.registrations.select_related("person").order_by("id"))
+    code = {r.id: r.code for r in regs}
+    rounds = list(event.rounds.order_by("number").prefetch_related("tables"))
+    seats: dict[int, list] = {}
+    for s in Seat.objects.filter(round__event=event).order_by("position"):
+        seats.setdefault(s.table_id, []).append(s)
+    doc_rounds = []
+    for rnd in rounds:
+        tables = []
+        for table in sorted(rnd.tables.all(), key=lambda t: t.number):
+            seat_list = []
+            for s in seats.get(table.id, []):
+                entry = {"player": code[s.registration_id]}
+                if s.vp is not None:
+                    entry["vp"] = float(s.vp)
+                seat_list.append(entry)
+            tables.append(
+                {"seats": seat_list, "override": table.override_reason}
+                if table.override_reason
+                else seat_list
+            )
+        doc_rounds.append({"number": rnd.number, "final": rnd.is_final, "tables": tables})
+    doc = {
+        "format": FORMAT,
+        "ruleset": event.ruleset,
+        "slug": event.slug,
+        "name": event.name,
+        "date": event.date.isoformat(),
+        "preliminary_rounds": event.preliminary_rounds,
+        "final_mode": event.final_mode,
+        "players": [
+            {"id": r.code, "name": r.person.name, "vekn": r.person.vekn_number}
+            for r in regs
+            if r.competing
+        ],
+        "rounds": doc_rounds,
+    }
+    toss = [r.code for r in sorted(regs, key=lambda r: r.toss_position or 0) if r.toss_position]
+    if toss:
+        doc["toss"] = toss
+    dropped = [r.code for r in regs if r.status == "dropped"]
+    if dropped:
+        doc["dropped"] = dropped
+    return doc

@@ -1,0 +1,405 @@
+"""Organisations, people, staff roles, events, rounds, tables, seats and the audit log.
+
+Invariants live in the database (named constraints below); services lock rows with
+``select_for_update`` where two people may act at once (result entry, seating).
+"""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from events.permissions import Role
+
+
+class Organisation(models.Model):
+    """A community that owns events: a VEKN country, a store, a league."""
+
+    class Kind(models.TextChoices):
+        VEKN_COUNTRY = "vekn_country", _("VEKN country")
+        STORE = "store", _("Store")
+        LEAGUE = "league", _("League")
+        OTHER = "other", _("Other")
+
+    slug = models.SlugField(_("slug"), unique=True)
+    name = models.CharField(_("name"), max_length=200)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind, default=Kind.OTHER)
+
+    class Meta:
+        verbose_name = _("organisation")
+        verbose_name_plural = _("organisations")
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class OrganisationRole(models.Model):
+    """A staff role held on every event of an organisation."""
+
+    organisation = models.ForeignKey(
+        Organisation, models.CASCADE, related_name="roles", verbose_name=_("organisation")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.CASCADE,
+        related_name="organisation_roles",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role)
+
+    class Meta:
+        verbose_name = _("organisation role")
+        verbose_name_plural = _("organisation roles")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organisation", "user", "role"], name="events_orgrole_no_duplicates"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.user} — {self.get_role_display()} ({self.organisation})"
+
+
+class Person(models.Model):
+    """A player or other participant. Organisers may create one before the player signs up;
+    the player's account is linked later (``user``)."""
+
+    name = models.CharField(_("name"), max_length=200)
+    vekn_number = models.CharField(
+        _("VEKN number"), max_length=20, blank=True, default="", db_index=True
+    )
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="person",
+        verbose_name=_("account"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("person")
+        verbose_name_plural = _("people")
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["vekn_number"],
+                condition=~Q(vekn_number=""),
+                name="events_person_unique_vekn_number",
+            ),
+            models.CheckConstraint(
+                condition=Q(vekn_number="") | Q(vekn_number__regex=r"^[0-9]{1,20}$"),
+                name="events_person_vekn_number_digits",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.vekn_number})" if self.vekn_number else self.name
+
+
+class Ruleset(models.TextChoices):
+    VEKN = "vekn", _("VEKN (Vampire: The Eternal Struggle)")
+    MYL = "myl", _("Mitos y Leyendas")
+
+
+class Event(models.Model):
+    """A tournament. Its rules are copied from a preset (``events.presets``) at creation
+    and may be overridden per event (TR §3.1, §3.1.1, §3.1.6)."""
+
+    class FinalMode(models.TextChoices):
+        FINAL = "final", _("Final of the top 5")
+        NONE = "none", _("No final (fewer than 8 players)")
+        EXTRA_ROUND = "extra_round", _("Extra preliminary round instead of a final")
+
+    class Format(models.TextChoices):
+        CONSTRUCTED = "constructed", _("Constructed")
+        LIMITED = "limited", _("Limited (draft or sealed)")
+
+    organisation = models.ForeignKey(
+        Organisation, models.PROTECT, related_name="events", verbose_name=_("organisation")
+    )
+    slug = models.SlugField(_("slug"), unique=True, max_length=80)
+    name = models.CharField(_("name"), max_length=200)
+    date = models.DateField(_("date"))
+    ruleset = models.CharField(_("ruleset"), max_length=10, choices=Ruleset, default=Ruleset.VEKN)
+    preset = models.CharField(_("preset"), max_length=40, default="vekn-2026")
+    format = models.CharField(
+        _("format"), max_length=20, choices=Format, default=Format.CONSTRUCTED
+    )
+    preliminary_rounds = models.PositiveSmallIntegerField(_("preliminary rounds"), default=3)
+    round_minutes = models.PositiveSmallIntegerField(_("round time (minutes)"), default=120)
+    final_minutes = models.PositiveSmallIntegerField(_("final time (minutes)"), default=120)
+    decklists_required = models.BooleanField(_("decklists required"), default=True)
+    final_mode = models.CharField(
+        _("final"), max_length=20, choices=FinalMode, default=FinalMode.FINAL
+    )
+    finalists_count = models.PositiveSmallIntegerField(_("finalists"), default=5)
+    standings_published = models.BooleanField(_("standings published"), default=False)
+    results_approved = models.BooleanField(_("results approved"), default=False)
+    time_zone = models.CharField(_("time zone"), max_length=64, default="America/Santiago")
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        ordering = ["-date", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(preliminary_rounds__gte=2), name="events_event_min_two_rounds"
+            ),
+            models.CheckConstraint(
+                condition=Q(round_minutes__gte=120) | ~Q(ruleset="vekn"),
+                name="events_event_vekn_round_two_hours",
+            ),
+            models.CheckConstraint(
+                condition=Q(finalists_count__gte=2, finalists_count__lte=5),
+                name="events_event_finalists_range",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("events:public-event", args=[self.slug])
+
+    @property
+    def has_final(self) -> bool:
+        return self.final_mode == self.FinalMode.FINAL
+
+    @property
+    def total_preliminary_rounds(self) -> int:
+        """Preliminary rounds including the extra round that replaces the final (TR §3.1.6)."""
+        extra = 1 if self.final_mode == self.FinalMode.EXTRA_ROUND else 0
+        return self.preliminary_rounds + extra
+
+
+class EventRole(models.Model):
+    """A staff role held on one event."""
+
+    event = models.ForeignKey(Event, models.CASCADE, related_name="roles", verbose_name=_("event"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.CASCADE, related_name="event_roles", verbose_name=_("user")
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role)
+
+    class Meta:
+        verbose_name = _("event role")
+        verbose_name_plural = _("event roles")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "user", "role"], name="events_eventrole_no_duplicates"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.user} — {self.get_role_display()} ({self.event})"
+
+
+class Registration(models.Model):
+    """A person entered in an event. Nothing is deleted: dropping keeps the scores."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("Registered")
+        CHECKED_IN = "checked_in", _("Checked in")
+        DROPPED = "dropped", _("Dropped")
+        DISQUALIFIED = "disqualified", _("Disqualified")
+
+    event = models.ForeignKey(
+        Event, models.CASCADE, related_name="registrations", verbose_name=_("event")
+    )
+    person = models.ForeignKey(
+        Person, models.PROTECT, related_name="registrations", verbose_name=_("person")
+    )
+    code = models.CharField(
+        _("player id"),
+        max_length=40,
+        help_text=_("Identifier of the player in event files (e.g. p1)."),
+    )
+    status = models.CharField(_("status"), max_length=20, choices=Status, default=Status.REGISTERED)
+    competing = models.BooleanField(
+        _("competing"),
+        default=True,
+        help_text=_("False for spectators or staff registered only to receive a penalty."),
+    )
+    first_round = models.PositiveSmallIntegerField(
+        _("first round"), default=1, help_text=_("Late arrivals join from this round.")
+    )
+    dropped_after_round = models.PositiveSmallIntegerField(
+        _("dropped after round"), null=True, blank=True
+    )
+    toss_position = models.PositiveSmallIntegerField(
+        _("toss position"),
+        null=True,
+        blank=True,
+        help_text=_("Order given by the recorded toss that breaks ties, 1 = best."),
+    )
+    created_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        ordering = ["event", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "person"], name="events_reg_once_per_event"),
+            models.UniqueConstraint(fields=["event", "code"], name="events_reg_unique_code"),
+            models.UniqueConstraint(
+                fields=["event", "toss_position"],
+                condition=Q(toss_position__isnull=False),
+                name="events_reg_unique_toss_position",
+            ),
+            models.CheckConstraint(condition=Q(first_round__gte=1), name="events_reg_first_round"),
+        ]
+        # The registration list and standings load by event.
+        indexes = [models.Index(fields=["event", "status"], name="events_reg_event_status")]
+
+    def __str__(self):
+        return f"{self.person.name} @ {self.event.slug}"
+
+    @property
+    def active(self) -> bool:
+        return self.status in (self.Status.REGISTERED, self.Status.CHECKED_IN)
+
+
+class Round(models.Model):
+    """A preliminary round or the final (``is_final``)."""
+
+    event = models.ForeignKey(Event, models.CASCADE, related_name="rounds", verbose_name=_("event"))
+    number = models.PositiveSmallIntegerField(_("number"))
+    is_final = models.BooleanField(_("final"), default=False)
+    seating_published = models.BooleanField(_("seating published"), default=False)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    ritual = models.JSONField(
+        _("final seating ritual"),
+        default=list,
+        blank=True,
+        help_text=_("Steps of the final's seating ritual: [registration id, position]."),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="events_round_unique_number"),
+            models.UniqueConstraint(
+                fields=["event"], condition=Q(is_final=True), name="events_round_one_final"
+            ),
+        ]
+
+    def __str__(self):
+        return str(_("Final")) if self.is_final else str(_("Round %(n)s") % {"n": self.number})
+
+
+class Table(models.Model):
+    """A table of a round. ``version`` increases on every result change so that two people
+    entering the same table at once cannot overwrite each other (optimistic locking)."""
+
+    round = models.ForeignKey(Round, models.CASCADE, related_name="tables", verbose_name=_("round"))
+    number = models.PositiveSmallIntegerField(_("number"))
+    version = models.PositiveIntegerField(_("version"), default=0)
+    override_reason = models.TextField(
+        _("judge override"),
+        blank=True,
+        default="",
+        help_text=_(
+            "Why an irregular sheet is accepted (card effects, mid-game disqualification)."
+        ),
+    )
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="events_table_unique_number"),
+        ]
+
+    def __str__(self):
+        return str(_("Table %(n)s") % {"n": self.number})
+
+
+class Seat(models.Model):
+    """A player's seat at a table and the Victory Points they scored there (raw VP;
+    standings adjustments are stored apart, JG §1.1.3)."""
+
+    table = models.ForeignKey(Table, models.CASCADE, related_name="seats", verbose_name=_("table"))
+    round = models.ForeignKey(Round, models.CASCADE, related_name="seats", verbose_name=_("round"))
+    registration = models.ForeignKey(
+        Registration, models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
+    position = models.PositiveSmallIntegerField(_("seat"))
+    vp = models.DecimalField(
+        _("victory points"), max_digits=3, decimal_places=1, null=True, blank=True
+    )
+    loss = models.BooleanField(
+        _("loss"), default=False, help_text=_("Left after seating or over 15 minutes late.")
+    )
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "position"], name="events_seat_unique_position"
+            ),
+            models.UniqueConstraint(
+                fields=["round", "registration"], name="events_seat_once_per_round"
+            ),
+            models.CheckConstraint(
+                condition=Q(position__gte=1, position__lte=5), name="events_seat_position_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(vp__isnull=True) | Q(vp__gte=Decimal("0"), vp__lte=Decimal("5")),
+                name="events_seat_vp_range",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.table} seat {self.position}"
+
+
+class AuditLog(models.Model):
+    """Who changed what, when, with the values before and after. Never edited or deleted
+    (pattern: Tabbycat ``actionlog``, pretix ``LoggedModel.log_action``)."""
+
+    event = models.ForeignKey(
+        Event,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+        verbose_name=_("event"),
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("actor"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    action = models.CharField(_("action"), max_length=60)
+    target = models.CharField(_("target"), max_length=200, blank=True, default="")
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+    comment = models.TextField(_("comment"), blank=True, default="")
+
+    class Meta:
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+        ordering = ["-at", "-id"]
+        # The event's audit page lists entries newest first.
+        indexes = [models.Index(fields=["event", "-at"], name="events_audit_event_at")]
+
+    def __str__(self):
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.target}"

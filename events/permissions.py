@@ -1,0 +1,61 @@
+"""Permissions declared as an enum and roles as bundles of them.
+
+A user's permissions on an event are the union of the roles they hold on the event
+itself and on the organisation that owns it. Superusers hold every permission.
+Pattern: Tabbycat ``users/permissions.py`` and ``users/groups.py``.
+"""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Permission(models.TextChoices):
+    """What a staff member may do on one event. Stored codes are an API: never rename."""
+
+    VIEW_STAFF_PAGES = "view_staff", _("See the event's staff pages")
+    EDIT_EVENT = "edit_event", _("Change the event's settings")
+    MANAGE_STAFF = "manage_staff", _("Appoint the event's staff")
+    MANAGE_PLAYERS = "manage_players", _("Register, check in and drop players")
+    MANAGE_SEATING = "manage_seating", _("Seat rounds and swap seats")
+    ENTER_RESULTS = "enter_results", _("Enter table results")
+    OVERRIDE_RESULTS = "override_results", _("Accept an irregular result sheet")
+    RUN_FINAL = "run_final", _("Record the toss and the final's seating")
+    PUBLISH = "publish", _("Publish or hide standings and seating")
+
+
+class Role(models.TextChoices):
+    """Staff roles, each a bundle of permissions (``ROLE_PERMISSIONS``)."""
+
+    ORGANISER = "organiser", _("Organiser")
+    HEAD_JUDGE = "head_judge", _("Head judge")
+    JUDGE = "judge", _("Judge")
+    SCOREKEEPER = "scorekeeper", _("Scorekeeper")
+
+
+P = Permission
+ROLE_PERMISSIONS: dict[str, frozenset[Permission]] = {
+    Role.ORGANISER: frozenset(Permission),
+    Role.HEAD_JUDGE: frozenset(
+        {
+            P.VIEW_STAFF_PAGES,
+            P.MANAGE_PLAYERS,
+            P.MANAGE_SEATING,
+            P.ENTER_RESULTS,
+            P.OVERRIDE_RESULTS,
+            P.RUN_FINAL,
+            P.PUBLISH,
+        }
+    ),
+    Role.JUDGE: frozenset(
+        {P.VIEW_STAFF_PAGES, P.MANAGE_SEATING, P.ENTER_RESULTS, P.OVERRIDE_RESULTS}
+    ),
+    Role.SCOREKEEPER: frozenset({P.VIEW_STAFF_PAGES, P.MANAGE_PLAYERS, P.ENTER_RESULTS}),
+}
+
+
+def permissions_for_roles(roles) -> frozenset[Permission]:
+    """Union of the permissions of ``roles`` (iterable of ``Role`` codes)."""
+    result: set[Permission] = set()
+    for role in roles:
+        result |= ROLE_PERMISSIONS.get(role, frozenset())
+    return frozenset(result)

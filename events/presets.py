@@ -1,0 +1,57 @@
+"""Presets bundle an event's rules; an event copies its preset at creation and may
+override any value (pattern: Tabbycat ``options/presets.py``).
+
+Preset codes are stored on events: never rename one.
+"""
+
+from dataclasses import asdict, dataclass
+
+from django.utils.translation import gettext_lazy as _
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """Default rules of a kind of event.
+
+    ``preliminary_rounds``: ≥ 2 (TR §3.1); ``round_minutes``: ≥ 120 for VEKN (TR §3.1.1);
+    ``final_mode``: ``final`` | ``none`` | ``extra_round`` (TR §3.1.6, only with fewer than
+    8 players); ``finalists_count``: 5 (TR §3.1).
+    """
+
+    code: str
+    label: str
+    ruleset: str
+    preliminary_rounds: int
+    round_minutes: int
+    final_minutes: int
+    decklists_required: bool
+    final_mode: str
+    finalists_count: int
+    format: str = "constructed"
+
+    def event_fields(self) -> dict:
+        """The Event field values this preset sets (everything but code and label)."""
+        fields = asdict(self)
+        fields.pop("label")
+        fields["preset"] = fields.pop("code")
+        return fields
+
+
+VEKN_2026 = Preset(
+    code="vekn-2026",
+    label=_("VEKN 2026 — 3 rounds and a final"),
+    ruleset="vekn",
+    preliminary_rounds=3,
+    round_minutes=120,
+    final_minutes=120,
+    decklists_required=True,
+    final_mode="final",
+    finalists_count=5,
+)
+
+PRESETS: dict[str, Preset] = {p.code: p for p in (VEKN_2026,)}
+
+
+def get_preset(code: str) -> Preset:
+    """Return the preset ``code``; ``KeyError`` if there is none."""
+    return PRESETS[code]

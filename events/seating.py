@@ -1,0 +1,889 @@
+"""Preliminary-round seating: official criteria, scoring and optimisation.
+
+Sources: VEKN Tournament Rules §3.1.2 ("TR §3.1.2") and SPEC-events §1.6. The nine
+criteria R1..R9, their weights and the way they are measured follow the reference
+implementation behind the official VEKN Archon (``krcg.seating``, MIT), so that
+:func:`score_rounds` gives exactly the same figures as ``krcg.seating.Score``.
+
+Vocabulary (all positions are 1-based for people, 0-based in the code):
+
+* A *table* is a list of 4 or 5 players in seat order, seat 1 first. Seat 1 plays
+  first; a player's *prey* sits in the next seat, the *predator* in the previous one
+  (wrapping around the table).
+* A *seating* is the list of tables of one round; *rounds* is a list of seatings.
+* Relations of a pair at a table, seen from one player: prey, grand-prey,
+  grand-predator, predator (5-player table) or prey, cross-table, predator (4-player
+  table). Prey and predator are *neighbours*, the others *non-neighbours*.
+* Available VP per seat: the table size (krcg's convention; a constant shift of the
+  VP a player can actually score, ``size - 1``, which leaves the standard deviation
+  unchanged). Starting transfers per seat: 1, 2, 3, 4, 4 (seats 1..5).
+
+This module is pure Python (standard library only) and has no database access.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+__all__ = [
+    "RULES",
+    "Rule",
+    "Seating",
+    "SeatingError",
+    "SeatingScore",
+    "Table",
+    "Violation",
+    "score_rounds",
+    "seat_round",
+    "staggered_plan",
+    "swap_seats",
+    "table_sizes",
+]
+
+Table = list[Hashable]
+"""Players of one table in seat order, seat 1 first (4 or 5 players)."""
+
+Seating = list[Table]
+"""The tables of one round."""
+
+
+class SeatingError(ValueError):
+    """A seating request the user can fix (TR §3.1.2, SPEC-events §1.6).
+
+    Raised for fewer than 4 players, for 6, 7 or 11 players without a staggered plan,
+    for a table that does not have 4 or 5 players, for a player seated twice in one
+    round, and by :func:`swap_seats` for a player who is not seated.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One official seating criterion (SPEC-events §1.6, krcg ``RULES``).
+
+    ``code`` is stable ("R1".."R9"), ``weight`` is krcg's weight: a violation of a
+    rule always outweighs any number of violations of the rules below it (the
+    standard-deviation rules R3 and R8 need a factor 100 over the next one).
+    """
+
+    code: str
+    label: str
+    weight: int
+    description: str
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "R1",
+        "predator-prey repeated",
+        10**10,
+        "No pair of players repeats the same predator→prey relationship "
+        "(TR §3.1.2; mandatory whenever possible).",
+    ),
+    Rule(
+        "R2",
+        "opponents every round",
+        10**9,
+        "No pair of players shares a table in every round, when possible.",
+    ),
+    Rule(
+        "R3",
+        "available VP",
+        10**8,
+        "Available VP are fairly shared between 5- and 4-player tables "
+        "(standard deviation of each player's mean).",
+    ),
+    Rule(
+        "R4",
+        "opponents twice",
+        10**6,
+        "No pair of players shares a table more often than necessary.",
+    ),
+    Rule(
+        "R5",
+        "fifth seat twice",
+        10**5,
+        "Nobody sits in seat 5 more than once.",
+    ),
+    Rule(
+        "R6",
+        "relative position repeated",
+        10**4,
+        "No pair of players repeats the same relative position (prey, grand-prey, "
+        "grand-predator, predator or cross-table), when possible.",
+    ),
+    Rule(
+        "R7",
+        "same seat",
+        10**3,
+        "Nobody sits in the same seat twice, when possible.",
+    ),
+    Rule(
+        "R8",
+        "starting transfers",
+        10**2,
+        "Starting transfers (1, 2, 3, 4, 4 for seats 1–5) are fairly shared "
+        "(standard deviation of each player's mean).",
+    ),
+    Rule(
+        "R9",
+        "position group repeated",
+        1,
+        "No pair of players repeats the same position group (neighbours or "
+        "non-neighbours), when possible.",
+    ),
+)
+
+_W = tuple(rule.weight for rule in RULES)
+W1, W2, W3, W4, W5, W6, W7, W8, W9 = _W
+
+# Relation of the player `offset` seats after a player, seen from that player.
+# Indices: 0 prey, 1 grand-prey, 2 grand-predator, 3 predator, 4 cross-table
+# (krcg's opponents columns 1..5, in the same order).
+_PREY, _GPREY, _GPRED, _PRED, _CROSS = range(5)
+_REL = {4: (-1, _PREY, _CROSS, _PRED), 5: (-1, _PREY, _GPREY, _GPRED, _PRED)}
+_MIRROR = (_PRED, _GPRED, _GPREY, _PREY, _CROSS)  # the same relation from the other side
+_GROUP = (0, 1, 1, 0, 1)  # 0 neighbour, 1 non-neighbour
+_REL_NAMES = ("prey", "grand-prey", "grand-predator", "predator", "cross-table")
+_TRANSFERS = {4: (1, 2, 3, 4), 5: (1, 2, 3, 4, 4)}
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One breach of a seating rule, for the judge (SPEC-events §1.6).
+
+    ``rule`` is a :class:`Rule` code, ``players`` the players concerned (a pair for the
+    pair rules R1, R2, R4, R6, R9 — predator first for R1 —, one player for R3, R5,
+    R7, R8), ``detail`` an English sentence and ``rounds`` the 1-based round numbers
+    involved, when known.
+    """
+
+    rule: str
+    players: tuple[Hashable, ...]
+    detail: str
+    rounds: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingScore:
+    """The official score of some rounds (SPEC-events §1.6, krcg ``Score``).
+
+    ``rules`` holds 9 values in R1..R9 order: violation counts (ints) for R1, R2,
+    R4..R7, R9 and population standard deviations (floats) of the per-player mean
+    available VP (R3) and mean starting transfers (R8). ``total`` is the weighted sum
+    (lower is better; 0 only for a single round of 5-player tables... never for real
+    events, it is meant for comparison). ``violations`` lists one :class:`Violation`
+    per counted violation, and for R3/R8 one per player whose mean is further than
+    ``1 / rounds`` from the average (krcg's ``vps`` / ``transfers`` lists).
+    """
+
+    rules: tuple[float, ...]
+    total: float
+    violations: tuple[Violation, ...] = field(default=())
+
+    def by_rule(self) -> dict[str, list[Violation]]:
+        """Return the violations grouped by rule code, every code R1..R9 present."""
+        result: dict[str, list[Violation]] = {rule.code: [] for rule in RULES}
+        for violation in self.violations:
+            result[violation.rule].append(violation)
+        return result
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+def table_sizes(players: int) -> list[int]:
+    """Table sizes for a round of ``players`` players (TR §3.1.2, SPEC-events §1.6).
+
+    As many 5-player tables as possible, ``(5 - players % 5) % 5`` tables of 4;
+    tables of 5 come first. Example: ``table_sizes(13) == [5, 4, 4]``.
+
+    Raises :class:`SeatingError` for fewer than 4 players and for 6, 7 or 11 players
+    (they need a :func:`staggered_plan`).
+    """
+    if players < 4:
+        raise SeatingError(f"At least 4 players are needed to seat a round ({players} given).")
+    if players in (6, 7, 11):
+        raise SeatingError(
+            f"{players} players cannot be seated at tables of 4 and 5: "
+            "use a staggered plan where some players sit out each round."
+        )
+    fours = (5 - players % 5) % 5
+    fives = (players - 4 * fours) // 5
+    return [5] * fives + [4] * fours
+
+
+def staggered_plan(players: Sequence[Hashable], rounds: int) -> list[list[Hashable]]:
+    """Who plays in each round so that everyone plays ``rounds`` games (TR §3.1.2).
+
+    Returns one list per round of the players who play that round, in the order of
+    ``players``. For 6, 7 or 11 players some players sit out each round and extra
+    rounds are added (krcg ``get_rounds``): the plan has ``rounds + k`` rounds
+    (usually ``k == 1``), every player plays exactly ``rounds`` of them, and every
+    round has a seatable number of players (4, 5, 8, 9 or 10). Example: 6 players,
+    3 games each → 4 rounds of 4, 4, 5 and 5 players. For any other number of
+    players the plan is ``rounds`` rounds with everybody.
+
+    Raises :class:`SeatingError` for fewer than 4 players, for ``rounds < 1``, or for
+    ``rounds < 2`` with 6, 7 or 11 players.
+    """
+    players = list(players)
+    count = len(players)
+    if count < 4:
+        raise SeatingError(f"At least 4 players are needed to seat a round ({count} given).")
+    if rounds < 1:
+        raise SeatingError("At least one round is needed.")
+    if count not in (6, 7, 11):
+        return [players[:] for _ in range(rounds)]
+    if rounds < 2:
+        raise SeatingError(f"{count} players need a staggered plan of at least 2 games per player.")
+    # number of players who can sit out a round, largest first
+    possible_outs: list[int] = []
+    for seated in (4, 5, 4 + 4, 4 + 5, 5 + 5):
+        if count <= seated:
+            break
+        possible_outs.insert(0, count - seated)
+    additional = 1
+    while possible_outs[0] * (rounds + additional) > count * additional:
+        additional += 1
+    total_rounds = rounds + additional
+    excludes = count * additional
+    outs: list[int] = []
+    # change-making (greedy), careful when the smallest number of outs is 2
+    while excludes:
+        i = 0
+        while (total_rounds - len(outs)) * possible_outs[i] < excludes:
+            i += 1
+        while i > 0 and 0 < excludes - possible_outs[i] < possible_outs[0]:
+            i -= 1
+        outs.append(possible_outs[i])
+        excludes -= possible_outs[i]
+    exclusions = [r for r in range(len(outs)) for _ in range(outs[r])]
+    return [
+        [
+            players[p]
+            for p in range(count)
+            if not any(exclusions[p + count * c] == r for c in range(additional))
+        ]
+        for r in range(total_rounds)
+    ]
+
+
+def swap_seats(seating: Seating, a: Hashable, b: Hashable) -> Seating:
+    """Return a copy of ``seating`` with players ``a`` and ``b`` exchanged.
+
+    The judge's manual swap (SPEC-events §1.6); use :func:`score_rounds` to show which
+    rules the result breaks. The input is not modified. Raises :class:`SeatingError`
+    if ``a`` or ``b`` is not seated in ``seating``.
+    """
+    result = [list(table) for table in seating]
+    where: dict[Hashable, tuple[int, int]] = {}
+    for t, table in enumerate(result):
+        for s, player in enumerate(table):
+            if player == a or player == b:
+                where[player] = (t, s)
+    for player in (a, b):
+        if player not in where:
+            raise SeatingError(f"{player} is not seated in this round.")
+    (ta, sa), (tb, sb) = where[a], where[b]
+    result[ta][sa], result[tb][sb] = b, a
+    return result
+
+
+# ------------------------------------------------------------------------- history
+
+
+class _History:
+    """Everything the criteria need, accumulated over rounds (krcg ``measure``)."""
+
+    __slots__ = ("index", "players", "played", "vps", "transfers", "seats", "sits", "pairs")
+
+    def __init__(self, rounds: Sequence[Seating]) -> None:
+        self.index: dict[Hashable, int] = {}
+        self.players: list[Hashable] = []
+        self.played: list[int] = []
+        self.vps: list[int] = []  # sum of table sizes
+        self.transfers: list[int] = []  # sum of starting transfers
+        self.seats: list[list[list[int]]] = []  # player -> seat 0..4 -> rounds
+        self.sits: list[list[tuple[int, int, int]]] = []  # player -> (round, size, seat)
+        # (i, j) with i < j -> 8 lists of rounds, krcg's opponents columns seen from i:
+        # opponent, prey, grand-prey, grand-predator, predator, cross, neighbour, other
+        self.pairs: dict[tuple[int, int], list[list[int]]] = {}
+        for number, seating in enumerate(rounds, 1):
+            self.add(seating, number)
+
+    def player(self, player: Hashable) -> int:
+        i = self.index.get(player)
+        if i is None:
+            i = self.index[player] = len(self.players)
+            self.players.append(player)
+            self.played.append(0)
+            self.vps.append(0)
+            self.transfers.append(0)
+            self.seats.append([[], [], [], [], []])
+            self.sits.append([])
+        return i
+
+    def add(self, seating: Seating, number: int) -> None:
+        seen: set[Hashable] = set()
+        pairs = self.pairs
+        for table in seating:
+            size = len(table)
+            if size not in (4, 5):
+                raise SeatingError(f"Round {number}: a table must have 4 or 5 players, not {size}.")
+            ids = []
+            for seat, player in enumerate(table):
+                if player in seen:
+                    raise SeatingError(f"Round {number}: {player} is seated twice.")
+                seen.add(player)
+                i = self.player(player)
+                ids.append(i)
+                self.played[i] += 1
+                self.vps[i] += size
+                self.transfers[i] += _TRANSFERS[size][seat]
+                self.seats[i][seat].append(number)
+                self.sits[i].append((number, size, seat))
+            rel = _REL[size]
+            for x in range(size):
+                for y in range(x + 1, size):
+                    i, j, r = ids[x], ids[y], rel[y - x]
+                    if i > j:
+                        i, j, r = j, i, _MIRROR[r]
+                    stats = pairs.get((i, j))
+                    if stats is None:
+                        stats = pairs[(i, j)] = [[], [], [], [], [], [], [], []]
+                    stats[0].append(number)
+                    stats[1 + r].append(number)
+                    stats[6 + _GROUP[r]].append(number)
+
+
+def _rounds_text(rounds: Sequence[int]) -> str:
+    rounds = list(rounds)
+    if len(rounds) == 2:
+        return f"rounds {rounds[0]} and {rounds[1]}"
+    return "rounds " + ", ".join(str(r) for r in rounds)
+
+
+def _fair_share(
+    sums: list[int], played: list[int], rounds_count: int
+) -> tuple[float, float, list[tuple[int, float]]]:
+    """Population standard deviation and mean of per-player means, and the players
+    whose mean is further than ``1 / rounds_count`` from the average.
+
+    The distance test is exact (fractions): krcg's float mean can list a player who
+    is exactly ``1 / rounds_count`` away; this never does.
+    """
+    size = len(sums)
+    if not size:
+        return 0.0, 0.0, []
+    values = [s / p for s, p in zip(sums, played, strict=True)]
+    mean = math.fsum(values) / size
+    std = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / size)
+    exact_mean = sum((Fraction(s, p) for s, p in zip(sums, played, strict=True)), Fraction(0))
+    exact_mean /= size
+    limit = Fraction(1, rounds_count)
+    far = [
+        (i, values[i])
+        for i, (s, p) in enumerate(zip(sums, played, strict=True))
+        if abs(exact_mean - Fraction(s, p)) > limit
+    ]
+    return std, mean, far
+
+
+def score_rounds(rounds: Sequence[Seating]) -> SeatingScore:
+    """Score rounds with the official criteria (SPEC-events §1.6, krcg ``Score``).
+
+    ``rounds`` is a list of seatings (each a list of tables of 4 or 5 players, seat 1
+    first); players may be absent from some rounds (late arrivals, drops, staggered
+    plans). Every criterion is measured over all the given rounds; R2 ("opponents
+    every round") uses ``len(rounds)``. The figures equal ``krcg.seating.Score``
+    (``rules`` exactly for the counts, ``total`` up to float rounding).
+
+    Raises :class:`SeatingError` for a table of another size or a player seated twice
+    in one round.
+    """
+    rounds_count = len(rounds)
+    history = _History(rounds)
+    names = history.players
+    violations: list[Violation] = []
+    if not names:
+        return SeatingScore(rules=(0, 0, 0.0, 0, 0, 0, 0, 0.0, 0), total=0.0, violations=())
+
+    def name(i: int) -> str:
+        return str(names[i])
+
+    # R3 / R8: fair share of available VP and starting transfers
+    r3, mean_vps, far_vps = _fair_share(history.vps, history.played, rounds_count)
+    r8, mean_transfers, far_transfers = _fair_share(history.transfers, history.played, rounds_count)
+
+    pair_keys = sorted(history.pairs)
+    r1: list[Violation] = []
+    r2: list[Violation] = []
+    r4: list[Violation] = []
+    r6: list[Violation] = []
+    r9: list[Violation] = []
+    for i, j in pair_keys:
+        stats = history.pairs[(i, j)]
+        together = stats[0]
+        if len(together) >= rounds_count:
+            r2.append(
+                Violation(
+                    "R2",
+                    (names[i], names[j]),
+                    f"{name(i)} and {name(j)} share a table in every round "
+                    f"({_rounds_text(together)})",
+                    tuple(together),
+                )
+            )
+        if len(together) > 1:
+            r4.append(
+                Violation(
+                    "R4",
+                    (names[i], names[j]),
+                    f"{name(i)} and {name(j)} share a table {len(together)} times "
+                    f"({_rounds_text(together)})",
+                    tuple(together),
+                )
+            )
+        for rel in range(5):
+            seen = stats[1 + rel]
+            if len(seen) <= 1:
+                continue
+            when = _rounds_text(seen)
+            if rel == _CROSS:
+                text = f"{name(i)} and {name(j)} sit across the table again ({when})"
+            else:
+                text = f"{name(j)} is {name(i)}'s {_REL_NAMES[rel]} again ({when})"
+            r6.append(Violation("R6", (names[i], names[j]), text, tuple(seen)))
+            if rel in (_PREY, _PRED):
+                predator, prey = (i, j) if rel == _PREY else (j, i)
+                r1.append(
+                    Violation(
+                        "R1",
+                        (names[predator], names[prey]),
+                        f"{name(predator)} is {name(prey)}'s predator again ({when})",
+                        tuple(seen),
+                    )
+                )
+        for group, label in ((0, "neighbours"), (1, "non-neighbours")):
+            seen = stats[6 + group]
+            if len(seen) > 1:
+                r9.append(
+                    Violation(
+                        "R9",
+                        (names[i], names[j]),
+                        f"{name(i)} and {name(j)} are {label} again ({_rounds_text(seen)})",
+                        tuple(seen),
+                    )
+                )
+    r5: list[Violation] = []
+    r7: list[Violation] = []
+    for i, seats in enumerate(history.seats):
+        for seat, seen in enumerate(seats):
+            if len(seen) > 1:
+                text = f"{name(i)} sits in seat {seat + 1} again ({_rounds_text(seen)})"
+                r7.append(Violation("R7", (names[i],), text, tuple(seen)))
+                if seat == 4:
+                    r5.append(Violation("R5", (names[i],), text, tuple(seen)))
+
+    r3_list = []
+    for i, value in far_vps:
+        side = 4 if value < mean_vps else 5
+        when = tuple(r for r, size, _ in history.sits[i] if size == side)
+        r3_list.append(
+            Violation(
+                "R3",
+                (names[i],),
+                f"{name(i)} averages {value - 1:.2f} available VP against "
+                f"{mean_vps - 1:.2f} on average ({side}-player tables in "
+                f"{_rounds_text(when)})",
+                when,
+            )
+        )
+    r8_list = []
+    for i, value in far_transfers:
+        sits = history.sits[i]
+        seats = ", ".join(str(seat + 1) for _, _, seat in sits)
+        r8_list.append(
+            Violation(
+                "R8",
+                (names[i],),
+                f"{name(i)} averages {value:.2f} starting transfers against "
+                f"{mean_transfers:.2f} on average (seats {seats})",
+                tuple(r for r, _, _ in sits),
+            )
+        )
+
+    rules = (len(r1), len(r2), r3, len(r4), len(r5), len(r6), len(r7), r8, len(r9))
+    total = float(sum(value * weight for value, weight in zip(rules, _W, strict=True)))
+    for group in (r1, r2, r3_list, r4, r5, r6, r7, r8_list, r9):
+        violations.extend(group)
+    return SeatingScore(rules=rules, total=total, violations=tuple(violations))
+
+
+# ---------------------------------------------------------------------- optimiser
+
+
+class _Model:
+    """The cost of seating the next round, given the history (incremental form).
+
+    The weighted total of all rounds (new one included) equals a constant plus:
+
+    * for each pair at a table of the new round, a cost depending on their history
+      and relative position (R1, R2, R4, R6, R9),
+    * for each player, a cost depending on the seat (R5, R7),
+    * the two standard deviations R3 and R8, kept exact with integer sums.
+    """
+
+    def __init__(self, previous: Sequence[Seating], players: list[Hashable]) -> None:
+        history = _History(previous)
+        rounds_count = len(previous) + 1
+        n = len(players)
+        hid = [history.index.get(p) for p in players]
+        present = {h for h in hid if h is not None}
+        self.trivial = not present
+        # pair and seat costs, seen from each local player
+        local = {h: k for k, h in enumerate(hid) if h is not None}
+        pair_costs: list[dict[int, tuple[int, ...]]] = [{} for _ in range(n)]
+        for (i, j), stats in history.pairs.items():
+            a = local.get(i)
+            b = local.get(j)
+            if a is None or b is None:
+                continue
+            opp = len(stats[0])
+            together = (W2 if opp == rounds_count - 1 else 0) + (W4 if opp == 1 else 0)
+            costs = []
+            for rel in range(5):
+                cost = together
+                if len(stats[1 + rel]) == 1:
+                    cost += W6 + (W1 if rel in (_PREY, _PRED) else 0)
+                if len(stats[6 + _GROUP[rel]]) == 1:
+                    cost += W9
+                costs.append(cost)
+            if any(costs):
+                pair_costs[a][b] = tuple(costs)
+                pair_costs[b][a] = tuple(costs[_MIRROR[rel]] for rel in range(5))
+        self.pair_costs = pair_costs
+        seat_costs = []
+        for h in hid:
+            if h is None:
+                seat_costs.append((0, 0, 0, 0, 0))
+                continue
+            seats = history.seats[h]
+            seat_costs.append(
+                tuple(
+                    (W7 if len(seats[s]) == 1 else 0) + (W5 if s == 4 and len(seats[s]) == 1 else 0)
+                    for s in range(5)
+                )
+            )
+        self.seat_costs = seat_costs
+        # R3 / R8 over every player of any round: values scaled by a common
+        # denominator so that sums of squares stay exact integers.
+        denominators = {history.played[h] for h in range(len(history.players))}
+        denominators |= {(history.played[h] if h is not None else 0) + 1 for h in hid}
+        scale = math.lcm(*denominators)
+        self.count = len(history.players) + sum(1 for h in hid if h is None)
+        s1v = s2v = s1t = s2t = 0
+        for h in range(len(history.players)):
+            if h in present:
+                continue
+            v = history.vps[h] * scale // history.played[h]
+            t = history.transfers[h] * scale // history.played[h]
+            s1v += v
+            s2v += v * v
+            s1t += t
+            s2t += t * t
+        self.fixed = (s1v, s2v, s1t, s2t)
+        self.scale = scale
+        # per local player: scaled mean VP by table size, scaled mean transfers by seat value
+        self.vp_values: list[tuple[int, ...]] = []
+        self.tr_values: list[tuple[int, ...]] = []
+        for h in hid:
+            played = vps = transfers = 0
+            if h is not None:
+                played, vps, transfers = history.played[h], history.vps[h], history.transfers[h]
+            factor = scale // (played + 1)
+            self.vp_values.append(tuple((vps + size) * factor for size in range(6)))
+            self.tr_values.append(tuple((transfers + t) * factor for t in range(5)))
+
+    def spread(self, s1: int, s2: int) -> float:
+        """Standard deviation from scaled integer sums."""
+        n = self.count
+        return math.sqrt(max(0, n * s2 - s1 * s1)) / (self.scale * n)
+
+
+class _Search:
+    """Simulated annealing over swaps of two seats, with incremental delta costs."""
+
+    def __init__(
+        self, model: _Model, sizes: list[int], order: list[int], rng: random.Random
+    ) -> None:
+        self.model = model
+        self.rng = rng
+        self.sizes = sizes
+        self.starts = []
+        tab_of: list[int] = []
+        seat_of: list[int] = []
+        size_of: list[int] = []
+        trans_of: list[int] = []
+        start = 0
+        for t, size in enumerate(sizes):
+            self.starts.append(start)
+            for s in range(size):
+                tab_of.append(t)
+                seat_of.append(s)
+                size_of.append(size)
+                trans_of.append(_TRANSFERS[size][s])
+            start += size
+        self.tab_of, self.seat_of, self.size_of, self.trans_of = tab_of, seat_of, size_of, trans_of
+        self.flat = list(order)
+        self.tcost: list[int] = []
+        self.reset_sums()
+        self.best = list(self.flat)
+        self.best_cost = self.cost
+
+    def table_cost(self, t: int) -> int:
+        start = self.starts[t]
+        size = self.sizes[t]
+        return self._table_cost(self.flat[start : start + size], size)
+
+    def _table_cost(self, players: list[int], size: int) -> int:
+        pair_costs = self.model.pair_costs
+        seat_costs = self.model.seat_costs
+        rel = _REL[size]
+        cost = 0
+        for x in range(size):
+            a = players[x]
+            cost += seat_costs[a][x]
+            costs = pair_costs[a]
+            if costs:
+                for y in range(x + 1, size):
+                    c = costs.get(players[y])
+                    if c is not None:
+                        cost += c[rel[y - x]]
+        return cost
+
+    def reset_sums(self) -> None:
+        model = self.model
+        s1v, s2v, s1t, s2t = model.fixed
+        for k, a in enumerate(self.flat):
+            v = model.vp_values[a][self.size_of[k]]
+            t = model.tr_values[a][self.trans_of[k]]
+            s1v += v
+            s2v += v * v
+            s1t += t
+            s2t += t * t
+        self.sums = [s1v, s2v, s1t, s2t]
+        self.tcost[:] = [self.table_cost(t) for t in range(len(self.sizes))]
+        self.spread_cost = W3 * model.spread(s1v, s2v) + W8 * model.spread(s1t, s2t)
+        self.cost = sum(self.tcost) + self.spread_cost
+
+    def anneal(
+        self, iterations: int, t_high: float, t_low: float, deadline: float, reset: int
+    ) -> bool:
+        """Run the annealing; return False if the deadline was hit."""
+        model = self.model
+        rng = self.rng
+        random_ = rng.random
+        randrange = rng.randrange
+        flat = self.flat
+        tab_of, size_of, trans_of = self.tab_of, self.size_of, self.trans_of
+        starts, sizes, tcost = self.starts, self.sizes, self.tcost
+        vp_values, tr_values = model.vp_values, model.tr_values
+        table_cost = self._table_cost
+        spread = model.spread
+        n = len(flat)
+        s1v, s2v, s1t, s2t = self.sums
+        spread_cost = self.spread_cost
+        cost = self.cost
+        best_cost = self.best_cost
+        exp = math.exp
+        log_ratio = math.log(t_low / t_high)
+        temperature = t_high
+        intra = 0.3
+        for step in range(iterations):
+            if not step & 255:
+                if time.perf_counter() > deadline:
+                    self.cost = cost
+                    return False
+                temperature = t_high * exp(log_ratio * step / iterations)
+                if reset and step and not step % reset and cost > best_cost:
+                    flat[:] = self.best
+                    self.reset_sums()
+                    s1v, s2v, s1t, s2t = self.sums
+                    spread_cost = self.spread_cost
+                    cost = self.cost
+            k1 = randrange(n)
+            t1 = tab_of[k1]
+            if random_() < intra:
+                k2 = starts[t1] + randrange(sizes[t1])
+            else:
+                k2 = randrange(n)
+            if k1 == k2:
+                continue
+            t2 = tab_of[k2]
+            a = flat[k1]
+            b = flat[k2]
+            flat[k1] = b
+            flat[k2] = a
+            st1 = starts[t1]
+            z1 = sizes[t1]
+            new1 = table_cost(flat[st1 : st1 + z1], z1)
+            delta = new1 - tcost[t1]
+            if t1 != t2:
+                st2 = starts[t2]
+                z2 = sizes[t2]
+                new2 = table_cost(flat[st2 : st2 + z2], z2)
+                delta += new2 - tcost[t2]
+            n1v, n2v, n1t, n2t = s1v, s2v, s1t, s2t
+            changed = False
+            z1, z2 = size_of[k1], size_of[k2]
+            if z1 != z2:
+                va = vp_values[a]
+                vb = vp_values[b]
+                oa, na, ob, nb = va[z1], va[z2], vb[z2], vb[z1]
+                n1v += na - oa + nb - ob
+                n2v += na * na - oa * oa + nb * nb - ob * ob
+                changed = True
+            r1, r2 = trans_of[k1], trans_of[k2]
+            if r1 != r2:
+                ta = tr_values[a]
+                tb = tr_values[b]
+                oa, na, ob, nb = ta[r1], ta[r2], tb[r2], tb[r1]
+                n1t += na - oa + nb - ob
+                n2t += na * na - oa * oa + nb * nb - ob * ob
+                changed = True
+            if changed:
+                new_spread = W3 * spread(n1v, n2v) + W8 * spread(n1t, n2t)
+                delta += new_spread - spread_cost
+            if delta <= 0 or random_() < exp(-delta / temperature):
+                tcost[t1] = new1
+                if t1 != t2:
+                    tcost[t2] = new2
+                if changed:
+                    s1v, s2v, s1t, s2t = n1v, n2v, n1t, n2t
+                    spread_cost = new_spread
+                cost += delta
+                if cost < best_cost - 1e-9:
+                    best_cost = cost
+                    self.best[:] = flat
+            else:
+                flat[k1] = a
+                flat[k2] = b
+        self.sums = [s1v, s2v, s1t, s2t]
+        self.spread_cost = spread_cost
+        self.cost = cost
+        self.best_cost = best_cost
+        return True
+
+    def restore_best(self) -> None:
+        self.flat[:] = self.best
+        self.reset_sums()
+        self.best_cost = self.cost
+
+    def polish(self, deadline: float) -> None:
+        """Exact seat order of each table (all permutations), until nothing improves."""
+        model = self.model
+        improved = True
+        while improved:
+            improved = False
+            for t, size in enumerate(self.sizes):
+                if time.perf_counter() > deadline:
+                    return
+                start = self.starts[t]
+                current = self.flat[start : start + size]
+                best_perm = current
+                best = self.cost
+                s1v, s2v, s1t, s2t = self.sums
+                base1 = s1t
+                base2 = s2t
+                for k, a in enumerate(current):
+                    v = model.tr_values[a][self.trans_of[start + k]]
+                    base1 -= v
+                    base2 -= v * v
+                vp_part = W3 * model.spread(s1v, s2v)
+                others = self.cost - self.tcost[t] - self.spread_cost
+                for perm in itertools.permutations(current):
+                    c1, c2 = base1, base2
+                    for k, a in enumerate(perm):
+                        v = model.tr_values[a][self.trans_of[start + k]]
+                        c1 += v
+                        c2 += v * v
+                    total = (
+                        others
+                        + self._table_cost(list(perm), size)
+                        + vp_part
+                        + W8 * model.spread(c1, c2)
+                    )
+                    if total < best - 1e-9:
+                        best = total
+                        best_perm = list(perm)
+                if best_perm is not current:
+                    self.flat[start : start + size] = best_perm
+                    self.reset_sums()
+                    improved = True
+        if self.cost < self.best_cost:
+            self.best[:] = self.flat
+            self.best_cost = self.cost
+
+    def tables(self) -> list[list[int]]:
+        return [self.best[s : s + z] for s, z in zip(self.starts, self.sizes, strict=True)]
+
+
+def seat_round(
+    previous: Sequence[Seating],
+    players: Sequence[Hashable],
+    *,
+    seed: int | None = None,
+    time_limit: float = 3.0,
+) -> Seating:
+    """Seat the next preliminary round (TR §3.1.2, SPEC-events §1.6).
+
+    ``previous`` are the rounds already played (seatings, any players: late arrivals
+    and drops are fine), ``players`` those who play the new round (4 or more, not 6,
+    7 or 11 — for those use :func:`staggered_plan` and pass each round's subset).
+    Returns the new seating: tables of 5 first, then tables of 4
+    (:func:`table_sizes`), seat 1 first.
+
+    The hard rule comes first: no predator→prey pair is repeated (R1 == 0) whenever
+    possible; then the krcg weighted total of all rounds, the new one included, is
+    minimised (simulated annealing over seat swaps with incremental costs, then an
+    exact ordering of each table). With no history for any of ``players`` every
+    seating scores the same and a random one is returned at once.
+
+    The result is deterministic for a given ``seed`` (the search runs a fixed number
+    of steps depending on the number of players); ``time_limit`` (seconds) is a
+    safety cap: if it is reached the best seating found so far is returned, which may
+    then depend on the machine's speed. Raises :class:`SeatingError` for a bad
+    number of players or a player listed twice.
+    """
+    started = time.perf_counter()
+    deadline = started + max(0.0, time_limit) * 0.9
+    players = list(players)
+    n = len(players)
+    if len(set(players)) != n:
+        raise SeatingError("A player is listed twice for the round.")
+    sizes = table_sizes(n)
+    rng = random.Random(seed)
+    order = list(range(n))
+    rng.shuffle(order)
+    model = _Model(previous, players)
+    if not model.trivial:
+        search = _Search(model, sizes, order, rng)
+        iterations = min(400_000, max(30_000, 600 * n))
+        # temperatures in cost units: R9 is worth 1, R6 10**4; R1/R2 never go uphill
+        search.anneal(iterations, 3e4, 0.05, deadline, reset=max(1, iterations // 50))
+        search.restore_best()
+        search.polish(deadline)
+        order = [a for table in search.tables() for a in table]
+    result: Seating = []
+    start = 0
+    for size in sizes:
+        result.append([players[a] for a in order[start : start + size]])
+        start += size
+    return result

@@ -1,0 +1,711 @@
+"""Event services: the only code that turns rules (``standings.vekn``, ``events.seating``)
+into database changes. Every change runs in one transaction, locks what two people could
+change at once, and writes the audit log.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from django.db import transaction
+from django.db.models import Count, F, Max, Q
+from django.utils.translation import gettext as _
+
+from events import cache as page_cache
+from events import seating as seating_rules
+from events.errors import ConflictError, UserError
+from events.models import (
+    AuditLog,
+    Event,
+    Organisation,
+    Person,
+    Registration,
+    Round,
+    Seat,
+    Table,
+)
+from events.presets import get_preset
+from standings import vekn
+
+TENTH = Decimal("0.1")
+
+
+# --------------------------------------------------------------------------- audit
+def audit(event, actor, action: str, target: str = "", before=None, after=None, comment=""):
+    """Append one entry to the audit log (never edited afterwards)."""
+    return AuditLog.objects.create(
+        event=event,
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        action=action,
+        target=str(target)[:200],
+        before=before,
+        after=after,
+        comment=comment or "",
+    )
+
+
+def _changed(event: Event) -> None:
+    """Invalidate the event's cached public pages once the transaction commits."""
+    slug = event.slug
+    transaction.on_commit(lambda: page_cache.invalidate(slug))
+
+
+# --------------------------------------------------------------------------- events
+def create_event(
+    organisation: Organisation, *, preset: str, slug: str, name: str, date, actor=None, **overrides
+) -> Event:
+    """Create an event from a preset (``events.presets``), applying ``overrides``.
+
+    Raises ``UserError`` for a taken slug or an unknown preset.
+    """
+    try:
+        fields = get_preset(preset).event_fields()
+    except KeyError:
+        raise UserError(_("Unknown preset “%(p)s”.") % {"p": preset}) from None
+    fields.update({k: v for k, v in overrides.items() if v is not None})
+    if Event.objects.filter(slug=slug).exists():
+        raise UserError(_("An event with the address “%(s)s” already exists.") % {"s": slug})
+    with transaction.atomic():
+        event = Event.objects.create(
+            organisation=organisation, slug=slug, name=name, date=date, **fields
+        )
+        audit(
+            event, actor, "event.create", event.slug, after={"preset": preset, **_jsonable(fields)}
+        )
+    return event
+
+
+def _jsonable(data: dict) -> dict:
+    return {k: (str(v) if isinstance(v, Decimal) else v) for k, v in data.items()}
+
+
+def update_event(event: Event, actor, **fields) -> Event:
+    """Change event settings; refuses changes that would contradict played rounds."""
+    played = event.rounds.filter(is_final=False).count()
+    if "preliminary_rounds" in fields and fields["preliminary_rounds"] < played:
+        raise UserError(
+            _("%(n)s rounds have already been seated; you cannot set fewer.") % {"n": played}
+        )
+    before = {k: getattr(event, k) for k in fields}
+    with transaction.atomic():
+        for key, value in fields.items():
+            setattr(event, key, value)
+        event.full_clean()
+        event.save()
+        audit(
+            event,
+            actor,
+            "event.update",
+            event.slug,
+            _jsonable_dates(before),
+            _jsonable_dates(fields),
+        )
+        _changed(event)
+    return event
+
+
+def _jsonable_dates(data: dict) -> dict:
+    return {
+        k: (v.isoformat() if hasattr(v, "isoformat") else _jsonable({k: v})[k])
+        for k, v in data.items()
+    }
+
+
+# --------------------------------------------------------------------------- players
+def _next_code(event: Event) -> str:
+    existing = set(event.registrations.values_list("code", flat=True))
+    n = len(existing) + 1
+    while f"p{n}" in existing:
+        n += 1
+    return f"p{n}"
+
+
+def find_or_create_person(name: str, vekn_number: str = "") -> Person:
+    """The person with this VEKN number, or a new one. ``UserError`` if the number is
+    taken under a clearly different name, or is not digits."""
+    name = (name or "").strip()
+    vekn_number = (vekn_number or "").strip()
+    if vekn_number and not vekn_number.isdigit():
+        raise UserError(_("A VEKN number has only digits."), field="vekn_number")
+    if vekn_number:
+        person = Person.objects.filter(vekn_number=vekn_number).first()
+        if person:
+            return person
+    if not name:
+        raise UserError(_("Give the player's name."), field="name")
+    return Person.objects.create(name=name, vekn_number=vekn_number)
+
+
+def register(event: Event, person: Person, actor=None, *, check_in: bool = False) -> Registration:
+    """Register ``person``. Once a round has been seated the player is a late arrival and
+    joins from the next round (TR §3.3.1). ``UserError`` if already registered."""
+    with transaction.atomic():
+        Event.objects.select_for_update().get(pk=event.pk)
+        if event.registrations.filter(person=person).exists():
+            raise UserError(_("%(name)s is already registered.") % {"name": person.name})
+        last = event.rounds.aggregate(n=Max("number"))["n"] or 0
+        if event.rounds.filter(is_final=True).exists():
+            raise UserError(_("The final has started: no more players can join."))
+        first_round = last + 1
+        reg = Registration.objects.create(
+            event=event,
+            person=person,
+            code=_next_code(event),
+            first_round=first_round,
+            status=Registration.Status.CHECKED_IN if check_in else Registration.Status.REGISTERED,
+        )
+        audit(
+            event,
+            actor,
+            "player.register",
+            person.name,
+            after={"code": reg.code, "first_round": first_round, "late": last > 0},
+        )
+        _changed(event)
+    return reg
+
+
+def set_status(reg: Registration, status: str, actor=None) -> Registration:
+    """Check in, drop or reinstate a player.
+
+    Dropping after the next round was seated gives the player a "Loss" in that round if
+    its result is not entered yet (TR §3.1.4, §3.3.2): 0 VP, last at the table [choice].
+    Disqualification is a penalty (``penalties``), not a status change made here.
+    """
+    allowed = {
+        Registration.Status.REGISTERED,
+        Registration.Status.CHECKED_IN,
+        Registration.Status.DROPPED,
+    }
+    if status not in allowed:
+        raise UserError(_("Unknown status."))
+    with transaction.atomic():
+        reg = Registration.objects.select_for_update().select_related("event").get(pk=reg.pk)
+        event = reg.event
+        if reg.status == Registration.Status.DISQUALIFIED:
+            raise UserError(_("A disqualified player cannot be reinstated here."))
+        before = {"status": reg.status}
+        reg.status = status
+        loss_round = None
+        if status == Registration.Status.DROPPED:
+            last = event.rounds.filter(is_final=False).order_by("-number").first()
+            reg.dropped_after_round = last.number if last else 0
+            if last:
+                seat = Seat.objects.filter(round=last, registration=reg).first()
+                if seat and seat.vp is None:
+                    _mark_loss(seat)
+                    loss_round = last.number
+        else:
+            reg.dropped_after_round = None
+        reg.save()
+        audit(
+            event,
+            actor,
+            f"player.{status}",
+            reg.person.name,
+            before,
+            {"status": status, "loss_in_round": loss_round},
+        )
+        _changed(event)
+    return reg
+
+
+def _mark_loss(seat: Seat) -> None:
+    seat.loss = True
+    seat.vp = Decimal("0")
+    seat.save(update_fields=["loss", "vp"])
+    Table.objects.filter(pk=seat.table_id).update(version=F("version") + 1)
+
+
+# --------------------------------------------------------------------------- seating
+def _previous_seatings(event: Event, before_number: int) -> list[seating_rules.Seating]:
+    """Seatings (registration ids) of the preliminary rounds before ``before_number``."""
+    rows = (
+        Seat.objects.filter(
+            round__event=event, round__is_final=False, round__number__lt=before_number
+        )
+        .order_by("round__number", "table__number", "position")
+        .values_list("round__number", "table__number", "registration_id")
+    )
+    rounds: dict[int, dict[int, list[int]]] = {}
+    for rnd, table, reg in rows:
+        rounds.setdefault(rnd, {}).setdefault(table, []).append(reg)
+    return [list(tables.values()) for _, tables in sorted(rounds.items())]
+
+
+def players_for_round(event: Event, number: int) -> list[int]:
+    """Registration ids seated in preliminary round ``number``: checked-in, competing players
+    whose first round has come, minus those a staggered plan rests this round (TR §3.1.2)."""
+    ids = list(
+        event.registrations.filter(
+            status=Registration.Status.CHECKED_IN, competing=True, first_round__lte=number
+        )
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    if len(ids) in (6, 7, 11):
+        plan = seating_rules.staggered_plan(ids, event.total_preliminary_rounds)
+        if number > len(plan):
+            raise UserError(
+                _("The staggered plan for %(n)s players has only %(r)s rounds.")
+                % {"n": len(ids), "r": len(plan)}
+            )
+        ids = list(plan[number - 1])
+    return ids
+
+
+def seat_next_round(event: Event, actor=None, *, seed: int | None = None) -> Round:
+    """Seat the next preliminary round (TR §3.1.2): tables of 5 and 4, no predator→prey
+    pair repeated, the soft criteria of SPEC-events §1.6 minimised.
+
+    ``UserError`` when the previous round is not finished, all preliminary rounds are
+    seated, or there are too few players.
+    """
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        rounds = list(event.rounds.order_by("number"))
+        if any(r.is_final for r in rounds):
+            raise UserError(_("The final has already been created."))
+        if len(rounds) >= event.total_preliminary_rounds:
+            raise UserError(_("All preliminary rounds are seated."))
+        if rounds and not round_complete(rounds[-1]):
+            raise UserError(
+                _("Enter every result of round %(n)s first.") % {"n": rounds[-1].number}
+            )
+        number = len(rounds) + 1
+        players = players_for_round(event, number)
+        if len(players) < 4:
+            raise UserError(_("At least 4 checked-in players are needed to seat a round."))
+        previous = _previous_seatings(event, number)
+        try:
+            seating = seating_rules.seat_round(previous, players, seed=seed)
+        except seating_rules.SeatingError as exc:
+            raise UserError(str(exc)) from None
+        rnd = Round.objects.create(event=event, number=number)
+        _save_seating(rnd, seating)
+        audit(event, actor, "round.seat", str(rnd), after={"tables": seating, "seed": seed})
+        _changed(event)
+    return rnd
+
+
+def _save_seating(rnd: Round, seating: Sequence[Sequence[int]]) -> None:
+    tables = Table.objects.bulk_create(
+        [Table(round=rnd, number=i) for i in range(1, len(seating) + 1)]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(table=table, round=rnd, registration_id=reg, position=pos)
+            for table, players in zip(tables, seating, strict=True)
+            for pos, reg in enumerate(players, start=1)
+        ]
+    )
+
+
+def round_seating(rnd: Round) -> list[list[int]]:
+    """The round's tables as lists of registration ids in seat order."""
+    tables: dict[int, list[int]] = {}
+    for table, reg in (
+        Seat.objects.filter(round=rnd)
+        .order_by("table__number", "position")
+        .values_list("table__number", "registration_id")
+    ):
+        tables.setdefault(table, []).append(reg)
+    return list(tables.values())
+
+
+def _round_has_results(rnd: Round) -> bool:
+    return Seat.objects.filter(round=rnd, vp__isnull=False, loss=False).exists()
+
+
+def reseat_round(rnd: Round, actor=None, *, seed: int | None = None) -> Round:
+    """Seat a round again from scratch; only while no result of it is entered."""
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().select_related("event").get(pk=rnd.pk)
+        if rnd.is_final:
+            raise UserError(_("The final is seated by its ritual."))
+        if _round_has_results(rnd):
+            raise UserError(_("Results of this round are entered: it cannot be seated again."))
+        if rnd.event.rounds.filter(number__gt=rnd.number).exists():
+            raise UserError(_("Only the last round can be seated again."))
+        before = round_seating(rnd)
+        players = players_for_round(rnd.event, rnd.number)
+        previous = _previous_seatings(rnd.event, rnd.number)
+        try:
+            seating = seating_rules.seat_round(previous, players, seed=seed)
+        except seating_rules.SeatingError as exc:
+            raise UserError(str(exc)) from None
+        Seat.objects.filter(round=rnd).delete()
+        Table.objects.filter(round=rnd).delete()
+        _save_seating(rnd, seating)
+        audit(rnd.event, actor, "round.reseat", str(rnd), {"tables": before}, {"tables": seating})
+        _changed(rnd.event)
+    return rnd
+
+
+def swap_seats(rnd: Round, reg_a: int, reg_b: int, actor=None) -> None:
+    """Exchange two players' seats by hand (a judge's decision, TR §3.1.2); refused once a
+    result is entered at either table."""
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().select_related("event").get(pk=rnd.pk)
+        if rnd.is_final:
+            raise UserError(_("The final is seated by its ritual."))
+        seats = {
+            s.registration_id: s
+            for s in Seat.objects.select_for_update()
+            .select_related("table")
+            .filter(round=rnd, registration_id__in=[reg_a, reg_b])
+        }
+        if reg_a == reg_b or len(seats) != 2:
+            raise UserError(_("Choose two different players seated in this round."))
+        a, b = seats[reg_a], seats[reg_b]
+        if Seat.objects.filter(table__in=[a.table_id, b.table_id], vp__isnull=False).exists():
+            raise UserError(_("A result is already entered at one of these tables."))
+        before = {"a": [a.table.number, a.position], "b": [b.table.number, b.position]}
+        a_table, a_pos, b_table, b_pos = a.table_id, a.position, b.table_id, b.position
+        # No result is entered at either table, so re-creating the two seats loses nothing
+        # and never trips the (table, position) constraint midway.
+        Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
+        Seat.objects.bulk_create(
+            [
+                Seat(table_id=b_table, round=rnd, registration_id=reg_a, position=b_pos),
+                Seat(table_id=a_table, round=rnd, registration_id=reg_b, position=a_pos),
+            ]
+        )
+        Table.objects.filter(pk__in=[a_table, b_table]).update(version=F("version") + 1)
+        audit(
+            rnd.event,
+            actor,
+            "round.swap",
+            str(rnd),
+            before,
+            {"a": [b.table.number, b_pos], "b": [a.table.number, a_pos], "players": [reg_a, reg_b]},
+        )
+        _changed(rnd.event)
+
+
+def seating_score(rnd: Round) -> seating_rules.SeatingScore:
+    """The official criteria measured over the preliminary rounds up to ``rnd``."""
+    rounds = _previous_seatings(rnd.event, rnd.number) + [round_seating(rnd)]
+    return seating_rules.score_rounds(rounds)
+
+
+def set_seating_published(rnd: Round, published: bool, actor=None) -> None:
+    with transaction.atomic():
+        Round.objects.filter(pk=rnd.pk).update(seating_published=published)
+        audit(rnd.event, actor, "round.publish" if published else "round.hide", str(rnd))
+        _changed(rnd.event)
+
+
+# --------------------------------------------------------------------------- results
+def round_complete(rnd: Round) -> bool:
+    """True when every seat of the round has its VP entered."""
+    return rnd.seats.exists() and not rnd.seats.filter(vp__isnull=True).exists()
+
+
+def parse_vp(value) -> Decimal | None:
+    """Parse one VP entry ('', None → not entered; '1.5' or '1,5' → Decimal). ``UserError``
+    for anything else."""
+    if value is None:
+        return None
+    text = str(value).strip().replace(",", ".")
+    if text == "":
+        return None
+    try:
+        vp = Decimal(text)
+    except InvalidOperation:
+        raise UserError(_("“%(v)s” is not a number of victory points.") % {"v": value}) from None
+    if not vp.is_finite():
+        raise UserError(_("“%(v)s” is not a number of victory points.") % {"v": value})
+    return vp
+
+
+@dataclass(frozen=True)
+class ResultOutcome:
+    check: vekn.SheetCheck
+    version: int
+    overridden: bool
+
+
+def save_results(
+    table: Table,
+    vps: Sequence[Decimal | None],
+    *,
+    version: int,
+    actor=None,
+    override_reason: str = "",
+    may_override: bool = False,
+) -> ResultOutcome:
+    """Save the VP of a table (seat order), as one transaction.
+
+    The sheet is validated (SPEC-events §1.2, TR §3.7.2); an impossible complete sheet is
+    refused unless ``may_override`` and a non-empty ``override_reason`` are given (card
+    effects, mid-game disqualification). "Loss" seats keep 0 VP and are left out of the
+    check. ``version`` is the table version the form was loaded with: if somebody saved
+    in between, ``ConflictError`` is raised and nothing is saved. Results of a round are
+    locked once the next round is seated or the event's results are approved.
+    """
+    override_reason = (override_reason or "").strip()
+    with transaction.atomic():
+        table = Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
+        rnd, event = table.round, table.round.event
+        if table.version != version:
+            last = (
+                AuditLog.objects.filter(
+                    event=event, action="result.save", target=_table_target(table)
+                )
+                .select_related("actor")
+                .first()
+            )
+            who = last.actor.get_username() if last and last.actor else _("someone")
+            raise ConflictError(
+                _(
+                    "%(who)s saved this table while you were typing. Nothing of yours was "
+                    "saved: check the values now shown and enter your change again."
+                )
+                % {"who": who}
+            )
+        if event.results_approved:
+            raise UserError(_("The event's results are approved and locked."))
+        if not rnd.is_final and event.rounds.filter(number__gt=rnd.number).exists():
+            if not may_override:
+                raise UserError(_("The next round is seated: only a judge can correct this table."))
+        seats = list(table.seats.select_for_update().order_by("position"))
+        if len(vps) != len(seats):
+            raise UserError(_("Enter one value per seat (%(n)s seats).") % {"n": len(seats)})
+        checked = [vp for seat, vp in zip(seats, vps, strict=True) if not seat.loss]
+        check = vekn.check_sheet(checked)
+        overridden = False
+        if not check.valid or (check.complete and len(checked) not in (4, 5)):
+            if not (may_override and override_reason):
+                raise UserError(check.reason or _("This sheet is not a legal game result."))
+            overridden = True
+        for vp in vps:
+            if vp is not None and (vp < 0 or vp > 5 or (vp * 2) % 1):
+                raise UserError(_("Each seat scores between 0 and 5 VP in steps of 0.5."))
+        before = {"vp": [_dec(s.vp) for s in seats], "override": table.override_reason}
+        for seat, vp in zip(seats, vps, strict=True):
+            seat.vp = Decimal("0.0") if seat.loss else (None if vp is None else vp.quantize(TENTH))
+        Seat.objects.bulk_update(seats, ["vp"])
+        table.override_reason = override_reason if overridden else ""
+        table.version += 1
+        table.save(update_fields=["override_reason", "version", "updated_at"])
+        audit(
+            event,
+            actor,
+            "result.save",
+            _table_target(table),
+            before,
+            {"vp": [_dec(s.vp) for s in seats], "override": table.override_reason},
+            comment=override_reason if overridden else "",
+        )
+        _changed(event)
+    return ResultOutcome(check=check, version=table.version, overridden=overridden)
+
+
+def _table_target(table: Table) -> str:
+    rnd = table.round
+    return f"{'final' if rnd.is_final else f'round {rnd.number}'} table {table.number}"
+
+
+def _dec(value):
+    return None if value is None else f"{value:.1f}"
+
+
+# --------------------------------------------------------------------------- toss & final
+def record_toss(event: Event, ordered_ids: Sequence[int], actor=None) -> None:
+    """Record the random toss that breaks ties touching the top 5 (TR §3.1): ``ordered_ids``
+    best first. Replaces an earlier toss of the same players; others keep theirs."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        regs = {r.id: r for r in event.registrations.filter(id__in=ordered_ids)}
+        if len(regs) != len(set(ordered_ids)) or len(ordered_ids) < 2:
+            raise UserError(_("The toss orders two or more players of this event."))
+        if event.rounds.filter(is_final=True).exists():
+            raise UserError(_("The final has started: the toss can no longer change."))
+        current = list(
+            event.registrations.filter(toss_position__isnull=False)
+            .exclude(id__in=ordered_ids)
+            .order_by("toss_position")
+            .values_list("id", flat=True)
+        )
+        before = list(
+            event.registrations.filter(toss_position__isnull=False)
+            .order_by("toss_position")
+            .values_list("code", flat=True)
+        )
+        new_order = current + list(ordered_ids)
+        event.registrations.update(toss_position=None)
+        for pos, rid in enumerate(new_order, start=1):
+            Registration.objects.filter(pk=rid).update(toss_position=pos)
+        after = [regs[r].code if r in regs else r for r in new_order]
+        audit(event, actor, "standings.toss", event.slug, {"toss": before}, {"toss": after})
+        _changed(event)
+
+
+def random_toss(event: Event, ids: Sequence[int], actor=None, *, rng: random.Random | None = None):
+    """Draw a random order for ``ids`` with the system's random source and record it."""
+    order = list(ids)
+    (rng or random.SystemRandom()).shuffle(order)
+    record_toss(event, order, actor)
+    return order
+
+
+def start_final(event: Event, actor=None) -> Round:
+    """Create the final once every preliminary result is in and the finalists are known
+    (TR §3.1, §3.1.3). Its seating is then made by the ritual (``place_final_card``)."""
+    from standings.services import event_standings
+
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        if not event.has_final:
+            raise UserError(_("This event has no final."))
+        rounds = list(event.rounds.order_by("number"))
+        if any(r.is_final for r in rounds):
+            raise UserError(_("The final has already been created."))
+        if len(rounds) < event.total_preliminary_rounds:
+            raise UserError(_("Play every preliminary round first."))
+        if not all(round_complete(r) for r in rounds):
+            raise UserError(_("Enter every preliminary result first."))
+        result = event_standings(event)
+        if result.standings.toss_required:
+            raise UserError(_("Ties for the top 5 need a toss first."))
+        if len(result.standings.finalists) < 2:
+            raise UserError(_("Not enough finalists."))
+        rnd = Round.objects.create(event=event, number=len(rounds) + 1, is_final=True)
+        audit(
+            event,
+            actor,
+            "final.create",
+            str(rnd),
+            after={"finalists": [result.code(f) for f in result.standings.finalists]},
+        )
+        _changed(event)
+    return rnd
+
+
+def place_final_card(final: Round, reg_id: int, position: int, actor=None) -> list[int]:
+    """One step of the final seating ritual (TR §3.1.3): the next finalist, lowest qualifier
+    first, places their card at ``position`` (0 = left end … len(row) = right end). When the
+    last card is placed the final table is created in the row's order. Returns the row."""
+    from standings.services import event_standings
+
+    with transaction.atomic():
+        final = Round.objects.select_for_update().select_related("event").get(pk=final.pk)
+        if not final.is_final:
+            raise UserError(_("The ritual seats the final only."))
+        if final.tables.exists():
+            raise UserError(_("The final is already seated."))
+        finalists = list(event_standings(final.event).standings.finalists)
+        order = vekn.ritual_order(finalists)
+        steps = list(final.ritual)
+        if len(steps) >= len(order):
+            raise UserError(_("Every finalist has placed their card."))
+        expected = order[len(steps)]
+        if reg_id != expected:
+            raise UserError(_("It is another finalist's turn to place their card."))
+        row: tuple = ()
+        for step_reg, step_pos in steps:
+            row = vekn.place_card(row, step_reg, step_pos)
+        try:
+            row = vekn.place_card(row, reg_id, position)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+        steps.append([reg_id, position])
+        final.ritual = steps
+        final.save(update_fields=["ritual"])
+        audit(
+            final.event,
+            actor,
+            "final.ritual",
+            str(final),
+            after={"step": len(steps), "row": list(row)},
+        )
+        if len(steps) == len(order):
+            _save_seating(final, [list(row)])
+            audit(final.event, actor, "final.seated", str(final), after={"row": list(row)})
+        _changed(final.event)
+    return list(row)
+
+
+def undo_final_card(final: Round, actor=None) -> None:
+    """Take back the last ritual step (a misclick), while the final is not seated."""
+    with transaction.atomic():
+        final = Round.objects.select_for_update().select_related("event").get(pk=final.pk)
+        if final.tables.exists() or not final.ritual:
+            raise UserError(_("There is no step to take back."))
+        step = final.ritual.pop()
+        final.save(update_fields=["ritual"])
+        audit(final.event, actor, "final.ritual_undo", str(final), before={"step": step})
+        _changed(final.event)
+
+
+def set_first_player(final: Round, reg_id: int, actor=None) -> None:
+    """Record who plays first in the final (drawn by the judge, TR §3.1.3): the row is
+    rotated so that player holds seat 1; predator/prey order is unchanged."""
+    with transaction.atomic():
+        final = Round.objects.select_for_update().select_related("event").get(pk=final.pk)
+        table = final.tables.select_for_update().first()
+        if table is None:
+            raise UserError(_("Finish the seating ritual first."))
+        if Seat.objects.filter(table=table, vp__isnull=False).exists():
+            raise UserError(_("The final's result is entered: seats can no longer change."))
+        seats = list(table.seats.order_by("position"))
+        ids = [s.registration_id for s in seats]
+        if reg_id not in ids:
+            raise UserError(_("That player is not in the final."))
+        k = ids.index(reg_id)
+        rotated = ids[k:] + ids[:k]
+        table.seats.all().delete()
+        Seat.objects.bulk_create(
+            [
+                Seat(table=table, round=final, registration_id=r, position=i)
+                for i, r in enumerate(rotated, start=1)
+            ]
+        )
+        Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+        audit(final.event, actor, "final.first_player", str(final), {"row": ids}, {"row": rotated})
+        _changed(final.event)
+
+
+def set_standings_published(event: Event, published: bool, actor=None) -> None:
+    with transaction.atomic():
+        Event.objects.filter(pk=event.pk).update(standings_published=published)
+        audit(event, actor, "standings.publish" if published else "standings.hide", event.slug)
+        _changed(event)
+
+
+# --------------------------------------------------------------------------- queries
+def round_overview(rnd: Round) -> list[dict]:
+    """Tables of a round for display, in two queries: number, version, override, seats
+    (position, registration, person name, vp, loss) and the sheet check."""
+    tables = list(rnd.tables.order_by("number"))
+    seats = (
+        Seat.objects.filter(round=rnd)
+        .select_related("registration__person")
+        .order_by("table__number", "position")
+    )
+    by_table: dict[int, list[Seat]] = {}
+    for seat in seats:
+        by_table.setdefault(seat.table_id, []).append(seat)
+    out = []
+    for table in tables:
+        table_seats = by_table.get(table.id, [])
+        check = vekn.check_sheet([s.vp for s in table_seats if not s.loss])
+        out.append({"table": table, "seats": table_seats, "check": check})
+    return out
+
+
+def staff_events_for(user):
+    """Events where ``user`` holds a staff role (directly or through the organisation)."""
+    if not user.is_authenticated:
+        return Event.objects.none()
+    if user.is_superuser:
+        return Event.objects.all()
+    return Event.objects.filter(Q(roles__user=user) | Q(organisation__roles__user=user)).distinct()
+
+
+def events_with_counts():
+    return Event.objects.annotate(players=Count("registrations", distinct=True))

@@ -1,0 +1,13 @@
+"""Public pages (CONTRACTS §7: these addresses are stable)."""
+
+from django.urls import path
+
+from events import views
+
+app_name = "events"
+urlpatterns = [
+    path("events/<slug:slug>/", views.event_page, name="public-event"),
+    path("events/<slug:slug>/standings/", views.standings_page, name="public-standings"),
+    path("events/<slug:slug>/seating/", views.seating_page, name="public-seating"),
+    path("events/<slug:slug>/results/", views.results_page, name="public-results"),
+]

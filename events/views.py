@@ -1,0 +1,176 @@
+"""Public pages, the player's own pages and account sign-up.
+
+Anonymous public pages are cached per event and language (``events.cache``) and never
+personalised, so a burst of visitors at publication hits the cache, not the database.
+"""
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from events import cache as page_cache
+from events import services
+from events.access import user_permissions
+from events.forms import SignupForm
+from events.models import Event, Person, Registration, Round
+from standings.services import event_standings
+from standings.tables import StandingsTable
+
+
+def home(request):
+    events = list(services.events_with_counts().select_related("organisation")[:50])
+    staff_events = list(services.staff_events_for(request.user)[:50])
+    return render(request, "events/home.html", {"events": events, "staff_events": staff_events})
+
+
+def _public_page(request, event: Event, page: str, build):
+    """Serve a public page: cached HTML for anonymous visitors, fresh for signed-in ones."""
+    if request.user.is_authenticated:
+        return HttpResponse(build())
+    key = page_cache.page_key(event.slug, page, get_language() or "")
+    html = page_cache.cache.get(key)
+    if html is None:
+        html = build()
+        page_cache.cache.set(key, html, page_cache.timeout())
+    return HttpResponse(html)
+
+
+def _is_staff(request, event) -> bool:
+    return bool(user_permissions(request.user, event))
+
+
+def event_page(request, slug):
+    event = get_object_or_404(Event.objects.select_related("organisation"), slug=slug)
+
+    def build():
+        rounds = list(event.rounds.order_by("number"))
+        return render_to_string(
+            "events/public_event.html",
+            {
+                "event": event,
+                "rounds": rounds,
+                "players": event.registrations.filter(competing=True).count(),
+                "current": rounds[-1] if rounds else None,
+                "is_staff": _is_staff(request, event),
+            },
+            request=request,
+        )
+
+    return _public_page(request, event, "event", build)
+
+
+def standings_page(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    staff = _is_staff(request, event)
+    if not event.standings_published and not staff:
+        return render(request, "events/not_published.html", {"event": event}, status=200)
+
+    def build():
+        result = event_standings(event)
+        table = StandingsTable.from_result(result, request=request)
+        return render_to_string(
+            "events/public_standings.html",
+            {"event": event, "result": result, "table": table, "is_staff": staff},
+            request=request,
+        )
+
+    return _public_page(request, event, "standings", build)
+
+
+def seating_page(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    staff = _is_staff(request, event)
+    rounds = event.rounds.order_by("-number")
+    rnd = rounds.first() if staff else rounds.filter(seating_published=True).first()
+    if rnd is None:
+        return render(request, "events/not_published.html", {"event": event, "what": "seating"})
+
+    def build():
+        return render_to_string(
+            "events/public_seating.html",
+            {
+                "event": event,
+                "round": rnd,
+                "tables": services.round_overview(rnd),
+                "is_staff": staff,
+            },
+            request=request,
+        )
+
+    return _public_page(request, event, "seating", build)
+
+
+def results_page(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    staff = _is_staff(request, event)
+    if not event.standings_published and not staff:
+        return render(request, "events/not_published.html", {"event": event})
+
+    def build():
+        rounds = list(event.rounds.order_by("number"))
+        return render_to_string(
+            "events/public_results.html",
+            {
+                "event": event,
+                "rounds": [(r, services.round_overview(r)) for r in rounds],
+                "is_staff": staff,
+            },
+            request=request,
+        )
+
+    return _public_page(request, event, "results", build)
+
+
+@login_required
+def my_page(request):
+    person = Person.objects.filter(user=request.user).first()
+    registrations = (
+        Registration.objects.filter(person=person).select_related("event").order_by("-event__date")
+        if person
+        else []
+    )
+    return render(
+        request,
+        "events/my_page.html",
+        {
+            "person": person,
+            "registrations": registrations,
+            "staff_events": services.staff_events_for(request.user),
+        },
+    )
+
+
+def signup(request):
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            user = form.save()
+            number = form.cleaned_data["vekn_number"]
+            person = (
+                Person.objects.select_for_update()
+                .filter(vekn_number=number, user__isnull=True)
+                .first()
+                if number
+                else None
+            )
+            if person is None:
+                person = Person.objects.create(name=form.cleaned_data["name"], vekn_number=number)
+            person.user = user
+            person.save(update_fields=["user"])
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome, %(name)s.") % {"name": person.name})
+        return redirect("my-page")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+def round_or_404(event: Event, number: int) -> Round:
+    rnd = event.rounds.filter(number=number).first()
+    if rnd is None:
+        raise Http404("No such round")
+    return rnd

@@ -1,0 +1,506 @@
+"""Staff pages of one event (organiser, head judge, judge, scorekeeper). Every view is
+wrapped by ``staff_required(permission)``; views only parse input, call a service and
+render. htmx requests get the fragment only (Django template partials)."""
+
+import csv
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from events import exports, services
+from events.access import organisation_organiser_required, staff_required
+from events.errors import ConflictError, UserError
+from events.forms import AddPlayerForm, EventCreateForm, EventSettingsForm, StaffForm
+from events.models import AuditLog, EventRole, Registration, Seat, Table
+from events.permissions import Permission as P
+from events.views import round_or_404
+from standings.services import event_standings
+from standings.tables import StandingsTable
+
+
+def _back(event, name="dashboard", **kwargs):
+    return redirect(reverse(f"manage:{name}", kwargs={"slug": event.slug, **kwargs}))
+
+
+def _fail(request, exc: UserError):
+    messages.error(request, str(exc))
+
+
+# ---------------------------------------------------------------- event
+@organisation_organiser_required
+def event_create(request, org):
+    form = EventCreateForm(request.POST or None, initial={"preset": "vekn-2026"})
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        try:
+            event = services.create_event(
+                org,
+                preset=data.pop("preset"),
+                slug=data.pop("slug"),
+                name=data.pop("name"),
+                date=data.pop("date"),
+                actor=request.user,
+                **data,
+            )
+        except UserError as exc:
+            form.add_error(None, str(exc))
+        else:
+            from events.models import EventRole as ER
+            from events.permissions import Role
+
+            ER.objects.get_or_create(event=event, user=request.user, role=Role.ORGANISER)
+            messages.success(request, _("Event created."))
+            return _back(event)
+    return render(request, "manage/event_form.html", {"form": form, "organisation": org})
+
+
+@staff_required(P.VIEW_STAFF_PAGES)
+def dashboard(request, event):
+    rounds = list(event.rounds.order_by("number"))
+    last = rounds[-1] if rounds else None
+    counts = {s: 0 for s in Registration.Status.values}
+    for status in event.registrations.filter(competing=True).values_list("status", flat=True):
+        counts[status] += 1
+    return render(
+        request,
+        "manage/dashboard.html",
+        {
+            "event": event,
+            "rounds": rounds,
+            "last": last,
+            "last_complete": bool(last and services.round_complete(last)),
+            "counts": counts,
+            "perms": request.event_permissions,
+            "P": P,
+        },
+    )
+
+
+@staff_required(P.EDIT_EVENT)
+def event_settings(request, event):
+    form = EventSettingsForm(request.POST or None, instance=event)
+    if request.method == "POST" and form.is_valid():
+        changed = {k: form.cleaned_data[k] for k in form.changed_data}
+        event.refresh_from_db()
+        try:
+            services.update_event(event, request.user, **changed)
+        except UserError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Settings saved."))
+            return _back(event)
+    return render(request, "manage/settings.html", {"event": event, "form": form})
+
+
+# ---------------------------------------------------------------- players
+@staff_required(P.VIEW_STAFF_PAGES)
+def players(request, event):
+    regs = event.registrations.select_related("person").order_by("person__name")
+    return render(
+        request,
+        "manage/players.html",
+        {
+            "event": event,
+            "registrations": regs,
+            "form": AddPlayerForm(),
+            "perms": request.event_permissions,
+            "P": P,
+        },
+    )
+
+
+@staff_required(P.MANAGE_PLAYERS)
+@require_POST
+def player_add(request, event):
+    form = AddPlayerForm(request.POST)
+    if form.is_valid():
+        try:
+            person = services.find_or_create_person(
+                form.cleaned_data["name"], form.cleaned_data["vekn_number"]
+            )
+            reg = services.register(
+                event, person, request.user, check_in=form.cleaned_data["check_in"]
+            )
+        except UserError as exc:
+            _fail(request, exc)
+        else:
+            if reg.first_round > 1:
+                messages.success(
+                    request,
+                    _("%(name)s added as a late arrival: plays from round %(n)s.")
+                    % {"name": person.name, "n": reg.first_round},
+                )
+            else:
+                messages.success(request, _("%(name)s registered.") % {"name": person.name})
+    else:
+        for error in form.non_field_errors() + [e for f in form.errors.values() for e in f]:
+            messages.error(request, error)
+    return _back(event, "players")
+
+
+@staff_required(P.MANAGE_PLAYERS)
+@require_POST
+def player_status(request, event, reg_id):
+    reg = get_object_or_404(Registration, pk=reg_id, event=event)
+    try:
+        services.set_status(reg, request.POST.get("status", ""), request.user)
+    except UserError as exc:
+        _fail(request, exc)
+    if request.htmx:
+        reg.refresh_from_db()
+        return render(
+            request,
+            "manage/players.html#row",
+            {"event": event, "r": reg, "perms": request.event_permissions, "P": P},
+        )
+    return _back(event, "players")
+
+
+# ---------------------------------------------------------------- rounds
+@staff_required(P.MANAGE_SEATING)
+@require_POST
+def round_seat(request, event):
+    try:
+        rnd = services.seat_next_round(event, request.user)
+    except UserError as exc:
+        _fail(request, exc)
+        return _back(event)
+    messages.success(request, _("%(round)s seated.") % {"round": rnd})
+    return _back(event, "round", number=rnd.number)
+
+
+@staff_required(P.VIEW_STAFF_PAGES)
+def round_detail(request, event, number):
+    rnd = round_or_404(event, number)
+    score = services.seating_score(rnd) if not rnd.is_final else None
+    tables = services.round_overview(rnd)
+    names = {s.registration_id: s.registration.person.name for t in tables for s in t["seats"]}
+    violations = []
+    if score:
+        for v in score.violations:
+            if rnd.number in v.rounds or not v.rounds:
+                violations.append(v)
+    return render(
+        request,
+        "manage/round.html",
+        {
+            "event": event,
+            "round": rnd,
+            "tables": tables,
+            "score": score,
+            "violations": violations,
+            "rule_rows": list(zip(services.seating_rules.RULES, score.rules, strict=True))
+            if score
+            else [],
+            "names": names,
+            "perms": request.event_permissions,
+            "P": P,
+            "complete": services.round_complete(rnd),
+        },
+    )
+
+
+@staff_required(P.MANAGE_SEATING)
+@require_POST
+def round_reseat(request, event, number):
+    rnd = round_or_404(event, number)
+    try:
+        services.reseat_round(rnd, request.user)
+        messages.success(request, _("Round seated again."))
+    except UserError as exc:
+        _fail(request, exc)
+    return _back(event, "round", number=number)
+
+
+@staff_required(P.MANAGE_SEATING)
+@require_POST
+def round_swap(request, event, number):
+    rnd = round_or_404(event, number)
+    try:
+        a, b = int(request.POST.get("a", "")), int(request.POST.get("b", ""))
+    except ValueError:
+        messages.error(request, _("Choose two players."))
+        return _back(event, "round", number=number)
+    before = services.seating_score(rnd)
+    try:
+        services.swap_seats(rnd, a, b, request.user)
+    except UserError as exc:
+        _fail(request, exc)
+    else:
+        after = services.seating_score(rnd)
+        messages.success(
+            request,
+            _("Seats swapped. Seating score %(before)s → %(after)s (lower is better).")
+            % {"before": f"{before.total:,.0f}", "after": f"{after.total:,.0f}"},
+        )
+    return _back(event, "round", number=number)
+
+
+@staff_required(P.PUBLISH)
+@require_POST
+def round_publish(request, event, number):
+    rnd = round_or_404(event, number)
+    services.set_seating_published(rnd, request.POST.get("published") == "1", request.user)
+    return _back(event, "round", number=number)
+
+
+# ---------------------------------------------------------------- results
+def _table(event, number, table_number) -> Table:
+    rnd = round_or_404(event, number)
+    return get_object_or_404(Table.objects.select_related("round"), round=rnd, number=table_number)
+
+
+def _result_context(request, event, table, values=None, error=None, override=""):
+    seats = list(
+        Seat.objects.filter(table=table).select_related("registration__person").order_by("position")
+    )
+    if values is None:
+        values = [s.vp for s in seats]
+    check = None
+    try:
+        parsed = [services.parse_vp(v) for v in values]
+        from standings import vekn
+
+        check = vekn.check_sheet([v for s, v in zip(seats, parsed, strict=True) if not s.loss])
+    except UserError as exc:
+        error = error or str(exc)
+    return {
+        "event": event,
+        "table": table,
+        "round": table.round,
+        "rows": list(zip(seats, values, strict=True)),
+        "check": check,
+        "error": error,
+        "override": override,
+        "can_override": P.OVERRIDE_RESULTS in request.event_permissions,
+    }
+
+
+@staff_required(P.ENTER_RESULTS)
+def table_result(request, event, number, table_number):
+    table = _table(event, number, table_number)
+    if request.method != "POST":
+        return render(request, "manage/result.html", _result_context(request, event, table))
+    seats = table.seats.count()
+    values = [request.POST.get(f"vp_{i}", "") for i in range(1, seats + 1)]
+    override = request.POST.get("override_reason", "").strip()
+    try:
+        version = int(request.POST.get("version", ""))
+        parsed = [services.parse_vp(v) for v in values]
+        outcome = services.save_results(
+            table,
+            parsed,
+            version=version,
+            actor=request.user,
+            override_reason=override,
+            may_override=P.OVERRIDE_RESULTS in request.event_permissions,
+        )
+    except ValueError:
+        messages.error(request, _("The form is out of date: reload the page."))
+        return redirect(request.path)
+    except ConflictError as exc:
+        table.refresh_from_db()
+        ctx = _result_context(request, event, table, error=str(exc))
+        ctx["conflict"] = True
+        ctx["your_values"] = values
+        return render(request, "manage/result.html", ctx, status=409)
+    except UserError as exc:
+        ctx = _result_context(
+            request, event, table, values=values, error=str(exc), override=override
+        )
+        return render(request, "manage/result.html", ctx, status=400)
+    if outcome.check.complete:
+        messages.success(request, _("Table %(n)s saved.") % {"n": table.number})
+    else:
+        messages.info(request, _("Table %(n)s saved (game still running).") % {"n": table.number})
+    return _back(event, "round", number=number)
+
+
+@staff_required(P.ENTER_RESULTS)
+@require_POST
+def table_check(request, event, number, table_number):
+    """htmx: live validation of the sheet as the scorekeeper types (SPEC-events §1.2)."""
+    table = _table(event, number, table_number)
+    seats = table.seats.count()
+    values = [request.POST.get(f"vp_{i}", "") for i in range(1, seats + 1)]
+    ctx = _result_context(request, event, table, values=values)
+    return render(request, "manage/result.html#check", ctx)
+
+
+# ---------------------------------------------------------------- standings & final
+@staff_required(P.VIEW_STAFF_PAGES)
+def standings(request, event):
+    result = event_standings(event)
+    return render(
+        request,
+        "manage/standings.html",
+        {
+            "event": event,
+            "result": result,
+            "table": StandingsTable.from_result(result, request=request),
+            "finalist_names": [result.players[p].name for p in result.standings.finalists],
+            "toss_groups": [
+                [(pid, result.players[pid].name) for pid in group]
+                for group in result.standings.toss_required
+            ],
+            "perms": request.event_permissions,
+            "P": P,
+        },
+    )
+
+
+@staff_required(P.RUN_FINAL)
+@require_POST
+def toss(request, event):
+    ids = request.POST.getlist("player")
+    try:
+        ids = [int(i) for i in ids]
+        if request.POST.get("mode") == "random":
+            order = services.random_toss(event, ids, request.user)
+        else:
+            services.record_toss(event, ids, request.user)
+            order = ids
+    except ValueError:
+        messages.error(request, _("Choose the tied players."))
+    except UserError as exc:
+        _fail(request, exc)
+    else:
+        messages.success(request, _("Toss recorded (%(n)s players).") % {"n": len(order)})
+    return _back(event, "standings")
+
+
+@staff_required(P.PUBLISH)
+@require_POST
+def publish_standings(request, event):
+    published = request.POST.get("published") == "1"
+    services.set_standings_published(event, published, request.user)
+    messages.success(request, _("Standings published.") if published else _("Standings hidden."))
+    return _back(event, "standings")
+
+
+@staff_required(P.RUN_FINAL)
+def final(request, event):
+    final_round = event.rounds.filter(is_final=True).first()
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "start":
+                services.start_final(event, request.user)
+            elif final_round is None:
+                raise UserError(_("Start the final first."))
+            elif action == "place":
+                services.place_final_card(
+                    final_round,
+                    int(request.POST["player"]),
+                    int(request.POST["position"]),
+                    request.user,
+                )
+            elif action == "undo":
+                services.undo_final_card(final_round, request.user)
+            elif action == "first":
+                services.set_first_player(final_round, int(request.POST["player"]), request.user)
+            else:
+                raise UserError(_("Unknown action."))
+        except (KeyError, ValueError):
+            messages.error(request, _("Incomplete form: try again."))
+        except UserError as exc:
+            _fail(request, exc)
+        return _back(event, "final")
+    result = event_standings(event)
+    ctx = {
+        "event": event,
+        "final": final_round,
+        "result": result,
+        "finalist_names": [result.players[p].name for p in result.standings.finalists],
+        "perms": request.event_permissions,
+        "P": P,
+    }
+    if final_round is not None:
+        from standings import vekn
+
+        finalists = list(result.standings.finalists)
+        order = vekn.ritual_order(finalists)
+        row: tuple = ()
+        for reg_id, pos in final_round.ritual:
+            row = vekn.place_card(row, reg_id, pos)
+        steps = []
+        partial: tuple = ()
+        for reg_id, pos in final_round.ritual:
+            partial = vekn.place_card(partial, reg_id, pos)
+            steps.append([result.players[p].name for p in partial])
+        ctx.update(
+            {
+                "row": [(p, result.players[p].name) for p in row],
+                "steps": steps,
+                "next": None
+                if len(final_round.ritual) >= len(order)
+                else order[len(final_round.ritual)],
+                "next_name": None
+                if len(final_round.ritual) >= len(order)
+                else result.players[order[len(final_round.ritual)]].name,
+                "positions": range(len(row) + 1),
+                "tables": services.round_overview(final_round),
+                "seeds": {p: i for i, p in enumerate(finalists, start=1)},
+            }
+        )
+    return render(request, "manage/final.html", ctx)
+
+
+# ---------------------------------------------------------------- exports, audit, staff
+@staff_required(P.VIEW_STAFF_PAGES)
+def export_csv(request, event):
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
+    writer = csv.writer(response)
+    for line in exports.standings_csv_rows(event_standings(event)):
+        writer.writerow(line)
+    return response
+
+
+@staff_required(P.VIEW_STAFF_PAGES)
+def export_archondata(request, event):
+    response = HttpResponse(
+        exports.archondata(event_standings(event)), content_type="text/plain; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-archondata.txt"'
+    return response
+
+
+@staff_required(P.VIEW_STAFF_PAGES)
+def audit_log(request, event):
+    entries = AuditLog.objects.filter(event=event).select_related("actor")[:500]
+    return render(request, "manage/audit.html", {"event": event, "entries": entries})
+
+
+@staff_required(P.MANAGE_STAFF)
+def staff(request, event):
+    form = StaffForm(request.POST or None)
+    if request.method == "POST":
+        if request.POST.get("remove"):
+            role = EventRole.objects.filter(pk=request.POST["remove"], event=event).first()
+            if role is None:
+                raise Http404
+            services.audit(
+                event, request.user, "staff.remove", role.user.username, {"role": role.role}
+            )
+            role.delete()
+            return _back(event, "staff")
+        if form.is_valid():
+            EventRole.objects.get_or_create(
+                event=event, user=form.cleaned_data["username"], role=form.cleaned_data["role"]
+            )
+            services.audit(
+                event,
+                request.user,
+                "staff.add",
+                form.cleaned_data["username"].username,
+                after={"role": form.cleaned_data["role"]},
+            )
+            messages.success(request, _("Role given."))
+            return _back(event, "staff")
+    roles = EventRole.objects.filter(event=event).select_related("user").order_by("user__username")
+    return render(request, "manage/staff.html", {"event": event, "form": form, "roles": roles})

@@ -1,0 +1,147 @@
+"""Standings adapter: loads an event in a bounded number of queries (three, whatever its
+size), builds the pure ``standings.vekn`` input and returns the result with the lookup
+data pages and exports need."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from events.models import Event, Registration, Round, Seat
+from standings import vekn
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    id: int
+    code: str
+    name: str
+    vekn_number: str
+    status: str
+
+
+@dataclass(frozen=True)
+class EventStandings:
+    """``standings``: the computed ``vekn.Standings`` (player ids are registration ids);
+    ``players``: registration id → ``PlayerInfo``; ``rounds``: rounds of the event."""
+
+    event: Event
+    standings: vekn.Standings
+    players: dict[int, PlayerInfo]
+    rounds: list[Round]
+
+    def code(self, reg_id: int) -> str:
+        return self.players[reg_id].code
+
+    def rows(self):
+        """(StandingRow, PlayerInfo) pairs in standings order."""
+        return [(row, self.players[row.player]) for row in self.standings.rows]
+
+
+def vp_adjustments(event: Event) -> dict[tuple[int, int], Decimal]:
+    """Standings adjustments per (registration id, round number), JG §1.1.3. None are
+    recorded until the penalties engine lands; kept as the single place to add them."""
+    return {}
+
+
+def event_standings(event: Event) -> EventStandings:
+    """Compute the standings of ``event`` (TR §3.1, §3.7; SPEC-events §1.3–§1.5) in three
+    queries: registrations with people, rounds, seats."""
+    regs = list(
+        Registration.objects.filter(event=event, competing=True)
+        .select_related("person")
+        .order_by("id")
+    )
+    rounds = list(Round.objects.filter(event=event).order_by("number"))
+    seats = list(
+        Seat.objects.filter(round__event=event)
+        .order_by("round__number", "table__number", "position")
+        .values_list("round_id", "table_id", "registration_id", "vp", "loss")
+    )
+    adjustments = vp_adjustments(event)
+    number_of = {r.id: r.number for r in rounds}
+    final_round = next((r for r in rounds if r.is_final), None)
+
+    played: set[int] = set()
+    prelim: dict[int, dict[int, list[vekn.SeatResult]]] = {}
+    final_seats: list[tuple[int, Decimal | None]] = []
+    for round_id, table_id, reg_id, vp, loss in seats:
+        played.add(reg_id)
+        number = number_of[round_id]
+        if final_round is not None and round_id == final_round.id:
+            final_seats.append((reg_id, vp))
+            continue
+        prelim.setdefault(number, {}).setdefault(table_id, []).append(
+            vekn.SeatResult(
+                player=reg_id,
+                vp=vp,
+                vp_adjustment=adjustments.get((reg_id, number), Decimal(0)),
+                loss=loss,
+            )
+        )
+    S = Registration.Status
+    players = tuple(r.id for r in regs if r.id in played or r.status == S.CHECKED_IN)
+    toss = tuple(r.id for r in sorted(regs, key=lambda r: r.toss_position or 0) if r.toss_position)
+    final = None
+    if final_round is not None and final_seats:
+        vps = tuple(vp for _, vp in final_seats)
+        final = vekn.FinalResult(
+            seating=tuple(reg for reg, _ in final_seats),
+            vps=None if all(v is None for v in vps) else vps,
+            vp_adjustments=tuple(
+                adjustments.get((reg, final_round.number), Decimal(0)) for reg, _ in final_seats
+            ),
+        )
+    data = vekn.StandingsInput(
+        players=players,
+        rounds=tuple(
+            vekn.RoundResult(
+                number=n,
+                tables=tuple(vekn.TableResult(seats=tuple(t)) for t in tables.values()),
+            )
+            for n, tables in sorted(prelim.items())
+        ),
+        toss=toss,
+        disqualified=frozenset(r.id for r in regs if r.status == S.DISQUALIFIED),
+        unavailable_for_final=frozenset(r.id for r in regs if r.status == S.DROPPED),
+        finalists_count=event.finalists_count,
+        has_final=event.has_final,
+        final=final,
+    )
+    info = {
+        r.id: PlayerInfo(r.id, r.code, r.person.name, r.person.vekn_number, r.status) for r in regs
+    }
+    return EventStandings(
+        event=event, standings=vekn.compute_standings(data), players=info, rounds=rounds
+    )
+
+
+def standings_document(result: EventStandings) -> dict:
+    """The standings JSON document of CONTRACTS §2 (``arbitro`` API and ``standings --json``)."""
+    s = result.standings
+    return {
+        "event": result.event.slug,
+        "ruleset": result.event.ruleset,
+        "final_played": s.final_played,
+        "standings": [
+            {
+                "rank": row.rank,
+                "player": info.code,
+                "name": info.name,
+                "prelim_gw": row.prelim_gw,
+                "prelim_vp": _vp(row.prelim_vp),
+                "prelim_tp": row.prelim_tp,
+                "finalist": row.finalist,
+                "final_vp": None if row.final_vp is None else _vp(row.final_vp),
+                "winner": row.winner,
+                "toss": row.toss,
+            }
+            for row, info in result.rows()
+        ],
+        "penalties": [],
+    }
+
+
+def _vp(value: Decimal) -> float:
+    """VP as a JSON number with one fractional digit (CONTRACTS: 1.5, 2.0)."""
+    return float(value.quantize(Decimal("0.1")))

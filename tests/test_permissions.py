@@ -1,0 +1,164 @@
+"""Permission matrix: every URL × persona → expected status (pattern: pretix's
+permission matrix). A new URL without a row here fails ``test_every_url_is_in_the_matrix``."""
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from events import services
+from tests.conftest import add_players
+from tests.factories import EventFactory, RegistrationFactory
+
+PERSONAS = [
+    "anonymous",
+    "outsider",
+    "other_organiser",
+    "organiser",
+    "head_judge",
+    "judge",
+    "scorekeeper",
+]
+
+# name: (method, kwargs kind, statuses in PERSONAS order)
+MATRIX = {
+    # public
+    "home": ("get", "none", [200, 200, 200, 200, 200, 200, 200]),
+    "login": ("get", "none", [200, 200, 200, 200, 200, 200, 200]),
+    "logout": ("post", "none", [302, 302, 302, 302, 302, 302, 302]),
+    "signup": ("get", "none", [200, 200, 200, 200, 200, 200, 200]),
+    "my-page": ("get", "none", [302, 200, 200, 200, 200, 200, 200]),
+    "set_language": ("post", "none", [302, 302, 302, 302, 302, 302, 302]),
+    "events:public-event": ("get", "event", [200, 200, 200, 200, 200, 200, 200]),
+    "events:public-standings": ("get", "event", [200, 200, 200, 200, 200, 200, 200]),
+    "events:public-seating": ("get", "event", [200, 200, 200, 200, 200, 200, 200]),
+    "events:public-results": ("get", "event", [200, 200, 200, 200, 200, 200, 200]),
+    "event-create": ("get", "org", [302, 404, 404, 404, 404, 404, 404]),
+    # API (standings unpublished in this fixture)
+    "api-standings": ("get", "event", [404, 404, 404, 200, 200, 200, 200]),
+    "api-check-table": ("post", "none", [400, 400, 400, 400, 400, 400, 400]),
+    # staff
+    "manage:dashboard": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
+    "manage:settings": ("get", "event", [302, 404, 404, 200, 403, 403, 403]),
+    "manage:players": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
+    "manage:player-add": ("post", "event", [302, 404, 404, 302, 302, 403, 302]),
+    "manage:player-status": ("post", "reg", [302, 404, 404, 302, 302, 403, 302]),
+    "manage:round-seat": ("post", "event", [302, 404, 404, 302, 302, 302, 403]),
+    "manage:round": ("get", "round", [302, 404, 404, 200, 200, 200, 200]),
+    "manage:round-reseat": ("post", "round", [302, 404, 404, 302, 302, 302, 403]),
+    "manage:round-swap": ("post", "round", [302, 404, 404, 302, 302, 302, 403]),
+    "manage:round-publish": ("post", "round", [302, 404, 404, 302, 302, 403, 403]),
+    "manage:table": ("get", "table", [302, 404, 404, 200, 200, 200, 200]),
+    "manage:table-check": ("post", "table", [302, 404, 404, 200, 200, 200, 200]),
+    "manage:standings": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
+    "manage:toss": ("post", "event", [302, 404, 404, 302, 302, 403, 403]),
+    "manage:publish-standings": ("post", "event", [302, 404, 404, 302, 302, 403, 403]),
+    "manage:final": ("get", "event", [302, 404, 404, 200, 200, 403, 403]),
+    "manage:export-csv": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
+    "manage:export-archondata": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
+    "manage:audit": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
+    "manage:staff": ("get", "event", [302, 404, 404, 200, 403, 403, 403]),
+}
+SKIPPED_NAMESPACES = {"admin"}  # Django admin has its own staff-only login
+
+
+def _all_url_names(resolver=None, prefix=""):
+    resolver = resolver or get_resolver()
+    for entry in resolver.url_patterns:
+        if isinstance(entry, URLResolver):
+            ns = entry.namespace
+            if ns in SKIPPED_NAMESPACES:
+                continue
+            yield from _all_url_names(entry, f"{prefix}{ns}:" if ns else prefix)
+        elif isinstance(entry, URLPattern) and entry.name:
+            yield prefix + entry.name
+
+
+def test_every_url_is_in_the_matrix():
+    names = set(_all_url_names())
+    assert names - set(MATRIX) == set(), "add these URLs to the permission matrix"
+    assert set(MATRIX) - names == set(), "the matrix names URLs that no longer exist"
+
+
+@pytest.fixture
+def setup(event, staff):
+    add_players(event, 8)
+    rnd = services.seat_next_round(event, seed=1)
+    reg = event.registrations.first()
+    return {"event": event, "round": rnd, "reg": reg, "users": staff}
+
+
+def _kwargs(kind, s):
+    e = s["event"]
+    return {
+        "none": {},
+        "event": {"slug": e.slug},
+        "org": {"org_slug": e.organisation.slug},
+        "reg": {"slug": e.slug, "reg_id": s["reg"].pk},
+        "round": {"slug": e.slug, "number": 1},
+        "table": {"slug": e.slug, "number": 1, "table_number": 1},
+    }[kind]
+
+
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_permission_matrix(client, setup, name):
+    method, kind, statuses = MATRIX[name]
+    url = reverse(name, kwargs=_kwargs(kind, setup))
+    for persona, expected in zip(PERSONAS, statuses, strict=True):
+        client.logout()
+        if persona != "anonymous":
+            client.force_login(setup["users"][persona])
+        response = getattr(client, method)(url)
+        assert response.status_code == expected, f"{name} as {persona}: {response.status_code}"
+
+
+def test_objects_of_another_event_answer_404(client, setup):
+    other = EventFactory(slug="elsewhere")
+    other_reg = RegistrationFactory(event=other)
+    add_players(other, 7)
+    services.seat_next_round(other, seed=1)
+    client.force_login(setup["users"]["organiser"])
+    e = setup["event"].slug
+    # A registration of the other event through this event's address.
+    url = reverse("manage:player-status", kwargs={"slug": e, "reg_id": other_reg.pk})
+    assert client.post(url, {"status": "dropped"}).status_code == 404
+    other_reg.refresh_from_db()
+    assert other_reg.status == "checked_in"
+    # A table number that exists only in the other event.
+    assert (
+        client.get(
+            reverse("manage:table", kwargs={"slug": e, "number": 1, "table_number": 9})
+        ).status_code
+        == 404
+    )
+    assert client.get(reverse("manage:round", kwargs={"slug": e, "number": 7})).status_code == 404
+    # The other event's pages themselves.
+    assert client.get(reverse("manage:dashboard", kwargs={"slug": "elsewhere"})).status_code == 404
+
+
+def test_organisation_organiser_can_create_events(client, db):
+    from events.models import OrganisationRole
+    from events.permissions import Role
+    from tests.factories import OrganisationFactory, UserFactory
+
+    org = OrganisationFactory(slug="store")
+    user = UserFactory(username="boss")
+    OrganisationRole.objects.create(organisation=org, user=user, role=Role.ORGANISER)
+    client.force_login(user)
+    url = reverse("event-create", kwargs={"org_slug": "store"})
+    assert client.get(url).status_code == 200
+    response = client.post(
+        url,
+        {
+            "name": "Store Cup",
+            "slug": "store-cup",
+            "date": "2026-12-01",
+            "preset": "vekn-2026",
+            "format": "constructed",
+            "preliminary_rounds": 3,
+            "round_minutes": 120,
+            "decklists_required": "on",
+            "final_mode": "final",
+            "time_zone": "America/Santiago",
+        },
+    )
+    assert response.status_code == 302
+    assert client.get(reverse("manage:settings", kwargs={"slug": "store-cup"})).status_code == 200
