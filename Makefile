@@ -1,8 +1,11 @@
-# Árbitro — developer commands. `make run` and `make test` are the README's two commands.
+# Árbitro — developer commands. `make run` and `make test` are the README's two commands;
+# each installs what it needs on a fresh machine first.
 PY ?= .venv/bin/python
-PYTHON_BIN ?= $(shell command -v python3.13 || echo python3)
+PYTHON_BIN ?= $(shell command -v python3.13 || ls $$HOME/.pyenv/versions/3.13*/bin/python3.13 2>/dev/null | tail -1 || echo python3)
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
-.PHONY: venv run test test-pg lint bench messages
+.PHONY: venv system-deps run demo test lint format bench messages
 
 venv: .venv/.installed
 
@@ -12,18 +15,41 @@ venv: .venv/.installed
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
-run: venv
+# Chromium (browser tests) from Debian's packages, when missing and we may install it.
+system-deps:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing Chromium for the browser tests…"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "Chromium is missing: install Debian's 'chromium' package to run the browser tests."; exit 1; fi; \
+	fi
+
+demo: venv
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
-	$(PY) manage.py runserver 127.0.0.1:8000
 
-test: venv
+run: demo
+	@echo ""
+	@echo "  Árbitro is running at http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
+	@echo ""
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: venv system-deps
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest
 
 lint: venv
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
+
+format: venv
+	.venv/bin/ruff check --fix .
+	.venv/bin/ruff format .
+
+# Spanish/English catalogues (needs GNU gettext: apt-get install gettext).
+messages: venv
+	$(PY) manage.py makemessages -l es -l en --no-obsolete --ignore=.venv --ignore=staticfiles
+	$(PY) manage.py compilemessages --ignore=.venv
 
 bench: venv
 	$(PY) bench/standings_bench.py

@@ -1,41 +1,31 @@
 """Cache of anonymous public pages (standings, seating, results).
 
-Each event has a version number in the cache; every page key includes it, so bumping the
-version (on publish, on any result change) invalidates all of the event's pages at once
-without scanning keys. Pages are never personalised for anonymous visitors.
+Each event carries ``public_version`` in the database; every cached page's key includes it,
+and every change to the event bumps it in the same transaction (``invalidate``). So a
+publication or a result change makes all the event's cached pages stale at once, for every
+app server and worker, whatever the cache backend — no key scanning, no stale window.
+Pages are never personalised for anonymous visitors.
 """
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db.models import F
+
+__all__ = ["cache", "invalidate", "page_key", "timeout"]
 
 
-def _version_key(slug: str) -> str:
-    return f"event-pages-version:{slug}"
+def page_key(event, page: str, language: str) -> str:
+    """Cache key of one public page of ``event`` in one language at its current version."""
+    return f"event-page:{event.pk}:{event.public_version}:{page}:{language}"
 
 
-def page_version(slug: str) -> int:
-    """Current version of the event's public pages (creates it at 1)."""
-    key = _version_key(slug)
-    version = cache.get(key)
-    if version is None:
-        cache.add(key, 1, timeout=None)
-        version = cache.get(key, 1)
-    return version
+def invalidate(event) -> None:
+    """Make every cached public page of ``event`` stale (call inside the change's transaction)."""
+    from events.models import Event
 
-
-def page_key(slug: str, page: str, language: str) -> str:
-    """Cache key of one public page in one language at the current version."""
-    return f"event-page:{slug}:{page}:{language}:{page_version(slug)}"
-
-
-def invalidate(slug: str) -> None:
-    """Make every cached public page of the event stale (call after any change)."""
-    key = _version_key(slug)
-    try:
-        cache.incr(key)
-    except ValueError:
-        cache.set(key, 2, timeout=None)
+    Event.objects.filter(pk=event.pk).update(public_version=F("public_version") + 1)
 
 
 def timeout() -> int:
+    """Seconds a page may stay cached (stale pages are never served: the key changes)."""
     return settings.PUBLIC_PAGE_CACHE_SECONDS

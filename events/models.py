@@ -142,6 +142,12 @@ class Event(models.Model):
     standings_published = models.BooleanField(_("standings published"), default=False)
     results_approved = models.BooleanField(_("results approved"), default=False)
     time_zone = models.CharField(_("time zone"), max_length=64, default="America/Santiago")
+    public_version = models.PositiveIntegerField(
+        _("public pages version"),
+        default=1,
+        editable=False,
+        help_text=_("Bumped on every change; part of the public pages' cache keys."),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
@@ -48,9 +48,8 @@ def audit(event, actor, action: str, target: str = "", before=None, after=None, 
 
 
 def _changed(event: Event) -> None:
-    """Invalidate the event's cached public pages once the transaction commits."""
-    slug = event.slug
-    transaction.on_commit(lambda: page_cache.invalidate(slug))
+    """Invalidate the event's cached public pages (in the caller's transaction)."""
+    page_cache.invalidate(event)
 
 
 # --------------------------------------------------------------------------- events
@@ -94,7 +93,7 @@ def update_event(event: Event, actor, **fields) -> Event:
         for key, value in fields.items():
             setattr(event, key, value)
         event.full_clean()
-        event.save()
+        event.save(update_fields=list(fields))
         audit(
             event,
             actor,
@@ -386,10 +385,31 @@ def swap_seats(rnd: Round, reg_a: int, reg_b: int, actor=None) -> None:
         _changed(rnd.event)
 
 
+@dataclass(frozen=True)
+class NamedPlayer:
+    """A registration id that prints as the player's name, so the seating rules'
+    violation texts name people (equality and hash are the id's)."""
+
+    id: int
+    name: str = field(compare=False)
+
+    def __str__(self):
+        return self.name
+
+
 def seating_score(rnd: Round) -> seating_rules.SeatingScore:
-    """The official criteria measured over the preliminary rounds up to ``rnd``."""
+    """The official criteria (SPEC-events §1.6) measured over the preliminary rounds up to
+    ``rnd``; violation texts name the players. Three queries."""
     rounds = _previous_seatings(rnd.event, rnd.number) + [round_seating(rnd)]
-    return seating_rules.score_rounds(rounds)
+    ids = {p for seating in rounds for table in seating for p in table}
+    names = dict(
+        Registration.objects.filter(id__in=ids).values_list("id", "person__name")
+    )
+    named = [
+        [[NamedPlayer(p, names.get(p, str(p))) for p in table] for table in seating]
+        for seating in rounds
+    ]
+    return seating_rules.score_rounds(named)
 
 
 def set_seating_published(rnd: Round, published: bool, actor=None) -> None:
@@ -668,6 +688,16 @@ def set_first_player(final: Round, reg_id: int, actor=None) -> None:
         Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
         audit(final.event, actor, "final.first_player", str(final), {"row": ids}, {"row": rotated})
         _changed(final.event)
+
+
+def draw_first_player(final: Round, actor=None, *, rng: random.Random | None = None) -> int:
+    """Draw at random who plays first in the final (TR §3.1.3) and record it."""
+    ids = list(Seat.objects.filter(round=final).values_list("registration_id", flat=True))
+    if not ids:
+        raise UserError(_("Finish the seating ritual first."))
+    chosen = (rng or random.SystemRandom()).choice(ids)
+    set_first_player(final, chosen, actor)
+    return chosen
 
 
 def set_standings_published(event: Event, published: bool, actor=None) -> None:

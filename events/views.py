@@ -33,7 +33,7 @@ def _public_page(request, event: Event, page: str, build):
     """Serve a public page: cached HTML for anonymous visitors, fresh for signed-in ones."""
     if request.user.is_authenticated:
         return HttpResponse(build())
-    key = page_cache.page_key(event.slug, page, get_language() or "")
+    key = page_cache.page_key(event, page, get_language() or "")
     html = page_cache.cache.get(key)
     if html is None:
         html = build()

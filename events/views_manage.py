@@ -200,6 +200,7 @@ def round_detail(request, event, number):
             "perms": request.event_permissions,
             "P": P,
             "complete": services.round_complete(rnd),
+            "has_results": any(s.vp is not None for t in tables for s in t["seats"]),
         },
     )
 
@@ -403,6 +404,8 @@ def final(request, event):
                 services.undo_final_card(final_round, request.user)
             elif action == "first":
                 services.set_first_player(final_round, int(request.POST["player"]), request.user)
+            elif action == "draw":
+                services.draw_first_player(final_round, request.user)
             else:
                 raise UserError(_("Unknown action."))
         except (KeyError, ValueError):
@@ -444,6 +447,7 @@ def final(request, event):
                 else result.players[order[len(final_round.ritual)]].name,
                 "positions": range(len(row) + 1),
                 "tables": services.round_overview(final_round),
+                "result_entered": final_round.seats.filter(vp__isnull=False).exists(),
                 "seeds": {p: i for i, p in enumerate(finalists, start=1)},
             }
         )
