@@ -402,9 +402,7 @@ def seating_score(rnd: Round) -> seating_rules.SeatingScore:
     ``rnd``; violation texts name the players. Three queries."""
     rounds = _previous_seatings(rnd.event, rnd.number) + [round_seating(rnd)]
     ids = {p for seating in rounds for table in seating for p in table}
-    names = dict(
-        Registration.objects.filter(id__in=ids).values_list("id", "person__name")
-    )
+    names = dict(Registration.objects.filter(id__in=ids).values_list("id", "person__name"))
     named = [
         [[NamedPlayer(p, names.get(p, str(p))) for p in table] for table in seating]
         for seating in rounds

@@ -181,3 +181,17 @@ def test_pages_run_bounded_queries(client, db, staff, players, django_assert_max
     for url in staff_pages:
         with django_assert_max_num_queries(20):
             assert client.get(url).status_code == 200
+
+
+def test_result_change_invalidates_cached_public_pages(client, played_event):
+    event = played_event
+    services.set_standings_published(event, True)
+    url = reverse("events:public-results", kwargs={"slug": event.slug})
+    before = client.get(url).content.decode()
+    rnd = event.rounds.get(number=3)
+    table = rnd.tables.get(number=1)
+    services.save_results(
+        table, [Decimal("0.5")] * 4, version=table.version, may_override=True, override_reason="fix"
+    )
+    after = client.get(url).content.decode()
+    assert after != before and "judge override" not in before and "0.5 VP" in after
