@@ -48,7 +48,7 @@ format: venv
 
 # Spanish/English catalogues (needs GNU gettext: apt-get install gettext).
 messages: venv
-	$(PY) manage.py makemessages -l es -l en --no-obsolete --ignore=.venv --ignore=staticfiles
+	$(PY) manage.py makemessages -l es -l en --no-obsolete --ignore=.venv --ignore=staticfiles --ignore=test-artifacts
 	$(PY) manage.py compilemessages --ignore=.venv
 
 bench: venv

@@ -278,6 +278,15 @@ def seat_next_round(event: Event, actor=None, *, seed: int | None = None) -> Rou
         players = players_for_round(event, number)
         if len(players) < 4:
             raise UserError(_("At least 4 checked-in players are needed to seat a round."))
+        if not event.has_final and len(players) >= 8:
+            raise UserError(
+                _(
+                    "Only events of fewer than 8 players may play without a final (TR §3.1.6): "
+                    "%(n)s players would be seated. Change the final in the settings, or "
+                    "check fewer players in."
+                )
+                % {"n": len(players)}
+            )
         previous = _previous_seatings(event, number)
         try:
             seating = seating_rules.seat_round(previous, players, seed=seed)
@@ -540,7 +549,7 @@ def record_toss(event: Event, ordered_ids: Sequence[int], actor=None) -> None:
         event = Event.objects.select_for_update().get(pk=event.pk)
         regs = {r.id: r for r in event.registrations.filter(id__in=ordered_ids)}
         if len(regs) != len(set(ordered_ids)) or len(ordered_ids) < 2:
-            raise UserError(_("The toss orders two or more players of this event."))
+            raise UserError(_("A toss must order two or more players of this event."))
         if event.rounds.filter(is_final=True).exists():
             raise UserError(_("The final has started: the toss can no longer change."))
         current = list(

@@ -73,7 +73,7 @@ def standings_page(request, slug):
 
     def build():
         result = event_standings(event)
-        table = StandingsTable.from_result(result, request=request)
+        table = StandingsTable.from_result(result, request=request, public=True)
         return render_to_string(
             "events/public_standings.html",
             {"event": event, "result": result, "table": table, "is_staff": staff},

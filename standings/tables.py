@@ -22,7 +22,9 @@ class StandingsTable(tables.Table):
         row_attrs = {"class": lambda record: record["css"]}
 
     @classmethod
-    def from_result(cls, result, request=None):
+    def from_result(cls, result, request=None, *, public: bool = False):
+        """Build the table from ``standings.services.EventStandings``; ``public`` hides the
+        VEKN numbers (public pages show names and standing only)."""
         rows = []
         for row, info in result.rows():
             notes = []
@@ -47,4 +49,4 @@ class StandingsTable(tables.Table):
                     "css": "winner" if row.winner else ("finalist" if row.finalist else ""),
                 }
             )
-        return cls(rows)
+        return cls(rows, exclude=("vekn",) if public else ())

@@ -212,3 +212,15 @@ def test_disqualified_player_absent_from_standings(played_event):
     reg = played_event.registrations.first()
     Registration.objects.filter(pk=reg.pk).update(status=Registration.Status.DISQUALIFIED)
     assert reg.id not in {r.player for r in event_standings(played_event).standings.rows}
+
+
+def test_no_final_only_below_eight_players(event):
+    event.final_mode = event.FinalMode.NONE
+    event.save()
+    add_players(event, 8)
+    with pytest.raises(UserError, match="fewer than 8"):
+        services.seat_next_round(event, seed=1)
+    event.registrations.filter(pk=event.registrations.first().pk).update(status="registered")
+    # 7 players: a staggered plan seats one table and rests the others (TR §3.1.2).
+    rnd = services.seat_next_round(event, seed=1)
+    assert rnd.seats.count() in (4, 5) and rnd.tables.count() == 1
