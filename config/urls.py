@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from events import api as events_api
 from events import views, views_manage
+from penalties import api as penalties_api
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -21,5 +22,6 @@ urlpatterns = [
     path("", include("events.urls_public")),
     path("api/v1/events/<slug:slug>/standings", events_api.standings, name="api-standings"),
     path("api/v1/vekn/check-table", events_api.check_table, name="api-check-table"),
+    path("api/v1/rulesets/<str:ruleset>/penalty", penalties_api.penalty, name="api-penalty"),
     path("admin/", admin.site.urls),
 ]

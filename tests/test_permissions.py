@@ -35,6 +35,7 @@ MATRIX = {
     # API (standings unpublished in this fixture)
     "api-standings": ("get", "event", [404, 404, 404, 200, 200, 200, 200]),
     "api-check-table": ("post", "none", [400, 400, 400, 400, 400, 400, 400]),
+    "api-penalty": ("post", "ruleset", [400, 400, 400, 400, 400, 400, 400]),
     # staff
     "manage:dashboard": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
     "manage:settings": ("get", "event", [302, 404, 404, 200, 403, 403, 403]),
@@ -90,6 +91,7 @@ def _kwargs(kind, s):
     e = s["event"]
     return {
         "none": {},
+        "ruleset": {"ruleset": "vekn"},
         "event": {"slug": e.slug},
         "org": {"org_slug": e.organisation.slug},
         "reg": {"slug": e.slug, "reg_id": s["reg"].pk},

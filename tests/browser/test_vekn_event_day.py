@@ -66,7 +66,7 @@ ROUND_1 = [
     ["1.5", "0", "1.5", "0", "0.5"],  # the TR example: nobody reaches 2 VP
     ["0.5", "0", "0", "3", "1"],
     ["2", "1.5", "0", "1", "0"],
-    ["0", "2", "0.5", "1"],
+    ["0", "0", "0.5", "2.5"],
     ["1,5", "0", "0.5", "0.5"],
 ]
 # Round 2 is planned once it is seated (``plan_round_2``): two players with the same
@@ -260,18 +260,18 @@ def test_vekn_event_day(live_server, organiser, organisation, new_context, shots
     toss_forms = staff.locator("form").filter(
         has=staff.get_by_role("button", name="Draw the toss")
     )
-    expect(toss_forms).to_have_count(1)
-    expect(toss_forms).to_contain_text("Tie for the top 5: toss needed")
-    toss_names = toss_forms.locator("p").first.inner_text().split(", ")
-    assert sorted(toss_names) == sorted(tied)
+    expect(toss_forms.first).to_contain_text("Tie for the top 5: toss needed")
+    groups = [sorted(f.locator("p").first.inner_text().split(", ")) for f in toss_forms.all()]
+    assert sorted(tied) in groups  # other ties may touch the top 5 too, by chance
     standings_rows = staff.locator("table.standings tbody tr")
     tied_rows = standings_rows.filter(has_text=re.compile("|".join(tied)))
     ranks = tied_rows.locator("td:first-child").all_inner_texts()
     assert len(ranks) == 2 and ranks[0] == ranks[1]  # a shared rank until the toss
     shots(staff, "standings-toss-needed")
-    click_and_wait(staff, toss_forms.get_by_role("button", name="Draw the toss"))
-    expect(messages(staff)).to_contain_text("Toss recorded (2 players).")
-    expect(toss_forms).to_have_count(0)
+    for drawn in range(len(groups)):
+        click_and_wait(staff, toss_forms.first.get_by_role("button", name="Draw the toss"))
+        expect(messages(staff)).to_contain_text("Toss recorded")
+        expect(toss_forms).to_have_count(len(groups) - drawn - 1)
     expect(tied_rows.filter(has_text="toss #")).to_have_count(2)
     ranks = tied_rows.locator("td:first-child").all_inner_texts()
     assert int(ranks[1]) == int(ranks[0]) + 1
