@@ -30,7 +30,9 @@ class EventCreateForm(forms.ModelForm):
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
         help_texts = {
-            "slug": _("The event's web address, e.g. santiago-open-2026 (letters, digits, hyphens)."),
+            "slug": _(
+                "The event's web address, e.g. santiago-open-2026 (letters, digits, hyphens)."
+            ),
             "final_mode": _("Events of fewer than 8 players may play without a final (TR §3.1.6)."),
             "round_minutes": _("At least 120 minutes (TR §3.1.1)."),
         }
