@@ -21,6 +21,9 @@ class Permission(models.TextChoices):
     OVERRIDE_RESULTS = "override_results", _("Accept an irregular result sheet")
     RUN_FINAL = "run_final", _("Record the toss and the final's seating")
     PUBLISH = "publish", _("Publish or hide standings and seating")
+    LOG_PENALTIES = "log_penalties", _("Log infractions and time extensions")
+    CONFIRM_PENALTIES = "confirm_penalties", _("Confirm, change or void penalties (head judge)")
+    APPROVE_RESULTS = "approve_results", _("Approve the event's results")
 
 
 class Role(models.TextChoices):
@@ -44,10 +47,13 @@ ROLE_PERMISSIONS: dict[str, frozenset[Permission]] = {
             P.OVERRIDE_RESULTS,
             P.RUN_FINAL,
             P.PUBLISH,
+            P.LOG_PENALTIES,
+            P.CONFIRM_PENALTIES,
+            P.APPROVE_RESULTS,
         }
     ),
     Role.JUDGE: frozenset(
-        {P.VIEW_STAFF_PAGES, P.MANAGE_SEATING, P.ENTER_RESULTS, P.OVERRIDE_RESULTS}
+        {P.VIEW_STAFF_PAGES, P.MANAGE_SEATING, P.ENTER_RESULTS, P.OVERRIDE_RESULTS, P.LOG_PENALTIES}
     ),
     Role.SCOREKEEPER: frozenset({P.VIEW_STAFF_PAGES, P.MANAGE_PLAYERS, P.ENTER_RESULTS}),
 }

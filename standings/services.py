@@ -1,5 +1,5 @@
-"""Standings adapter: loads an event in a bounded number of queries (three, whatever its
-size), builds the pure ``standings.vekn`` input and returns the result with the lookup
+"""Standings adapter: loads an event in a bounded number of queries (four, whatever its
+size: registrations, rounds, seats, standings adjustments), builds the pure ``standings.vekn`` input and returns the result with the lookup
 data pages and exports need."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from events.models import Event, Registration, Round, Seat
+from penalties import services as penalty_services
 from standings import vekn
 
 
@@ -29,6 +30,7 @@ class EventStandings:
     standings: vekn.Standings
     players: dict[int, PlayerInfo]
     rounds: list[Round]
+    games: dict[int, list[int]]
 
     def code(self, reg_id: int) -> str:
         return self.players[reg_id].code
@@ -38,15 +40,10 @@ class EventStandings:
         return [(row, self.players[row.player]) for row in self.standings.rows]
 
 
-def vp_adjustments(event: Event) -> dict[tuple[int, int], Decimal]:
-    """Standings adjustments per (registration id, round number), JG §1.1.3. None are
-    recorded until the penalties engine lands; kept as the single place to add them."""
-    return {}
-
-
 def event_standings(event: Event) -> EventStandings:
-    """Compute the standings of ``event`` (TR §3.1, §3.7; SPEC-events §1.3–§1.5) in three
-    queries: registrations with people, rounds, seats."""
+    """Compute the standings of ``event`` (TR §3.1, §3.7; SPEC-events §1.3–§1.5) from the
+    VP adjusted by confirmed standings adjustments (JG §1.1.3), in four queries:
+    registrations with people, rounds, seats, adjustments."""
     regs = list(
         Registration.objects.filter(event=event, competing=True)
         .select_related("person")
@@ -58,8 +55,11 @@ def event_standings(event: Event) -> EventStandings:
         .order_by("round__number", "table__number", "position")
         .values_list("round_id", "table_id", "registration_id", "vp", "loss")
     )
-    adjustments = vp_adjustments(event)
     number_of = {r.id: r.number for r in rounds}
+    games: dict[int, list[int]] = {}
+    for round_id, _table, reg_id, _vp, _loss in seats:
+        games.setdefault(reg_id, []).append(number_of[round_id])
+    adjustments = penalty_services.vp_adjustments(event, games)
     final_round = next((r for r in rounds if r.is_final), None)
 
     played: set[int] = set()
@@ -112,7 +112,11 @@ def event_standings(event: Event) -> EventStandings:
         r.id: PlayerInfo(r.id, r.code, r.person.name, r.person.vekn_number, r.status) for r in regs
     }
     return EventStandings(
-        event=event, standings=vekn.compute_standings(data), players=info, rounds=rounds
+        event=event,
+        standings=vekn.compute_standings(data),
+        players=info,
+        rounds=rounds,
+        games=games,
     )
 
 
@@ -138,7 +142,7 @@ def standings_document(result: EventStandings) -> dict:
             }
             for row, info in result.rows()
         ],
-        "penalties": [],
+        "penalties": penalty_services.penalties_document(result.event, result.games),
     }
 
 

@@ -1,0 +1,632 @@
+"""Penalties adapter: the only code that turns the judges' guide engine
+(``penalties.vekn_guide``) into database changes, and the standings adjustments the
+standings engine applies. Each change runs in one transaction with the person's
+registration row locked (so two judges cannot count the same offence twice) and is
+written to the audit log.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from events.errors import UserError
+from events.models import Event, Person, Registration, Round, Seat, Table
+from events.permissions import Permission as P
+from events.services import _changed, audit
+from penalties import vekn_guide as guide
+from penalties.models import DisqualificationReport, Level, Penalty, TimeExtension, Timing
+
+RULESET = guide.VEKN_V2
+COMMON_CODES = ("3.3", "2.1", "2.3", "2.2", "3.6", "3.8", "4.1", "3.7", "3.1.1", "2.4")
+"""Infractions listed first on the judge's tablet (the everyday ones)."""
+
+
+def catalogue() -> list[guide.Infraction]:
+    """The ruleset's infractions, the common ones first then guide order."""
+    items = list(RULESET.catalogue.values())
+    order = {code: i for i, code in enumerate(COMMON_CODES)}
+    return sorted(items, key=lambda inf: (order.get(inf.code, len(order)), _code_key(inf.code)))
+
+
+def _code_key(code: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in code.split("."))
+
+
+def infraction(code: str) -> guide.Infraction:
+    """The infraction ``code``; ``UserError`` if unknown."""
+    try:
+        return RULESET.infraction(code)
+    except guide.UnknownInfraction:
+        raise UserError(_("Unknown infraction “%(c)s”.") % {"c": code}) from None
+
+
+# --------------------------------------------------------------------------- history
+def _prior(p: Penalty) -> guide.PriorPenalty:
+    return guide.PriorPenalty(p.infraction, p.level, linked=p.is_linked)
+
+
+def event_history(
+    event: Event, person: Person, *, before: Penalty | None = None
+) -> list[guide.PriorPenalty]:
+    """The person's earlier penalties in this event, oldest first (voided ones excluded)."""
+    qs = Penalty.objects.filter(event=event, person=person).exclude(status=Penalty.Status.VOIDED)
+    if before is not None:
+        qs = (
+            qs.filter(created_at__lte=before.created_at)
+            .exclude(pk=before.pk)
+            .filter(pk__lt=before.pk)
+        )
+    return [_prior(p) for p in qs.order_by("created_at", "id")]
+
+
+def earlier_events(event: Event, person: Person) -> list[Penalty]:
+    """The person's recorded penalties (warning and above) of other events held before
+    this one — context for the judge, never a ladder step (JG §1.2.1)."""
+    return list(
+        Penalty.objects.filter(person=person, event__date__lte=event.date, is_linked=False)
+        .exclude(event=event)
+        .exclude(status=Penalty.Status.VOIDED)
+        .exclude(level=Level.CAUTION)
+        .select_related("event")
+        .order_by("-event__date")
+    )
+
+
+def preview(
+    event: Event, registration: Registration, code: str, conditions: dict
+) -> guide.Assessment:
+    """What the guide gives for this person's next offence of ``code`` now (nothing saved).
+    Raises ``UserError`` for an unknown code or a missing/invalid condition answer."""
+    infraction(code)
+    try:
+        return guide.assess(
+            RULESET,
+            code,
+            conditions,
+            event_history(event, registration.person),
+            [_prior(p) for p in earlier_events(event, registration.person)],
+        )
+    except guide.ConditionError as exc:
+        raise UserError(str(exc)) from None
+
+
+# --------------------------------------------------------------------------- logging
+@dataclass(frozen=True)
+class Logged:
+    penalty: Penalty
+    created: bool
+
+
+def _needs_head_judge(level: str, inf: guide.Infraction, perms) -> bool:
+    """SA and DQ stay pending until the head judge confirms (JG §1.2.2); a floor judge may
+    confirm a clear decklist error (3.1.1, 3.1.2) **[choice]**."""
+    if level not in (Level.STANDINGS_ADJUSTMENT, Level.DISQUALIFICATION):
+        return False
+    if P.CONFIRM_PENALTIES in perms:
+        return False
+    return not (inf.floor_judge_may_confirm and level == Level.STANDINGS_ADJUSTMENT)
+
+
+def log_penalty(
+    event: Event,
+    registration: Registration,
+    code: str,
+    conditions: dict,
+    *,
+    client_id: uuid.UUID,
+    actor=None,
+    perms=frozenset(P),
+    table: Table | None = None,
+    round: Round | None = None,
+    timing: str = Timing.DURING_GAME,
+    level: str | None = None,
+    deviation_reason: str = "",
+    description: str = "",
+    ethics_committee: bool = False,
+    external_id: str = "",
+) -> Logged:
+    """Record one incident with the penalty the guide gives (JG §1.2; SPEC-penalties §1).
+
+    Idempotent: a second submission with the same ``client_id`` returns the saved penalty
+    (``created=False``). ``level`` other than the guide's is a head-judge deviation and needs
+    ``deviation_reason`` and the CONFIRM permission. After the event's results are approved,
+    only a fraud (4.8) referred to the ethics committee is accepted (JG §1.2.5). A standings
+    adjustment or above on a non-competing person needs their VEKN number. Raises
+    ``UserError``.
+    """
+    existing = Penalty.objects.filter(client_id=client_id).first()
+    if existing is not None:
+        if existing.event_id != event.pk:
+            raise UserError(_("This submission belongs to another event."))
+        return Logged(existing, False)
+    inf = infraction(code)
+    deviation_reason = (deviation_reason or "").strip()
+    if timing not in Timing.values:
+        raise UserError(_("Unknown timing."))
+    try:
+        with transaction.atomic():
+            registration = (
+                Registration.objects.select_for_update()
+                .select_related("person")
+                .get(pk=registration.pk, event=event)
+            )
+            event = Event.objects.get(pk=event.pk)
+            if event.results_approved and not (code == "4.8" and ethics_committee):
+                raise UserError(
+                    _(
+                        "The event's results are approved: only a fraud case referred to the ethics committee can be added."
+                    )
+                )
+            assessment = preview(event, registration, code, conditions)
+            if level and level != assessment.level:
+                if P.CONFIRM_PENALTIES not in perms:
+                    raise UserError(
+                        _("Only the head judge may give another penalty than the guide's.")
+                    )
+                if not deviation_reason:
+                    raise UserError(_("Say why the penalty differs from the guide's."))
+                assessment = guide.deviate(assessment, level, deviation_reason)
+            given = str(assessment.level)
+            if (
+                not registration.competing
+                and given in (Level.STANDINGS_ADJUSTMENT, Level.DISQUALIFICATION)
+                and not registration.person.vekn_number
+            ):
+                raise UserError(
+                    _("A standings adjustment or above needs the person's VEKN number.")
+                )
+            if round is None and table is not None:
+                round = table.round
+            status = (
+                Penalty.Status.PENDING
+                if _needs_head_judge(given, inf, perms)
+                else Penalty.Status.CONFIRMED
+            )
+            penalty = Penalty.objects.create(
+                event=event,
+                registration=registration,
+                person=registration.person,
+                client_id=client_id,
+                external_id=external_id,
+                ruleset=RULESET.code,
+                ruleset_version=RULESET.version,
+                infraction=code,
+                conditions=dict(conditions),
+                round=round,
+                round_number=round.number if round else None,
+                table=table,
+                timing=timing,
+                is_linked=assessment.linked,
+                guide_level=str(assessment.guide_level or assessment.level),
+                level=given,
+                offence=assessment.offence,
+                baseline=str(assessment.baseline),
+                explanation=assessment.explanation,
+                source=assessment.source,
+                context=list(assessment.context),
+                also=list(assessment.also),
+                deviation_reason=deviation_reason
+                if given != str(assessment.guide_level or given)
+                else "",
+                description=description.strip(),
+                ethics_committee=bool(ethics_committee or assessment.report_to_ethics_committee),
+                status=status,
+                reported_by=actor if getattr(actor, "is_authenticated", False) else None,
+                confirmed_by=actor
+                if status == Penalty.Status.CONFIRMED and getattr(actor, "is_authenticated", False)
+                else None,
+                confirmed_at=timezone.now() if status == Penalty.Status.CONFIRMED else None,
+            )
+            if status == Penalty.Status.CONFIRMED:
+                _apply_effects(penalty)
+            audit(event, actor, "penalty.log", _target(penalty), after=_snapshot(penalty))
+            _changed(event)
+    except IntegrityError:
+        # The same client_id submitted twice at once: the other request saved it.
+        existing = Penalty.objects.filter(client_id=client_id).first()
+        if existing is None:
+            raise
+        return Logged(existing, False)
+    return Logged(penalty, True)
+
+
+def _target(p: Penalty) -> str:
+    return f"{p.infraction} {p.person.name}"[:200]
+
+
+def _snapshot(p: Penalty) -> dict:
+    return {
+        "infraction": p.infraction,
+        "level": p.level,
+        "guide_level": p.guide_level,
+        "offence": p.offence,
+        "status": p.status,
+        "conditions": p.conditions,
+        "round": p.round_number,
+        "timing": p.timing,
+        "deviation_reason": p.deviation_reason,
+        "linked": p.is_linked,
+    }
+
+
+def _apply_effects(p: Penalty) -> None:
+    """A confirmed disqualification removes the player from the event (JG §1.1.4)."""
+    if p.level == Level.DISQUALIFICATION and not p.is_linked:
+        Registration.objects.filter(pk=p.registration_id).update(
+            status=Registration.Status.DISQUALIFIED
+        )
+
+
+def confirm(penalty: Penalty, actor=None) -> Penalty:
+    """The head judge confirms a pending standings adjustment or disqualification."""
+    with transaction.atomic():
+        penalty = (
+            Penalty.objects.select_for_update().select_related("person", "event").get(pk=penalty.pk)
+        )
+        if penalty.status != Penalty.Status.PENDING:
+            raise UserError(_("This penalty is not pending."))
+        before = _snapshot(penalty)
+        penalty.status = Penalty.Status.CONFIRMED
+        penalty.confirmed_by = actor if getattr(actor, "is_authenticated", False) else None
+        penalty.confirmed_at = timezone.now()
+        penalty.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+        _apply_effects(penalty)
+        audit(penalty.event, actor, "penalty.confirm", _target(penalty), before, _snapshot(penalty))
+        _changed(penalty.event)
+    return penalty
+
+
+def change_level(penalty: Penalty, level: str, reason: str, actor=None) -> Penalty:
+    """A head-judge deviation after the fact: give ``level`` instead, with a reason."""
+    reason = (reason or "").strip()
+    if level not in Level.values:
+        raise UserError(_("Unknown level."))
+    if level != penalty.guide_level and not reason:
+        raise UserError(_("Say why the penalty differs from the guide's."))
+    with transaction.atomic():
+        penalty = (
+            Penalty.objects.select_for_update()
+            .select_related("person", "event", "registration")
+            .get(pk=penalty.pk)
+        )
+        if penalty.status == Penalty.Status.VOIDED:
+            raise UserError(_("A voided penalty cannot change."))
+        before = _snapshot(penalty)
+        was_dq = penalty.level == Level.DISQUALIFICATION
+        penalty.level = level
+        penalty.deviation_reason = reason if level != penalty.guide_level else ""
+        penalty.save(update_fields=["level", "deviation_reason"])
+        if was_dq and level != Level.DISQUALIFICATION:
+            _restore_registration(penalty)
+        if penalty.status == Penalty.Status.CONFIRMED:
+            _apply_effects(penalty)
+        audit(
+            penalty.event,
+            actor,
+            "penalty.change",
+            _target(penalty),
+            before,
+            _snapshot(penalty),
+            comment=reason,
+        )
+        _reassess(penalty.event, penalty.person, actor)
+        _changed(penalty.event)
+    return penalty
+
+
+def void(penalty: Penalty, reason: str, actor=None) -> Penalty:
+    """Void a penalty with a reason (it stays in the history). Later penalties of the same
+    person in the event are reassessed (their offence numbers may drop) and a voided
+    disqualification gives the player back their place."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise UserError(_("Say why the penalty is voided."))
+    with transaction.atomic():
+        penalty = (
+            Penalty.objects.select_for_update()
+            .select_related("person", "event", "registration")
+            .get(pk=penalty.pk)
+        )
+        if penalty.status == Penalty.Status.VOIDED:
+            raise UserError(_("Already voided."))
+        before = _snapshot(penalty)
+        penalty.status = Penalty.Status.VOIDED
+        penalty.void_reason = reason
+        penalty.voided_by = actor if getattr(actor, "is_authenticated", False) else None
+        penalty.voided_at = timezone.now()
+        penalty.save(update_fields=["status", "void_reason", "voided_by", "voided_at"])
+        if penalty.level == Level.DISQUALIFICATION:
+            _restore_registration(penalty)
+        audit(
+            penalty.event,
+            actor,
+            "penalty.void",
+            _target(penalty),
+            before,
+            _snapshot(penalty),
+            comment=reason,
+        )
+        _reassess(penalty.event, penalty.person, actor)
+        _changed(penalty.event)
+    return penalty
+
+
+def _restore_registration(penalty: Penalty) -> None:
+    other_dq = (
+        Penalty.objects.filter(
+            registration=penalty.registration,
+            level=Level.DISQUALIFICATION,
+            status=Penalty.Status.CONFIRMED,
+        )
+        .exclude(pk=penalty.pk)
+        .exists()
+    )
+    if not other_dq:
+        Registration.objects.filter(
+            pk=penalty.registration_id, status=Registration.Status.DISQUALIFIED
+        ).update(status=Registration.Status.CHECKED_IN)
+
+
+def _reassess(event: Event, person: Person, actor) -> None:
+    """Recompute what the guide gives for each of the person's remaining penalties in the
+    event, in order, after a void or change (nothing stale). A penalty whose level was a
+    deviation keeps the level given; its guide level and explanation are refreshed."""
+    history: list[guide.PriorPenalty] = []
+    prior = [_prior(p) for p in earlier_events(event, person)]
+    for p in (
+        Penalty.objects.filter(event=event, person=person)
+        .exclude(status=Penalty.Status.VOIDED)
+        .order_by("created_at", "id")
+    ):
+        try:
+            a = guide.assess(RULESET, p.infraction, p.conditions, history, prior)
+        except (guide.ConditionError, guide.UnknownInfraction):
+            history.append(_prior(p))
+            continue
+        deviated = bool(p.deviation_reason)
+        new_level = p.level if deviated else str(a.level)
+        if (p.guide_level, p.offence, p.level) != (str(a.level), a.offence, new_level):
+            before = _snapshot(p)
+            p.guide_level, p.offence, p.level = str(a.level), a.offence, new_level
+            p.baseline, p.explanation, p.source = str(a.baseline), a.explanation, a.source
+            p.context, p.also = list(a.context), list(a.also)
+            was_dq = before["level"] == Level.DISQUALIFICATION
+            p.save()
+            if was_dq and p.level != Level.DISQUALIFICATION:
+                _restore_registration(p)
+            elif p.status == Penalty.Status.CONFIRMED:
+                _apply_effects(p)
+            audit(event, actor, "penalty.reassess", _target(p), before, _snapshot(p))
+        history.append(_prior(p))
+
+
+def set_results_approved(event: Event, approved: bool, actor=None) -> None:
+    """Approve (lock) or reopen the event's results (JG §1.2.5)."""
+    with transaction.atomic():
+        Event.objects.filter(pk=event.pk).update(results_approved=approved)
+        audit(event, actor, "results.approve" if approved else "results.reopen", event.slug)
+        _changed(event)
+
+
+def write_dq_report(
+    penalty: Penalty,
+    *,
+    what_happened: str,
+    statements: str,
+    witnesses: str,
+    intentional: bool,
+    actor=None,
+):
+    """Save the written report a disqualification needs (JG §1.1.4); an intentional DQ is
+    referred to the ethics committee."""
+    if penalty.level != Level.DISQUALIFICATION:
+        raise UserError(_("Only a disqualification has a report."))
+    if not (what_happened or "").strip():
+        raise UserError(_("Describe what happened."))
+    with transaction.atomic():
+        report, _created = DisqualificationReport.objects.update_or_create(
+            penalty=penalty,
+            defaults={
+                "what_happened": what_happened.strip(),
+                "statements": statements.strip(),
+                "witnesses": witnesses.strip(),
+                "intentional": intentional,
+                "written_by": actor if getattr(actor, "is_authenticated", False) else None,
+            },
+        )
+        if intentional and not penalty.ethics_committee:
+            Penalty.objects.filter(pk=penalty.pk).update(ethics_committee=True)
+        audit(
+            penalty.event,
+            actor,
+            "penalty.dq_report",
+            _target(penalty),
+            after={"intentional": intentional},
+        )
+    return report
+
+
+def add_non_competing(event: Event, name: str, vekn_number: str, actor=None) -> Registration:
+    """Register a spectator or staff member as non-competing, to receive a penalty
+    (JG §1.2; SPEC-penalties §1.6)."""
+    from events.services import find_or_create_person
+
+    with transaction.atomic():
+        person = find_or_create_person(name, vekn_number)
+        reg = Registration.objects.filter(event=event, person=person).first()
+        if reg:
+            return reg
+        existing = set(event.registrations.values_list("code", flat=True))
+        n = len(existing) + 1
+        while f"x{n}" in existing:
+            n += 1
+        reg = Registration.objects.create(
+            event=event,
+            person=person,
+            code=f"x{n}",
+            competing=False,
+            status=Registration.Status.CHECKED_IN,
+        )
+        audit(event, actor, "player.non_competing", person.name, after={"code": reg.code})
+    return reg
+
+
+# --------------------------------------------------------------------------- standings
+def vp_adjustments(event: Event, games: dict[int, list[int]]) -> dict[tuple[int, int], Decimal]:
+    """−1 VP per confirmed standings adjustment, on the game JG §1.1.3 says: ``games`` maps a
+    registration id to the rounds it sat in; returns ``{(registration id, round): total}``."""
+    out: dict[tuple[int, int], Decimal] = defaultdict(Decimal)
+    for p in _active_adjustments(event):
+        target = adjustment_target(p, games.get(p.registration_id, []))
+        if target.round is not None:
+            out[(p.registration_id, target.round)] += target.vp
+    return dict(out)
+
+
+def _active_adjustments(event: Event) -> list[Penalty]:
+    return list(
+        Penalty.objects.filter(
+            event=event,
+            level=Level.STANDINGS_ADJUSTMENT,
+            status=Penalty.Status.CONFIRMED,
+            is_linked=False,
+        ).order_by("created_at", "id")
+    )
+
+
+def adjustment_target(p: Penalty, games: list[int]) -> guide.AdjustmentTarget:
+    timing = p.timing
+    number = p.round_number
+    if timing in (Timing.DURING_GAME, Timing.BETWEEN_ROUNDS) and number is None:
+        timing = Timing.AFTER_LAST_GAME
+    return guide.adjustment_target(guide.AdjustmentIssue(timing, number), games)
+
+
+def penalties_document(event: Event, games: dict[int, list[int]]) -> list[dict]:
+    """The ``penalties`` of the standings document (CONTRACTS §2), voided ones left out."""
+    rows = []
+    for p in (
+        Penalty.objects.filter(event=event, is_linked=False)
+        .exclude(status=Penalty.Status.VOIDED)
+        .select_related("registration")
+        .order_by("created_at", "id")
+    ):
+        adjustment = None
+        if p.level == Level.STANDINGS_ADJUSTMENT:
+            target = adjustment_target(p, games.get(p.registration_id, []))
+            if target.round is not None:
+                adjustment = {"round": target.round, "vp": float(target.vp)}
+        rows.append(
+            {
+                "incident": p.external_id or f"i{p.pk}",
+                "person": p.registration.code,
+                "infraction": p.infraction,
+                "level": p.level,
+                "offence": p.offence,
+                "vp_adjustment": adjustment,
+                "pending_approval": p.status == Penalty.Status.PENDING,
+            }
+        )
+    return rows
+
+
+# --------------------------------------------------------------------------- time
+def table_extension_minutes(table: Table) -> int:
+    return sum(TimeExtension.objects.filter(table=table).values_list("minutes", flat=True))
+
+
+def table_end_time(table: Table, extension_minutes: int | None = None):
+    """The table's end time: round start + round time + its extensions; ``None`` until the
+    round's clock is started."""
+    rnd = table.round
+    if rnd.started_at is None:
+        return None
+    event = rnd.event
+    minutes = event.final_minutes if rnd.is_final else event.round_minutes
+    extra = table_extension_minutes(table) if extension_minutes is None else extension_minutes
+    return rnd.started_at + timedelta(minutes=minutes + extra)
+
+
+def suggest_extension(table: Table, minutes_spent, authorised: bool) -> guide.ExtensionSuggestion:
+    """JG §1.2.4 suggestion for this table, counting what it already got this round."""
+    try:
+        return guide.suggest_time_extension(
+            guide.ExtensionRequest(
+                minutes_spent=minutes_spent,
+                already_granted=table_extension_minutes(table),
+                head_judge_authorised=authorised,
+                scheduled_end=table_end_time(table),
+            )
+        )
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+
+
+def add_extension(
+    table: Table,
+    minutes_spent,
+    *,
+    client_id: uuid.UUID,
+    actor=None,
+    perms=frozenset(P),
+    authorised: bool = False,
+    reason: str = "",
+) -> TimeExtension:
+    """Grant the suggested extension (JG §1.2.4), idempotent by ``client_id``. Beyond 10
+    minutes in total only when the head judge authorises."""
+    existing = TimeExtension.objects.filter(client_id=client_id).first()
+    if existing:
+        return existing
+    if authorised and P.CONFIRM_PENALTIES not in perms:
+        raise UserError(_("Only the head judge may authorise more than 10 minutes."))
+    with transaction.atomic():
+        table = Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
+        suggestion = suggest_extension(table, minutes_spent, authorised)
+        if suggestion.minutes <= 0:
+            raise UserError(suggestion.explanation)
+        ext = TimeExtension.objects.create(
+            table=table,
+            client_id=client_id,
+            minutes_spent=Decimal(str(minutes_spent)),
+            minutes=suggestion.minutes,
+            reason=reason.strip()[:200],
+            head_judge_authorised=authorised,
+            judge=actor if getattr(actor, "is_authenticated", False) else None,
+        )
+        audit(
+            table.round.event,
+            actor,
+            "table.extension",
+            f"round {table.round.number} table {table.number}",
+            after={"minutes": ext.minutes, "total": suggestion.total},
+        )
+    return ext
+
+
+def start_round_clock(rnd: Round, actor=None) -> None:
+    """Start the round's clock now (the tables' end times follow)."""
+    with transaction.atomic():
+        updated = Round.objects.filter(pk=rnd.pk, started_at__isnull=True).update(
+            started_at=timezone.now()
+        )
+        if not updated:
+            raise UserError(_("The clock of this round has already started."))
+        audit(rnd.event, actor, "round.start", str(rnd))
+
+
+def seats_by_registration(event: Event) -> dict[int, list[int]]:
+    """Registration id → round numbers played (for adjustment targets)."""
+    games: dict[int, list[int]] = defaultdict(list)
+    for reg, number in Seat.objects.filter(round__event=event).values_list(
+        "registration_id", "round__number"
+    ):
+        games[reg].append(number)
+    return games
