@@ -5,6 +5,7 @@ from django.urls import include, path
 from events import api as events_api
 from events import views, views_manage
 from penalties import api as penalties_api
+from penalties import views as penalties_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,6 +14,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", views.signup, name="signup"),
     path("players/me/", views.my_page, name="my-page"),
+    path("players/me/sanctions/", penalties_views.my_sanctions, name="my-sanctions"),
     path(
         "organisations/<slug:org_slug>/events/new/",
         views_manage.event_create,

@@ -8,10 +8,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
-from django.db.models import Count, F, Max, Q
+from django.db.models import Count, F, Max, Q, Sum
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
@@ -717,8 +718,11 @@ def set_standings_published(event: Event, published: bool, actor=None) -> None:
 # --------------------------------------------------------------------------- queries
 def round_overview(rnd: Round) -> list[dict]:
     """Tables of a round for display, in two queries: number, version, override, seats
-    (position, registration, person name, vp, loss) and the sheet check."""
-    tables = list(rnd.tables.order_by("number"))
+    (position, registration, person name, vp, loss), the sheet check, the minutes of time
+    extension (JG §1.2.4) and the end time once the round's clock has started."""
+    tables = list(rnd.tables.annotate(extension=Sum("extensions__minutes")).order_by("number"))
+    event = rnd.event
+    minutes = event.final_minutes if rnd.is_final else event.round_minutes
     seats = (
         Seat.objects.filter(round=rnd)
         .select_related("registration__person")
@@ -731,7 +735,17 @@ def round_overview(rnd: Round) -> list[dict]:
     for table in tables:
         table_seats = by_table.get(table.id, [])
         check = vekn.check_sheet([s.vp for s in table_seats if not s.loss])
-        out.append({"table": table, "seats": table_seats, "check": check})
+        extension = table.extension or 0
+        end = rnd.started_at + timedelta(minutes=minutes + extension) if rnd.started_at else None
+        out.append(
+            {
+                "table": table,
+                "seats": table_seats,
+                "check": check,
+                "extension": extension,
+                "end": end,
+            }
+        )
     return out
 
 

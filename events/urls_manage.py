@@ -3,6 +3,7 @@
 from django.urls import path
 
 from events import views_manage as v
+from penalties import views as pv
 
 app_name = "manage"
 urlpatterns = [
@@ -26,4 +27,25 @@ urlpatterns = [
     path("export/archondata.txt", v.export_archondata, name="export-archondata"),
     path("audit/", v.audit_log, name="audit"),
     path("staff/", v.staff, name="staff"),
+    # Judging (penalties app)
+    path(
+        "rounds/<int:number>/tables/<int:table_number>/incident/",
+        pv.table_incident,
+        name="table-incident",
+    ),
+    path(
+        "rounds/<int:number>/tables/<int:table_number>/extension/",
+        pv.time_extension,
+        name="table-extension",
+    ),
+    path("rounds/<int:number>/start/", pv.start_clock, name="round-start"),
+    path("incidents/person/", pv.pick_person, name="incident-person"),
+    path("incidents/non-competing/", pv.add_non_competing, name="incident-non-competing"),
+    path("incidents/new/", pv.incident_new, name="incident-new"),
+    path("penalties/", pv.penalty_list, name="penalties"),
+    path("penalties/<int:pk>/", pv.penalty_detail, name="penalty"),
+    path("penalties/<int:pk>/report/", pv.dq_report, name="dq-report"),
+    path("results/approve/", pv.approve_results, name="approve-results"),
+    path("export/penalties.csv", pv.export_penalties_csv, name="export-penalties-csv"),
+    path("export/penalties.json", pv.export_penalties_json, name="export-penalties-json"),
 ]

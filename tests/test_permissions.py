@@ -57,6 +57,20 @@ MATRIX = {
     "manage:export-archondata": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
     "manage:audit": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
     "manage:staff": ("get", "event", [302, 404, 404, 200, 403, 403, 403]),
+    # judging
+    "my-sanctions": ("get", "none", [302, 200, 200, 200, 200, 200, 200]),
+    "manage:table-incident": ("get", "table", [302, 404, 404, 200, 200, 200, 403]),
+    "manage:table-extension": ("get", "table", [302, 404, 404, 200, 200, 200, 403]),
+    "manage:round-start": ("post", "round", [302, 404, 404, 302, 302, 302, 403]),
+    "manage:incident-person": ("get", "event", [302, 404, 404, 200, 200, 200, 403]),
+    "manage:incident-non-competing": ("post", "event", [302, 404, 404, 302, 302, 302, 403]),
+    "manage:incident-new": ("get", "incident", [302, 404, 404, 200, 200, 200, 403]),
+    "manage:penalties": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
+    "manage:penalty": ("get", "penalty", [302, 404, 404, 200, 200, 200, 200]),
+    "manage:dq-report": ("get", "penalty", [302, 404, 404, 200, 200, 200, 403]),
+    "manage:approve-results": ("post", "event", [302, 404, 404, 302, 302, 403, 403]),
+    "manage:export-penalties-csv": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
+    "manage:export-penalties-json": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
 }
 SKIPPED_NAMESPACES = {"admin"}  # Django admin has its own staff-only login
 
@@ -84,7 +98,14 @@ def setup(event, staff):
     add_players(event, 8)
     rnd = services.seat_next_round(event, seed=1)
     reg = event.registrations.first()
-    return {"event": event, "round": rnd, "reg": reg, "users": staff}
+    import uuid
+
+    from penalties import services as penalty_services
+
+    dq = penalty_services.log_penalty(
+        event, reg, "4.7", {}, client_id=uuid.uuid4(), table=rnd.tables.first()
+    ).penalty
+    return {"event": event, "round": rnd, "reg": reg, "users": staff, "penalty": dq}
 
 
 def _kwargs(kind, s):
@@ -97,6 +118,8 @@ def _kwargs(kind, s):
         "reg": {"slug": e.slug, "reg_id": s["reg"].pk},
         "round": {"slug": e.slug, "number": 1},
         "table": {"slug": e.slug, "number": 1, "table_number": 1},
+        "incident": {"slug": e.slug},
+        "penalty": {"slug": e.slug, "pk": s["penalty"].pk},
     }[kind]
 
 
@@ -104,6 +127,8 @@ def _kwargs(kind, s):
 def test_permission_matrix(client, setup, name):
     method, kind, statuses = MATRIX[name]
     url = reverse(name, kwargs=_kwargs(kind, setup))
+    if kind == "incident":
+        url += f"?reg={setup['reg'].pk}"
     for persona, expected in zip(PERSONAS, statuses, strict=True):
         client.logout()
         if persona != "anonymous":

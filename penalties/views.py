@@ -1,0 +1,409 @@
+"""The judge's tablet: log an infraction in a few taps (table → player → infraction →
+questions → preview → confirm), time extensions, the head judge's confirmations and voids,
+penalty exports and the player's own sanction history. Views only parse input, call
+``penalties.services`` and render; htmx requests get fragments."""
+
+import csv
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from events.access import staff_required
+from events.errors import UserError
+from events.models import Person, Registration, Seat, Table
+from events.permissions import Permission as P
+from events.views import round_or_404
+from penalties import services
+from penalties.models import Level, Penalty, Timing
+from penalties.vekn_guide import LEVELS
+
+
+def _table(event, number, table_number) -> Table:
+    rnd = round_or_404(event, number)
+    return get_object_or_404(Table.objects.select_related("round"), round=rnd, number=table_number)
+
+
+def _answers(data, inf) -> dict:
+    """Condition answers from a form: 'yes' / 'no'; unanswered ones are left out."""
+    answers = {}
+    for condition in inf.conditions:
+        value = data.get(f"c_{condition.name}")
+        if value in ("yes", "no"):
+            answers[condition.name] = value == "yes"
+    return answers
+
+
+@staff_required(P.LOG_PENALTIES)
+def table_incident(request, event, number, table_number):
+    """Step 1 from the round view: who committed it (the table's players, or someone else)."""
+    table = _table(event, number, table_number)
+    seats = (
+        Seat.objects.filter(table=table).select_related("registration__person").order_by("position")
+    )
+    return render(
+        request, "penalties/pick_player.html", {"event": event, "table": table, "seats": seats}
+    )
+
+
+@staff_required(P.LOG_PENALTIES)
+def pick_person(request, event):
+    """Step 1 without a table: search the event's participants, or add a non-competing person."""
+    q = request.GET.get("q", "").strip()
+    regs = event.registrations.select_related("person").order_by("person__name")
+    if q:
+        regs = regs.filter(person__name__icontains=q) | regs.filter(person__vekn_number=q)
+    return render(
+        request, "penalties/pick_person.html", {"event": event, "registrations": regs[:60], "q": q}
+    )
+
+
+@staff_required(P.LOG_PENALTIES)
+@require_POST
+def add_non_competing(request, event):
+    try:
+        reg = services.add_non_competing(
+            event, request.POST.get("name", ""), request.POST.get("vekn_number", ""), request.user
+        )
+    except UserError as exc:
+        messages.error(request, str(exc))
+        return redirect("manage:incident-person", slug=event.slug)
+    return redirect(reverse("manage:incident-new", kwargs={"slug": event.slug}) + f"?reg={reg.pk}")
+
+
+def _flow_objects(request, event, data):
+    reg = get_object_or_404(
+        Registration.objects.select_related("person"), pk=data.get("reg") or 0, event=event
+    )
+    table = None
+    if data.get("table"):
+        table = get_object_or_404(
+            Table.objects.select_related("round"), pk=data["table"], round__event=event
+        )
+    return reg, table
+
+
+@staff_required(P.LOG_PENALTIES)
+def incident_new(request, event):
+    """Steps 2–4: choose the infraction, answer its questions, read the preview, confirm."""
+    data = request.POST if request.method == "POST" else request.GET
+    reg, table = _flow_objects(request, event, data)
+    code = data.get("code", "")
+    base = {"event": event, "reg": reg, "table": table, "perms": request.event_permissions, "P": P}
+    if not code:
+        q = data.get("q", "").strip().lower()
+        items = services.catalogue()
+        if q:
+            items = [
+                i for i in items if q in i.code or q in i.name.lower() or q in i.name_es.lower()
+            ]
+        ctx = {**base, "infractions": items, "common": services.COMMON_CODES, "q": q}
+        if request.htmx and request.GET.get("q") is not None:
+            return render(request, "penalties/pick_infraction.html#list", ctx)
+        return render(request, "penalties/pick_infraction.html", ctx)
+    try:
+        inf = services.infraction(code)
+    except UserError:
+        raise Http404("Unknown infraction") from None
+    answers = _answers(data, inf)
+    ctx = {
+        **base,
+        "inf": inf,
+        "answers": answers,
+        "questions": [
+            (c, None if c.name not in answers else ("yes" if answers[c.name] else "no"))
+            for c in inf.conditions
+        ],
+        "timing": data.get("timing") or (Timing.DURING_GAME if table else Timing.BETWEEN_ROUNDS),
+        "timings": Timing.choices,
+        "levels": Level.choices,
+        "client_id": data.get("client_id") or uuid.uuid4(),
+        "earlier": services.earlier_events(event, reg.person),
+        "description": data.get("description", ""),
+    }
+    missing = [c.name for c in inf.conditions if c.required and c.name not in answers]
+    if not missing:
+        try:
+            ctx["assessment"] = services.preview(event, reg, code, answers)
+            ctx["level_info"] = LEVELS[ctx["assessment"].level]
+        except UserError as exc:
+            ctx["error"] = str(exc)
+    ctx["missing"] = missing
+    if request.method == "POST" and data.get("confirm") == "1" and not missing:
+        try:
+            logged = services.log_penalty(
+                event,
+                reg,
+                code,
+                answers,
+                client_id=uuid.UUID(str(data.get("client_id"))),
+                actor=request.user,
+                perms=request.event_permissions,
+                table=table,
+                timing=data.get("timing") or Timing.DURING_GAME,
+                level=data.get("level") or None,
+                deviation_reason=data.get("deviation_reason", ""),
+                description=data.get("description", ""),
+                ethics_committee=data.get("ethics_committee") == "on",
+            )
+        except ValueError:
+            ctx["error"] = _("The form is out of date: start again.")
+        except UserError as exc:
+            ctx["error"] = str(exc)
+        else:
+            if logged.created:
+                messages.success(
+                    request, _("Saved: %(level)s.") % {"level": logged.penalty.get_level_display()}
+                )
+            else:
+                messages.info(request, _("Already saved (this submission was received before)."))
+            return redirect("manage:penalty", slug=event.slug, pk=logged.penalty.pk)
+        return render(request, "penalties/incident.html", ctx, status=400)
+    if request.htmx and request.method == "POST":
+        return render(request, "penalties/incident.html#preview", ctx)
+    return render(request, "penalties/incident.html", ctx)
+
+
+@staff_required(P.VIEW_STAFF_PAGES)
+def penalty_list(request, event):
+    penalties = (
+        Penalty.objects.filter(event=event)
+        .select_related("person", "registration", "reported_by")
+        .order_by("-created_at")
+    )
+    pending = [p for p in penalties if p.status == Penalty.Status.PENDING]
+    return render(
+        request,
+        "penalties/list.html",
+        {
+            "event": event,
+            "penalties": penalties,
+            "pending": pending,
+            "perms": request.event_permissions,
+            "P": P,
+        },
+    )
+
+
+@staff_required(P.VIEW_STAFF_PAGES)
+def penalty_detail(request, event, pk):
+    penalty = get_object_or_404(
+        Penalty.objects.select_related(
+            "person", "registration", "reported_by", "confirmed_by", "voided_by", "table"
+        ),
+        pk=pk,
+        event=event,
+    )
+    if request.method == "POST":
+        if P.CONFIRM_PENALTIES not in request.event_permissions:
+            raise Http404
+        action = request.POST.get("action")
+        try:
+            if action == "confirm":
+                services.confirm(penalty, request.user)
+                messages.success(request, _("Confirmed."))
+            elif action == "void":
+                services.void(penalty, request.POST.get("reason", ""), request.user)
+                messages.success(request, _("Voided."))
+            elif action == "change":
+                services.change_level(
+                    penalty,
+                    request.POST.get("level", ""),
+                    request.POST.get("reason", ""),
+                    request.user,
+                )
+                messages.success(request, _("Penalty changed."))
+            else:
+                raise UserError(_("Unknown action."))
+        except UserError as exc:
+            messages.error(request, str(exc))
+        return redirect("manage:penalty", slug=event.slug, pk=penalty.pk)
+    from events.models import AuditLog
+
+    history = AuditLog.objects.filter(
+        event=event, action__startswith="penalty.", target=services._target(penalty)
+    )
+    return render(
+        request,
+        "penalties/detail.html",
+        {
+            "event": event,
+            "penalty": penalty,
+            "inf": services.RULESET.catalogue.get(penalty.infraction),
+            "earlier": services.earlier_events(event, penalty.person),
+            "history": history.select_related("actor")[:50],
+            "levels": Level.choices,
+            "perms": request.event_permissions,
+            "P": P,
+        },
+    )
+
+
+@staff_required(P.LOG_PENALTIES)
+def dq_report(request, event, pk):
+    penalty = get_object_or_404(Penalty.objects.select_related("person"), pk=pk, event=event)
+    if penalty.level != Level.DISQUALIFICATION:
+        raise Http404
+    report = getattr(penalty, "dq_report", None)
+    if request.method == "POST":
+        try:
+            services.write_dq_report(
+                penalty,
+                what_happened=request.POST.get("what_happened", ""),
+                statements=request.POST.get("statements", ""),
+                witnesses=request.POST.get("witnesses", ""),
+                intentional=request.POST.get("intentional") == "on",
+                actor=request.user,
+            )
+        except UserError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, _("Report saved."))
+            return redirect("manage:dq-report", slug=event.slug, pk=penalty.pk)
+    return render(
+        request,
+        "penalties/dq_report.html",
+        {"event": event, "penalty": penalty, "report": report, "print": request.GET.get("print")},
+    )
+
+
+@staff_required(P.LOG_PENALTIES)
+def time_extension(request, event, number, table_number):
+    """JG §1.2.4: the judge enters the minutes spent, sees the suggestion, grants it."""
+    table = _table(event, number, table_number)
+    data = request.POST if request.method == "POST" else request.GET
+    minutes = data.get("minutes_spent", "").replace(",", ".").strip()
+    authorised = data.get("authorised") == "on"
+    ctx = {
+        "event": event,
+        "table": table,
+        "round": table.round,
+        "minutes_spent": minutes,
+        "authorised": authorised,
+        "client_id": data.get("client_id") or uuid.uuid4(),
+        "end": services.table_end_time(table),
+        "granted": services.table_extension_minutes(table),
+        "extensions": table.extensions.select_related("judge"),
+        "perms": request.event_permissions,
+        "P": P,
+    }
+    if minutes:
+        try:
+            ctx["suggestion"] = services.suggest_extension(table, minutes, authorised)
+        except UserError as exc:
+            ctx["error"] = str(exc)
+    if request.method == "POST" and data.get("confirm") == "1" and "suggestion" in ctx:
+        try:
+            services.add_extension(
+                table,
+                minutes,
+                client_id=uuid.UUID(str(data.get("client_id"))),
+                actor=request.user,
+                perms=request.event_permissions,
+                authorised=authorised,
+                reason=data.get("reason", ""),
+            )
+        except (UserError, ValueError) as exc:
+            ctx["error"] = str(exc)
+        else:
+            messages.success(request, _("Extension granted."))
+            return redirect("manage:round", slug=event.slug, number=number)
+    if request.htmx:
+        return render(request, "penalties/extension.html#suggestion", ctx)
+    return render(request, "penalties/extension.html", ctx)
+
+
+@staff_required(P.MANAGE_SEATING)
+@require_POST
+def start_clock(request, event, number):
+    try:
+        services.start_round_clock(round_or_404(event, number), request.user)
+    except UserError as exc:
+        messages.error(request, str(exc))
+    return redirect("manage:round", slug=event.slug, number=number)
+
+
+@staff_required(P.APPROVE_RESULTS)
+@require_POST
+def approve_results(request, event):
+    approved = request.POST.get("approved") == "1"
+    services.set_results_approved(event, approved, request.user)
+    messages.success(
+        request, _("Results approved and locked.") if approved else _("Results reopened.")
+    )
+    return redirect("manage:standings", slug=event.slug)
+
+
+def _penalty_rows(event):
+    """The VEKN penalty database report: warnings, standings adjustments and
+    disqualifications (not cautions, JG §1.1.1), confirmed and not voided."""
+    for p in (
+        Penalty.objects.filter(event=event, status=Penalty.Status.CONFIRMED, is_linked=False)
+        .exclude(level=Level.CAUTION)
+        .select_related("person")
+        .order_by("created_at", "id")
+    ):
+        yield {
+            "event": event.slug,
+            "date": event.date.isoformat(),
+            "vekn": p.person.vekn_number,
+            "name": p.person.name,
+            "infraction": p.infraction,
+            "level": p.level,
+            "offence": p.offence,
+            "round": p.round_number,
+            "deviation": p.deviation_reason,
+            "ethics_committee": p.ethics_committee,
+        }
+
+
+@staff_required(P.VIEW_STAFF_PAGES)
+def export_penalties_csv(request, event):
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-penalties.csv"'
+    fields = [
+        "event",
+        "date",
+        "vekn",
+        "name",
+        "infraction",
+        "level",
+        "offence",
+        "round",
+        "deviation",
+        "ethics_committee",
+    ]
+    writer = csv.DictWriter(response, fieldnames=fields)
+    writer.writeheader()
+    for row in _penalty_rows(event):
+        writer.writerow(row)
+    return response
+
+
+@staff_required(P.VIEW_STAFF_PAGES)
+def export_penalties_json(request, event):
+    return JsonResponse(
+        {"event": event.slug, "penalties": list(_penalty_rows(event))},
+        json_dumps_params={"ensure_ascii": False},
+    )
+
+
+@login_required
+def my_sanctions(request):
+    """The signed-in player's own sanction history across events (active and voided)."""
+    person = Person.objects.filter(user=request.user).first()
+    penalties = (
+        Penalty.objects.filter(person=person, is_linked=False)
+        .select_related("event")
+        .order_by("-created_at")
+        if person
+        else []
+    )
+    return render(
+        request, "penalties/my_sanctions.html", {"person": person, "penalties": penalties}
+    )
