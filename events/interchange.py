@@ -38,6 +38,7 @@ class FilePlayer:
     id: str
     name: str
     vekn: str
+    competing: bool = True
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,19 @@ class FileRound:
 
 
 @dataclass(frozen=True)
+class FileIncident:
+    id: str
+    person: str
+    infraction: str
+    conditions: dict
+    round: int | None
+    timing: str
+    linked_to: str | None
+    level: str | None
+    reason: str | None
+
+
+@dataclass(frozen=True)
 class EventFile:
     slug: str
     name: str
@@ -71,7 +85,7 @@ class EventFile:
     dropped: tuple[str, ...] = ()
     preliminary_rounds: int | None = None
     final_mode: str | None = None
-    incidents: tuple = field(default=())
+    incidents: tuple[FileIncident, ...] = field(default=())
 
 
 def _vp(value, where: str, problems: list[str]) -> Decimal | None:
@@ -140,8 +154,14 @@ def validate_event_file(data) -> EventFile:
         if not isinstance(number, str) or (number and not number.isdigit()):
             problems.append(f"{where} ({pid}): vekn must be a string of digits")
             number = ""
+        competing = p.get("competing", True)
+        if not isinstance(competing, bool):
+            problems.append(f"{where} ({pid}): competing must be true or false")
+            competing = True
         players.append(
-            FilePlayer(pid, (pname or "").strip() if isinstance(pname, str) else "", number)
+            FilePlayer(
+                pid, (pname or "").strip() if isinstance(pname, str) else "", number, competing
+            )
         )
     numbers = [p.vekn for p in players if p.vekn]
     for dup in sorted({n for n in numbers if numbers.count(n) > 1}):
@@ -166,12 +186,7 @@ def validate_event_file(data) -> EventFile:
 
     toss = _id_list(data.get("toss"), "toss", seen, problems)
     dropped = _id_list(data.get("dropped"), "dropped", seen, problems)
-    incidents = data.get("incidents") or []
-    if incidents:
-        problems.append(
-            "incidents: penalties cannot be imported yet (the judges' guide engine is not "
-            "installed); remove them or import them later"
-        )
+    incidents = _incidents(data.get("incidents"), seen, len(rounds), problems)
     prelim = data.get("preliminary_rounds")
     if prelim is not None and (
         not isinstance(prelim, int) or isinstance(prelim, bool) or prelim < 2
@@ -195,6 +210,96 @@ def validate_event_file(data) -> EventFile:
         dropped=dropped,
         preliminary_rounds=prelim,
         final_mode=final_mode,
+        incidents=incidents,
+    )
+
+
+TIMINGS = ("during_game", "between_rounds", "before_first_round", "after_last_game")
+LEVELS = ("caution", "warning", "standings_adjustment", "disqualification")
+
+
+def _incidents(value, known: set[str], rounds: int, problems: list[str]) -> tuple:
+    """Validate the ``incidents`` list (CONTRACTS §1) and assess it with the judges' guide
+    engine, so that an unknown infraction or a missing condition is a located problem."""
+    from penalties import vekn_guide as guide
+
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        problems.append("incidents: must be a list")
+        return ()
+    out: list[FileIncident] = []
+    ids: set[str] = set()
+    for n, item in enumerate(value, start=1):
+        where = f"incidents[{n}]"
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not item["id"]:
+            problems.append(f"{where}: must be an object with an id")
+            continue
+        iid = item["id"]
+        where = f"incident {iid}"
+        if iid in ids:
+            problems.append(f"{where}: id used twice")
+        ids.add(iid)
+        person = item.get("person")
+        if person not in known:
+            problems.append(f"{where}: unknown person {person!r}")
+        conditions = item.get("conditions") or {}
+        if not isinstance(conditions, dict) or not all(
+            isinstance(v, bool) for v in conditions.values()
+        ):
+            problems.append(f"{where}: conditions must map names to true/false")
+            conditions = {}
+        rnd = item.get("round")
+        if rnd is not None and (
+            not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= max(rounds, 1)
+        ):
+            problems.append(f"{where}: round {rnd!r} is not a round of the file")
+            rnd = None
+        timing = item.get("timing") or "during_game"
+        if timing not in TIMINGS:
+            problems.append(f"{where}: timing must be one of {', '.join(TIMINGS)}")
+            timing = "during_game"
+        if timing in ("during_game", "between_rounds") and rnd is None:
+            problems.append(f"{where}: timing {timing} needs a round")
+        level = item.get("level")
+        if level is not None and level not in LEVELS:
+            problems.append(f"{where}: level must be null or one of {', '.join(LEVELS)}")
+            level = None
+        reason = item.get("reason")
+        if level is not None and not (isinstance(reason, str) and reason.strip()):
+            problems.append(f"{where}: a level other than the rules' needs a reason")
+        out.append(
+            FileIncident(
+                id=iid,
+                person=person if isinstance(person, str) else "",
+                infraction=str(item.get("infraction", "")),
+                conditions=conditions,
+                round=rnd,
+                timing=timing,
+                linked_to=item.get("linked_to"),
+                level=level,
+                reason=reason if isinstance(reason, str) else None,
+            )
+        )
+    if not problems:
+        try:
+            guide.assess_incidents(guide.VEKN_V2, [_guide_incident(i) for i in out])
+        except (guide.InvalidIncident, guide.UnknownInfraction, ValueError) as exc:
+            problems.append(str(exc))
+    return tuple(out)
+
+
+def _guide_incident(i: FileIncident):
+    from penalties import vekn_guide as guide
+
+    return guide.Incident(
+        id=i.id,
+        person=i.person,
+        infraction=i.infraction,
+        conditions=i.conditions,
+        linked_to=i.linked_to,
+        level=i.level,
+        reason=i.reason,
     )
 
 
@@ -340,6 +445,7 @@ def import_event(
                 else Registration.Status.CHECKED_IN,
                 first_round=first_seen.get(p.id, 1),
                 toss_position=toss_pos.get(p.id),
+                competing=p.competing,
             )
         for r in ef.rounds:
             rnd = Round.objects.create(
@@ -358,14 +464,66 @@ def import_event(
                     for pos, s in enumerate(t.seats, start=1)
                 ]
             )
+        _import_incidents(event, ef, regs)
         audit(
             event,
             actor,
             "event.import",
             ef.slug,
-            after={"players": len(ef.players), "rounds": len(ef.rounds)},
+            after={
+                "players": len(ef.players),
+                "rounds": len(ef.rounds),
+                "incidents": len(ef.incidents),
+            },
         )
     return event
+
+
+def _import_incidents(event, ef: EventFile, regs) -> None:
+    """Incidents of a file are what happened: confirmed penalties at the level the rules
+    give unless ``level`` says otherwise (CONTRACTS §1), assessed in file order."""
+    import uuid
+
+    from penalties import vekn_guide as guide
+    from penalties.models import Penalty
+
+    if not ef.incidents:
+        return
+    assessments = guide.assess_incidents(guide.VEKN_V2, [_guide_incident(i) for i in ef.incidents])
+    rounds = {r.number: r for r in event.rounds.all()}
+    saved: dict[str, Penalty] = {}
+    for i in ef.incidents:
+        a = assessments[i.id]
+        reg = regs[i.person]
+        saved[i.id] = Penalty.objects.create(
+            event=event,
+            registration=reg,
+            person=reg.person,
+            client_id=uuid.uuid4(),
+            external_id=i.id,
+            infraction=i.infraction,
+            conditions=i.conditions,
+            round=rounds.get(i.round) if i.round else None,
+            round_number=i.round,
+            timing=i.timing,
+            linked_to=saved.get(i.linked_to) if i.linked_to else None,
+            is_linked=a.linked,
+            guide_level=str(a.guide_level or a.level),
+            level=str(a.level),
+            offence=a.offence,
+            baseline=str(a.baseline),
+            explanation=a.explanation,
+            source=a.source,
+            context=list(a.context),
+            also=list(a.also),
+            deviation_reason=(i.reason or "").strip() if i.level else "",
+            ethics_committee=bool(a.report_to_ethics_committee),
+            status=Penalty.Status.CONFIRMED,
+        )
+        if a.level == guide.Level.DISQUALIFICATION and not a.linked:
+            from events.models import Registration
+
+            Registration.objects.filter(pk=reg.pk).update(status=Registration.Status.DISQUALIFIED)
 
 
 def export_event(event) -> dict:
@@ -404,8 +562,8 @@ def export_event(event) -> dict:
         "final_mode": event.final_mode,
         "players": [
             {"id": r.code, "name": r.person.name, "vekn": r.person.vekn_number}
+            | ({} if r.competing else {"competing": False})
             for r in regs
-            if r.competing
         ],
         "rounds": doc_rounds,
     }
@@ -415,4 +573,35 @@ def export_event(event) -> dict:
     dropped = [r.code for r in regs if r.status == "dropped"]
     if dropped:
         doc["dropped"] = dropped
+    incidents = _export_incidents(event, code)
+    if incidents:
+        doc["incidents"] = incidents
     return doc
+
+
+def _export_incidents(event, code: dict[int, str]) -> list[dict]:
+    from penalties.models import Penalty
+
+    out = []
+    for p in (
+        Penalty.objects.filter(event=event)
+        .exclude(status=Penalty.Status.VOIDED)
+        .select_related("linked_to")
+        .order_by("created_at", "id")
+    ):
+        out.append(
+            {
+                "id": p.external_id or f"i{p.pk}",
+                "person": code[p.registration_id],
+                "infraction": p.infraction,
+                "conditions": p.conditions,
+                "round": p.round_number,
+                "timing": p.timing,
+                "linked_to": (p.linked_to.external_id or f"i{p.linked_to.pk}")
+                if p.linked_to
+                else None,
+                "level": p.level if p.level != p.guide_level else None,
+                "reason": p.deviation_reason or None,
+            }
+        )
+    return out

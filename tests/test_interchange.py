@@ -127,10 +127,86 @@ def test_toss_and_dropped_are_imported(db):
     assert out["toss"] == ["p4", "p2"] and out["dropped"] == ["p9"]
 
 
-def test_incidents_are_refused_clearly():
+def test_incidents_import_as_confirmed_penalties(db):
+    """CONTRACTS §1 incidents: assessed in order, SA applied to the game, DQ removes."""
+    doc = make_file(final=False)
+    doc["incidents"] = [
+        {
+            "id": "i1",
+            "person": "p2",
+            "infraction": "3.7",
+            "conditions": {"pattern": False},
+            "round": 1,
+            "timing": "during_game",
+            "linked_to": None,
+            "level": None,
+            "reason": None,
+        },
+        {
+            "id": "i2",
+            "person": "p2",
+            "infraction": "3.7",
+            "conditions": {"pattern": False},
+            "round": 2,
+            "timing": "during_game",
+            "linked_to": None,
+            "level": None,
+            "reason": None,
+        },
+        {"id": "i3", "person": "p3", "infraction": "2.4", "round": 2, "timing": "during_game"},
+        {"id": "i4", "person": "p4", "infraction": "4.7", "round": 3, "timing": "during_game"},
+        {
+            "id": "i5",
+            "person": "p5",
+            "infraction": "3.3",
+            "round": 1,
+            "timing": "during_game",
+            "level": "warning",
+            "reason": "Repeated after an unrecorded caution",
+        },
+    ]
+    event = import_event(doc)
+    from standings.services import standings_document
+
+    result = event_standings(event)
+    penalties = {p["incident"]: p for p in standings_document(result)["penalties"]}
+    assert (penalties["i2"]["level"], penalties["i2"]["offence"]) == ("warning", 2)
+    assert penalties["i3"]["vp_adjustment"] == {"round": 2, "vp": -1.0}
+    assert "p4" not in {r["player"] for r in standings_document(result)["standings"]}
+    assert penalties["i5"]["level"] == "warning"
+    exported = export_event(event)["incidents"]
+    assert [i["id"] for i in exported] == ["i1", "i2", "i3", "i4", "i5"]
+    assert exported[4]["level"] == "warning" and exported[0]["level"] is None
+    # The raw VP of p3 is kept; only the adjusted VP moved.
+    vp_file = sum(s["vp"] for t in doc["rounds"][1]["tables"] for s in t if s["player"] == "p3")
+    raw = sum(
+        s["vp"]
+        for t in export_event(event)["rounds"][1]["tables"]
+        for s in t
+        if s["player"] == "p3"
+    )
+    assert vp_file == raw
+
+
+def test_bad_incidents_are_located():
     doc = make_file()
-    doc["incidents"] = [{"id": "i1", "person": "p2", "infraction": "3.7"}]
-    with pytest.raises(EventFileError, match="incidents"):
+    doc["incidents"] = [
+        {"id": "i1", "person": "ghost", "infraction": "3.3", "round": 1, "timing": "during_game"},
+        {"id": "i2", "person": "p1", "infraction": "3.3", "round": 1, "timing": "sometime"},
+    ]
+    with pytest.raises(EventFileError) as info:
+        validate_event_file(doc)
+    assert any(p.startswith("incident i1: unknown person") for p in info.value.problems)
+    assert any(p.startswith("incident i2: timing") for p in info.value.problems)
+    doc["incidents"] = [
+        {"id": "i1", "person": "p1", "infraction": "9.9", "round": 1, "timing": "during_game"}
+    ]
+    with pytest.raises(EventFileError, match="i1"):
+        validate_event_file(doc)
+    doc["incidents"] = [
+        {"id": "i1", "person": "p1", "infraction": "3.7", "round": 1, "timing": "during_game"}
+    ]
+    with pytest.raises(EventFileError, match="pattern"):
         validate_event_file(doc)
 
 
