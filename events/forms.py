@@ -44,6 +44,18 @@ class EventCreateForm(forms.ModelForm):
         self.fields["preliminary_rounds"].widget.attrs["min"] = 2
         self.fields["round_minutes"].widget.attrs["min"] = 120
 
+    def clean_time_zone(self):
+        import zoneinfo
+
+        value = self.cleaned_data["time_zone"]
+        try:
+            zoneinfo.ZoneInfo(value)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            raise forms.ValidationError(
+                _("Unknown time zone; use a name like America/Santiago or Europe/Madrid.")
+            ) from None
+        return value
+
     def clean_preliminary_rounds(self):
         value = self.cleaned_data["preliminary_rounds"]
         if value < 2:
@@ -77,12 +89,18 @@ class EventSettingsForm(EventCreateForm):
 
 
 class AddPlayerForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=200, required=False)
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=200,
+        required=False,
+        widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "off"}),
+    )
     vekn_number = forms.RegexField(
         label=_("VEKN number"),
         regex=r"^[0-9]{1,20}$",
         required=False,
         error_messages={"invalid": _("A VEKN number has only digits.")},
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
     check_in = forms.BooleanField(label=_("Checked in"), required=False, initial=True)
 

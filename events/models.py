@@ -280,6 +280,7 @@ class Round(models.Model):
     is_final = models.BooleanField(_("final"), default=False)
     seating_published = models.BooleanField(_("seating published"), default=False)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    first_player_drawn_at = models.DateTimeField(_("first player drawn at"), null=True, blank=True)
     ritual = models.JSONField(
         _("final seating ritual"),
         default=list,

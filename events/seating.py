@@ -23,6 +23,7 @@ This module is pure Python (standard library only) and has no database access.
 
 from __future__ import annotations
 
+import collections
 import itertools
 import math
 import random
@@ -151,6 +152,7 @@ _MIRROR = (_PRED, _GPRED, _GPREY, _PREY, _CROSS)  # the same relation from the o
 _GROUP = (0, 1, 1, 0, 1)  # 0 neighbour, 1 non-neighbour
 _REL_NAMES = ("prey", "grand-prey", "grand-predator", "predator", "cross-table")
 _TRANSFERS = {4: (1, 2, 3, 4), 5: (1, 2, 3, 4, 4)}
+_EPS = 1e-6  # cost differences below this are float noise (R9, the smallest rule, is 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,10 +178,13 @@ class SeatingScore:
     ``rules`` holds 9 values in R1..R9 order: violation counts (ints) for R1, R2,
     R4..R7, R9 and population standard deviations (floats) of the per-player mean
     available VP (R3) and mean starting transfers (R8). ``total`` is the weighted sum
-    (lower is better; 0 only for a single round of 5-player tables... never for real
-    events, it is meant for comparison). ``violations`` lists one :class:`Violation`
-    per counted violation, and for R3/R8 one per player whose mean is further than
-    ``1 / rounds`` from the average (krcg's ``vps`` / ``transfers`` lists).
+    ``Σ rules[i] × RULES[i].weight``, lower is better; it is meant to compare
+    seatings of the same rounds (a single round counts every pair of opponents as
+    "opponents every round", as krcg does). ``violations`` lists one
+    :class:`Violation` per counted violation, in rule order, and for R3/R8 one per
+    player whose mean is further than ``1 / rounds`` from the average (krcg's
+    ``vps`` / ``transfers`` lists; the distance is compared exactly, see
+    :func:`score_rounds`).
     """
 
     rules: tuple[float, ...]
@@ -406,6 +411,11 @@ def score_rounds(rounds: Sequence[Seating]) -> SeatingScore:
 
     Raises :class:`SeatingError` for a table of another size or a player seated twice
     in one round.
+
+    Known difference: krcg compares a player's R3/R8 distance to the mean with
+    floats, so a player exactly ``1 / rounds`` away may appear in its lists; this
+    function compares exactly and leaves such a player out (the figures in
+    ``rules`` and ``total`` are not affected).
     """
     rounds_count = len(rounds)
     history = _History(rounds)
@@ -547,6 +557,9 @@ class _Model:
         hid = [history.index.get(p) for p in players]
         present = {h for h in hid if h is not None}
         self.trivial = not present
+        # everybody in the round has played as often: the mean VP / transfers of the
+        # new round are known in advance, which makes the seat plan exact
+        self.uniform = len({history.played[h] if h is not None else 0 for h in hid}) <= 1
         # pair and seat costs, seen from each local player
         local = {h: k for k, h in enumerate(hid) if h is not None}
         pair_costs: list[dict[int, tuple[int, ...]]] = [{} for _ in range(n)]
@@ -641,10 +654,22 @@ class _Search:
                 trans_of.append(_TRANSFERS[size][s])
             start += size
         self.tab_of, self.seat_of, self.size_of, self.trans_of = tab_of, seat_of, size_of, trans_of
-        self.flat = list(order)
+        # kind of seat (size, seat number) of each position, and positions per kind
+        kinds = sorted(set(zip(size_of, seat_of, strict=True)))
+        self.kind_of = [kinds.index(kind) for kind in zip(size_of, seat_of, strict=True)]
+        self.kind_positions = [
+            [k for k in range(len(size_of)) if self.kind_of[k] == i] for i in range(len(kinds))
+        ]
+        self.flat: list[int] = []
         self.tcost: list[int] = []
+        self.best: list[int] = []
+        self.restart(order)
+
+    def restart(self, order: list[int]) -> None:
+        """Start again from the seating ``order`` (players in seat order, tables in a row)."""
+        self.flat[:] = order
         self.reset_sums()
-        self.best = list(self.flat)
+        self.best[:] = self.flat
         self.best_cost = self.cost
 
     def table_cost(self, t: int) -> int:
@@ -684,9 +709,21 @@ class _Search:
         self.cost = sum(self.tcost) + self.spread_cost
 
     def anneal(
-        self, iterations: int, t_high: float, t_low: float, deadline: float, reset: int
+        self,
+        iterations: int,
+        t_high: float,
+        t_low: float,
+        deadline: float,
+        reset: int,
+        same_kind: bool = False,
+        floor: float = -1.0,
     ) -> bool:
-        """Run the annealing; return False if the deadline was hit."""
+        """Run the annealing; return False if the deadline was hit.
+
+        ``same_kind`` only swaps players on the same kind of seat (table size and
+        seat number): the seat plan stays, only who sits with whom changes. The run
+        stops as soon as the cost reaches ``floor`` (a known lower bound).
+        """
         model = self.model
         rng = self.rng
         random_ = rng.random
@@ -702,6 +739,7 @@ class _Search:
         spread_cost = self.spread_cost
         cost = self.cost
         best_cost = self.best_cost
+        kind_of, kind_positions = self.kind_of, self.kind_positions
         exp = math.exp
         log_ratio = math.log(t_low / t_high)
         temperature = t_high
@@ -720,7 +758,10 @@ class _Search:
                     cost = self.cost
             k1 = randrange(n)
             t1 = tab_of[k1]
-            if random_() < intra:
+            if same_kind:
+                partners = kind_positions[kind_of[k1]]
+                k2 = partners[randrange(len(partners))]
+            elif random_() < intra:
                 k2 = starts[t1] + randrange(sizes[t1])
             else:
                 k2 = randrange(n)
@@ -769,9 +810,11 @@ class _Search:
                     s1v, s2v, s1t, s2t = n1v, n2v, n1t, n2t
                     spread_cost = new_spread
                 cost += delta
-                if cost < best_cost - 1e-9:
+                if cost < best_cost - _EPS:
                     best_cost = cost
                     self.best[:] = flat
+                    if cost <= floor + _EPS:
+                        break
             else:
                 flat[k1] = a
                 flat[k2] = b
@@ -790,8 +833,10 @@ class _Search:
         """Exact seat order of each table (all permutations), until nothing improves."""
         model = self.model
         improved = True
-        while improved:
+        passes = 0
+        while improved and passes < 10:
             improved = False
+            passes += 1
             for t, size in enumerate(self.sizes):
                 if time.perf_counter() > deadline:
                     return
@@ -820,7 +865,7 @@ class _Search:
                         + vp_part
                         + W8 * model.spread(c1, c2)
                     )
-                    if total < best - 1e-9:
+                    if total < best - _EPS:
                         best = total
                         best_perm = list(perm)
                 if best_perm is not current:
@@ -833,6 +878,199 @@ class _Search:
 
     def tables(self) -> list[list[int]]:
         return [self.best[s : s + z] for s, z in zip(self.starts, self.sizes, strict=True)]
+
+
+def _seat_plan(
+    model: _Model, sizes: list[int], rng: random.Random, jitter: bool = False
+) -> list[int]:
+    """A start where every player's seat number minimises R3, then R5/R7, then R8.
+
+    Ignoring who sits with whom, choosing a (table size, seat) for each player is a
+    transportation problem: players of the same history are interchangeable and the
+    variance of a sum with a known total is a sum of squares. Solved exactly as a
+    min-cost flow (integer costs, lexicographic: R3 before R5/R7 before R8); the
+    players are then put at random tables having the chosen kind of seat. With
+    ``jitter``, ties between equally good plans are broken at random.
+    """
+    n = len(model.seat_costs)
+    count = model.count
+    # kinds of seat: (size, seat) -> positions in the flat layout
+    slots: dict[tuple[int, int], list[int]] = {}
+    position = 0
+    for size in sizes:
+        for seat in range(size):
+            slots.setdefault((size, seat), []).append(position)
+            position += 1
+    kinds = list(slots)
+    # interchangeable players
+    groups: dict[tuple, list[int]] = {}
+    for a in range(n):
+        key = (model.vp_values[a], model.tr_values[a], model.seat_costs[a])
+        groups.setdefault(key, []).append(a)
+    keys = list(groups)
+    # the mean is fixed when everybody has played as often; else estimate it with
+    # everybody on an average seat
+    s1v, _, s1t, _ = model.fixed
+    slot_count = sum(len(positions) for positions in slots.values())
+    average_size = sum(size * len(slots[(size, seat)]) for size, seat in kinds) / slot_count
+    average_transfer = (
+        sum(_TRANSFERS[size][seat] * len(slots[(size, seat)]) for size, seat in kinds) / slot_count
+    )
+    total_v = float(s1v)
+    total_t = float(s1t)
+    for a in range(n):
+        v4, v5 = model.vp_values[a][4], model.vp_values[a][5]
+        total_v += v4 + (v5 - v4) * (average_size - 4)
+        t1, t2 = model.tr_values[a][1], model.tr_values[a][2]
+        total_t += t1 + (t2 - t1) * (average_transfer - 1)
+    # distances to the mean, times the number of players to stay in integers
+    sum_v = round(total_v)
+    sum_t = round(total_t)
+    costs: dict[tuple[int, int], tuple[int, int, int]] = {}
+    for g, key in enumerate(keys):
+        vps, transfers, seat_costs = key
+        for k, (size, seat) in enumerate(kinds):
+            dv = vps[size] * count - sum_v
+            dt = transfers[_TRANSFERS[size][seat]] * count - sum_t
+            costs[(g, k)] = (dv * dv, seat_costs[seat], dt * dt)
+    top_t = max((c[2] for c in costs.values()), default=0) * n + 1
+    top_seat = max((c[1] for c in costs.values()), default=0) * n * top_t + top_t
+    # nodes: 0 source, 1..G groups, then kinds, then sink
+    g_count, k_count = len(keys), len(kinds)
+    sink = 1 + g_count + k_count
+    graph: list[list[list[int]]] = [[] for _ in range(sink + 1)]
+
+    def edge(u: int, v: int, capacity: int, cost: int) -> None:
+        graph[u].append([v, capacity, cost, len(graph[v])])
+        graph[v].append([u, 0, -cost, len(graph[u]) - 1])
+
+    # random tie-breaks below the last level: they add up to less than one unit
+    tie_scale = 4 * n if jitter else 1
+    for g, key in enumerate(keys):
+        edge(0, 1 + g, len(groups[key]), 0)
+        for k in range(k_count):
+            dv2, seat_cost, dt2 = costs[(g, k)]
+            cost = (dv2 * top_seat + seat_cost * top_t + dt2) * tie_scale
+            if jitter:
+                cost += rng.randrange(4)
+            edge(1 + g, 1 + g_count + k, n, cost)
+    for k, kind in enumerate(kinds):
+        edge(1 + g_count + k, sink, len(slots[kind]), 0)
+    flow = 0
+    while flow < n:  # successive shortest paths (SPFA: residual costs can be < 0)
+        dist: list[float | int] = [math.inf] * (sink + 1)
+        previous: list[tuple[int, int] | None] = [None] * (sink + 1)
+        dist[0] = 0
+        queue = collections.deque([0])
+        queued = [False] * (sink + 1)
+        queued[0] = True
+        while queue:
+            u = queue.popleft()
+            queued[u] = False
+            for i, (v, capacity, cost, _) in enumerate(graph[u]):
+                if capacity > 0 and dist[u] + cost < dist[v]:
+                    dist[v] = dist[u] + cost
+                    previous[v] = (u, i)
+                    if not queued[v]:
+                        queued[v] = True
+                        queue.append(v)
+        if dist[sink] == math.inf:
+            break
+        push = n - flow
+        v = sink
+        while v:
+            u, i = previous[v]
+            push = min(push, graph[u][i][1])
+            v = u
+        v = sink
+        while v:
+            u, i = previous[v]
+            e = graph[u][i]
+            e[1] -= push
+            graph[v][e[3]][1] += push
+            v = u
+        flow += push
+    order = [-1] * n
+    for kind in kinds:
+        rng.shuffle(slots[kind])
+    for g, key in enumerate(keys):
+        members = groups[key]
+        rng.shuffle(members)
+        for v, capacity, _, _ in graph[1 + g]:
+            if 1 + g_count <= v < sink and capacity < n:
+                positions = slots[kinds[v - 1 - g_count]]
+                for _ in range(n - capacity):
+                    order[positions.pop()] = members.pop()
+    # anything left (should not happen): fill in order
+    rest = [a for key in keys for a in groups[key]]
+    for k in range(n):
+        if order[k] < 0:
+            order[k] = rest.pop()
+    return order
+
+
+# Search budget (annealing steps): fixed, so that a seed gives one result. One step
+# costs a few microseconds whatever the number of players.
+_BUDGET = 450_000
+_PLAN_ATTEMPTS = 4
+_TEMPERATURE = (3e6, 0.05)  # cost units: R9 is 1, R4 10**6; R1 and R2 never go uphill
+
+
+def _optimise(
+    model: _Model, sizes: list[int], order: list[int], rng: random.Random, deadline: float
+) -> list[int]:
+    """Search the best seating: seat plans first, then annealing from random starts.
+
+    1. Up to ``_PLAN_ATTEMPTS`` exact seat plans (:func:`_seat_plan`), each followed by
+       annealing that only swaps players on the same kind of seat. When every table
+       has the same size and every player has played as often, a plan whose pair
+       rules all hold is optimal: R3, R5, R7 and R8 are at their minimum and R1, R2,
+       R4, R6 and R9 add nothing. The search stops there.
+    2. Otherwise (small events where some pair rules must break, 4-player tables,
+       late arrivals) annealing over all swaps from random starts, each run polished
+       by :meth:`_Search.polish`, until the budget is spent or three runs in a row
+       bring nothing better.
+    """
+    n = len(order)
+    run = min(_BUDGET, max(40_000, 1500 * n))
+    reset = max(256, run // 50 // 256 * 256)
+    exact = model.uniform and len(set(sizes)) == 1
+    search = _Search(model, sizes, order, rng)
+    best, best_cost = list(order), math.inf
+    floor = -1.0
+    budget = _BUDGET
+    for attempt in range(_PLAN_ATTEMPTS):
+        plan = _seat_plan(model, sizes, rng, jitter=attempt > 0)
+        search.restart(plan)
+        plan_floor = search.cost - sum(search.tcost)  # seat and spread costs only
+        if exact:
+            floor = plan_floor
+        steps = min(budget, max(40_000, run // 3))
+        finished = search.anneal(steps, *_TEMPERATURE, deadline, reset, True, floor)
+        budget -= steps
+        search.restore_best()
+        search.polish(deadline)
+        if search.cost < best_cost - _EPS:
+            best, best_cost = list(search.best), search.cost
+        if not finished or best_cost <= floor + _EPS or budget <= 0:
+            return best
+    stale = 0
+    while budget > 0 and time.perf_counter() < deadline:
+        steps = min(budget, run)
+        budget -= steps
+        rng.shuffle(order)
+        search.restart(order)
+        finished = search.anneal(steps, *_TEMPERATURE, deadline, reset, False, floor)
+        search.restore_best()
+        search.polish(deadline)
+        if search.cost < best_cost - _EPS:
+            best, best_cost = list(search.best), search.cost
+            stale = 0
+        else:
+            stale += 1
+        if not finished or best_cost <= floor + _EPS or stale >= 3:
+            break
+    return best
 
 
 def seat_round(
@@ -852,15 +1090,19 @@ def seat_round(
 
     The hard rule comes first: no predator→prey pair is repeated (R1 == 0) whenever
     possible; then the krcg weighted total of all rounds, the new one included, is
-    minimised (simulated annealing over seat swaps with incremental costs, then an
-    exact ordering of each table). With no history for any of ``players`` every
-    seating scores the same and a random one is returned at once.
+    minimised: an exact seat plan (min-cost flow on R3, R5, R7, R8) refined by
+    simulated annealing over seat swaps with incremental costs, then annealing from
+    random starts when the plan cannot avoid every pair rule, each result polished
+    by an exact ordering of each table. The search stops as soon as it reaches a
+    provable optimum (every table the same size, everybody with as many games, no
+    pair rule broken) — usual for large events — and at once when no player has a
+    history (round 1: every seating scores the same, a random one is returned).
 
-    The result is deterministic for a given ``seed`` (the search runs a fixed number
-    of steps depending on the number of players); ``time_limit`` (seconds) is a
-    safety cap: if it is reached the best seating found so far is returned, which may
-    then depend on the machine's speed. Raises :class:`SeatingError` for a bad
-    number of players or a player listed twice.
+    The result is deterministic for a given ``seed`` (the search runs a fixed budget
+    of steps, never a duration); ``time_limit`` (seconds) is a safety cap: if 90 %
+    of it is spent the best seating found so far is returned, which may then depend
+    on the machine's speed. Raises :class:`SeatingError` for a bad number of players
+    or a player listed twice.
     """
     started = time.perf_counter()
     deadline = started + max(0.0, time_limit) * 0.9
@@ -874,13 +1116,7 @@ def seat_round(
     rng.shuffle(order)
     model = _Model(previous, players)
     if not model.trivial:
-        search = _Search(model, sizes, order, rng)
-        iterations = min(400_000, max(30_000, 600 * n))
-        # temperatures in cost units: R9 is worth 1, R6 10**4; R1/R2 never go uphill
-        search.anneal(iterations, 3e4, 0.05, deadline, reset=max(1, iterations // 50))
-        search.restore_best()
-        search.polish(deadline)
-        order = [a for table in search.tables() for a in table]
+        order = _optimise(model, sizes, order, rng, deadline)
     result: Seating = []
     start = 0
     for size in sizes:

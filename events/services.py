@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 from django.db.models import Count, F, Max, Q, Sum
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
@@ -123,6 +124,14 @@ def _next_code(event: Event) -> str:
     return f"p{n}"
 
 
+def _name_key(name: str) -> str:
+    """Names compared without case, accents or extra spaces ("José  Pérez" = "jose perez")."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+
 def find_or_create_person(name: str, vekn_number: str = "") -> Person:
     """The person with this VEKN number, or a new one. ``UserError`` if the number is
     taken under a clearly different name, or is not digits."""
@@ -133,6 +142,12 @@ def find_or_create_person(name: str, vekn_number: str = "") -> Person:
     if vekn_number:
         person = Person.objects.filter(vekn_number=vekn_number).first()
         if person:
+            if name and _name_key(name) != _name_key(person.name):
+                raise UserError(
+                    _("VEKN number %(n)s belongs to %(owner)s, not %(name)s: check the number.")
+                    % {"n": vekn_number, "owner": person.name, "name": name},
+                    field="vekn_number",
+                )
             return person
     if not name:
         raise UserError(_("Give the player's name."), field="name")
@@ -150,6 +165,11 @@ def register(event: Event, person: Person, actor=None, *, check_in: bool = False
         if event.rounds.filter(is_final=True).exists():
             raise UserError(_("The final has started: no more players can join."))
         first_round = last + 1
+        if first_round > event.total_preliminary_rounds:
+            raise UserError(
+                _("Every preliminary round is seated: %(name)s could not play any more.")
+                % {"name": person.name}
+            )
         reg = Registration.objects.create(
             event=event,
             person=person,
@@ -199,6 +219,11 @@ def set_status(reg: Registration, status: str, actor=None) -> Registration:
                     _mark_loss(seat)
                     loss_round = last.number
         else:
+            if (
+                reg.status == Registration.Status.CHECKED_IN
+                and before["status"] == Registration.Status.DROPPED
+            ):
+                _undo_drop_loss(reg)
             reg.dropped_after_round = None
         reg.save()
         audit(
@@ -211,6 +236,25 @@ def set_status(reg: Registration, status: str, actor=None) -> Registration:
         )
         _changed(event)
     return reg
+
+
+def _undo_drop_loss(reg: Registration) -> None:
+    """Reinstating a dropped player takes back the "Loss" the drop gave in the last round,
+    as long as nobody has entered that table's result (a mistaken tap is undone)."""
+    last = reg.event.rounds.filter(is_final=False).order_by("-number").first()
+    if last is None:
+        return
+    seat = Seat.objects.filter(round=last, registration=reg, loss=True).first()
+    if seat is None:
+        return
+    others_entered = (
+        Seat.objects.filter(table_id=seat.table_id, vp__isnull=False).exclude(pk=seat.pk).exists()
+    )
+    if not others_entered:
+        seat.loss = False
+        seat.vp = None
+        seat.save(update_fields=["loss", "vp"])
+        Table.objects.filter(pk=seat.table_id).update(version=F("version") + 1)
 
 
 def _mark_loss(seat: Seat) -> None:
@@ -694,6 +738,7 @@ def set_first_player(final: Round, reg_id: int, actor=None) -> None:
             ]
         )
         Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+        Round.objects.filter(pk=final.pk).update(first_player_drawn_at=timezone.now())
         audit(final.event, actor, "final.first_player", str(final), {"row": ids}, {"row": rotated})
         _changed(final.event)
 
@@ -703,6 +748,8 @@ def draw_first_player(final: Round, actor=None, *, rng: random.Random | None = N
     ids = list(Seat.objects.filter(round=final).values_list("registration_id", flat=True))
     if not ids:
         raise UserError(_("Finish the seating ritual first."))
+    if Round.objects.filter(pk=final.pk, first_player_drawn_at__isnull=False).exists():
+        raise UserError(_("Who plays first has already been drawn."))
     chosen = (rng or random.SystemRandom()).choice(ids)
     set_first_player(final, chosen, actor)
     return chosen
@@ -756,6 +803,17 @@ def staff_events_for(user):
     if user.is_superuser:
         return Event.objects.all()
     return Event.objects.filter(Q(roles__user=user) | Q(organisation__roles__user=user)).distinct()
+
+
+def organisations_run_by(user):
+    """Organisations where ``user`` may create events (organiser role, or superuser)."""
+    from events.permissions import Role
+
+    if not user.is_authenticated:
+        return Organisation.objects.none()
+    if user.is_superuser:
+        return Organisation.objects.all()
+    return Organisation.objects.filter(roles__user=user, roles__role=Role.ORGANISER).distinct()
 
 
 def events_with_counts():

@@ -26,7 +26,15 @@ from standings.tables import StandingsTable
 def home(request):
     events = list(services.events_with_counts().select_related("organisation")[:50])
     staff_events = list(services.staff_events_for(request.user)[:50])
-    return render(request, "events/home.html", {"events": events, "staff_events": staff_events})
+    return render(
+        request,
+        "events/home.html",
+        {
+            "events": events,
+            "staff_events": staff_events,
+            "organisations": services.organisations_run_by(request.user),
+        },
+    )
 
 
 def _public_page(request, event: Event, page: str, build):

@@ -180,10 +180,10 @@ def round_detail(request, event, number):
     tables = services.round_overview(rnd)
     names = {s.registration_id: s.registration.person.name for t in tables for s in t["seats"]}
     violations = []
-    if score:
-        for v in score.violations:
-            if rnd.number in v.rounds or not v.rounds:
-                violations.append(v)
+    if score and rnd.number > 1:
+        # In round 1 there is no history: every criterion about repeats is moot and the
+        # VP/transfer spreads are what a single round gives.
+        violations = [v for v in score.violations if rnd.number in v.rounds or not v.rounds]
     return render(
         request,
         "manage/round.html",
@@ -318,6 +318,8 @@ def table_result(request, event, number, table_number):
         messages.success(request, _("Table %(n)s saved.") % {"n": table.number})
     else:
         messages.info(request, _("Table %(n)s saved (game still running).") % {"n": table.number})
+    if table.round.is_final:
+        return _back(event, "final")
     return _back(event, "round", number=number)
 
 
@@ -448,6 +450,21 @@ def final(request, event):
                 "positions": range(len(row) + 1),
                 "tables": services.round_overview(final_round),
                 "result_entered": final_round.seats.filter(vp__isnull=False).exists(),
+                "first_name": next(
+                    (
+                        result.players[s.registration_id].name
+                        for t in services.round_overview(final_round)
+                        for s in t["seats"]
+                        if s.position == 1
+                    ),
+                    None,
+                )
+                if final_round.first_player_drawn_at
+                else None,
+                "winner_name": next(
+                    (result.players[r.player].name for r in result.standings.rows if r.winner),
+                    None,
+                ),
                 "seeds": {p: i for i, p in enumerate(finalists, start=1)},
             }
         )

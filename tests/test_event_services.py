@@ -224,3 +224,33 @@ def test_no_final_only_below_eight_players(event):
     # 7 players: a staggered plan seats one table and rests the others (TR §3.1.2).
     rnd = services.seat_next_round(event, seed=1)
     assert rnd.seats.count() in (4, 5) and rnd.tables.count() == 1
+
+
+def test_undoing_a_mistaken_drop_takes_back_the_loss(event):
+    regs = add_players(event, 10)
+    rnd = services.seat_next_round(event, seed=1)
+    services.set_status(regs[0], Registration.Status.DROPPED)
+    seat = Seat.objects.get(round=rnd, registration=regs[0])
+    assert seat.loss
+    services.set_status(regs[0], Registration.Status.CHECKED_IN)
+    seat.refresh_from_db()
+    assert not seat.loss and seat.vp is None
+
+
+def test_no_late_arrival_once_every_round_is_seated(event):
+    event.preliminary_rounds = 2
+    event.save()
+    add_players(event, 8)
+    play_round(services.seat_next_round(event, seed=1))
+    services.seat_next_round(event, seed=2)
+    with pytest.raises(UserError, match="could not play"):
+        services.register(event, PersonFactory(), check_in=True)
+
+
+def test_vekn_number_of_someone_else_is_refused(db):
+    PersonFactory(name="Ana Rojas", vekn_number="3200001")
+    with pytest.raises(UserError, match="belongs to Ana Rojas"):
+        services.find_or_create_person("Bob Someone", "3200001")
+    # Same person, written differently: accepted.
+    assert services.find_or_create_person("ana  rojas", "3200001").name == "Ana Rojas"
+    assert services.find_or_create_person("", "3200001").name == "Ana Rojas"

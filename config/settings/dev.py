@@ -10,3 +10,5 @@ STORAGES = {
     **STORAGES,
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+STATIC_ROOT = None  # whitenoise serves from the finders; collectstatic is for production
+WHITENOISE_USE_FINDERS = True

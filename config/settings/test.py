@@ -16,3 +16,5 @@ CACHES = {
     }
 }
 LANGUAGE_CODE = "en"
+STATIC_ROOT = None  # whitenoise serves from the finders; collectstatic is for production
+WHITENOISE_USE_FINDERS = True

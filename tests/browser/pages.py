@@ -30,9 +30,11 @@ def log_in(page: Page, base: str, username: str, password: str):
     expect(page.get_by_role("button", name="Sign out")).to_be_visible()
 
 
-def create_event(page: Page, base: str, org_slug: str, *, name: str, slug: str, rounds: int):
+def create_event(
+    page: Page, base: str, org_slug: str, *, name: str, slug: str, rounds: int, shots=None
+):
     """Create an event from the VEKN preset with ``rounds`` preliminary rounds and a final;
-    ends on the event's dashboard."""
+    ends on the event's dashboard. No page links to the form: its address is typed."""
     page.goto(f"{base}/organisations/{org_slug}/events/new/")
     expect(page.get_by_role("heading", name=re.compile("New event"))).to_be_visible()
     page.locator("#id_name").fill(name)
@@ -41,6 +43,8 @@ def create_event(page: Page, base: str, org_slug: str, *, name: str, slug: str, 
     page.locator("#id_preset").select_option("vekn-2026")
     page.locator("#id_preliminary_rounds").fill(str(rounds))
     page.locator("#id_final_mode").select_option("final")
+    if shots:
+        shots(page, "event-form")
     click_and_wait(page, page.get_by_role("button", name="Create event"))
     expect(messages(page)).to_contain_text("Event created.")
     expect(page).to_have_url(f"{base}/events/{slug}/manage/")

@@ -135,7 +135,13 @@ def test_vekn_event_day(live_server, organiser, organisation, new_context, shots
     log_in(staff, base, organiser.username, organiser.password)
     shots(staff, "home-signed-in")
     create_event(
-        staff, base, organisation.slug, name="Santiago Open 2026", slug=SLUG, rounds=2
+        staff,
+        base,
+        organisation.slug,
+        name="Santiago Open 2026",
+        slug=SLUG,
+        rounds=2,
+        shots=shots,
     )
     dashboard = staff.locator("main section.card").first
     expect(dashboard).to_contain_text("2 rounds of 120 min")
@@ -177,7 +183,7 @@ def test_vekn_event_day(live_server, organiser, organisation, new_context, shots
     )
     expect(quality).to_be_visible()
     expect(quality.locator("table.grid tbody tr").first).to_be_visible()
-    expect(quality).to_contain_text("Total")
+    expect(quality).to_contain_text("Round 1 has no earlier round")
     shots(staff, "round-1-seated")
     click_and_wait(staff, staff.get_by_role("button", name="Publish seating"))
     expect(staff.get_by_role("button", name="Hide seating")).to_be_visible()
@@ -257,9 +263,7 @@ def test_vekn_event_day(live_server, organiser, organisation, new_context, shots
     public.goto(f"{base}/events/{SLUG}/standings/")
     expect(public.locator("main")).to_contain_text("has not published the standings yet")
     click_and_wait(staff, staff.locator("nav.tabs").get_by_role("link", name="Standings"))
-    toss_forms = staff.locator("form").filter(
-        has=staff.get_by_role("button", name="Draw the toss")
-    )
+    toss_forms = staff.locator("form").filter(has=staff.get_by_role("button", name="Draw the toss"))
     expect(toss_forms.first).to_contain_text("Tie for the top 5: toss needed")
     groups = [sorted(f.locator("p").first.inner_text().split(", ")) for f in toss_forms.all()]
     assert sorted(tied) in groups  # other ties may touch the top 5 too, by chance
@@ -304,9 +308,7 @@ def test_vekn_event_day(live_server, organiser, organisation, new_context, shots
         expect(staff.locator("form.ritual .cardslot")).to_have_text(list(row))
         if turn == 4:
             shots(staff, "final-ritual-in-progress")
-        click_and_wait(
-            staff, staff.get_by_role("button", name=f"Place at position {position}")
-        )
+        click_and_wait(staff, staff.get_by_role("button", name=f"Place at position {position}"))
         row = vekn.place_card(row, player, position)
     expect(staff.locator("p.ritual .cardslot")).to_have_text(list(row))
     expect(staff.get_by_role("heading", name="Who plays first")).to_be_visible()
@@ -344,8 +346,90 @@ def test_vekn_event_day(live_server, organiser, organisation, new_context, shots
     expect(others).to_have_count(4)
     expect(others).to_contain_text(["Finalist"] * 4)
     other_names = {n for n in finalists if n != winner}
-    assert {
-        others.nth(i).locator("td").nth(1).inner_text() for i in range(4)
-    } == other_names
+    assert {others.nth(i).locator("td").nth(1).inner_text() for i in range(4)} == other_names
     shots(public, "public-standings-final")
+    public.get_by_role("link", name="Results").click()
+    for heading in ("Round 1", "Round 2", "Final"):
+        expect(public.get_by_role("heading", level=2, name=heading)).to_be_visible()
+    final_card = public.locator(".tables").last.locator(".table-card")
+    expect(final_card.locator("ol > li").nth(FINAL.index("2"))).to_contain_text(
+        f"{winner} — 2.0 VP"
+    )
+    browser_log.assert_clean()
+
+
+def test_two_scorekeepers_save_the_same_table(
+    live_server, organiser, organisation, make_user, new_context, shots, browser_log
+):
+    """Two scorekeepers open table 1 on their tablets and both type a sheet; the first
+    saves, then the second: the second gets a clear conflict (HTTP 409) and the first's
+    values stay."""
+    base = live_server.url
+    sam, tess = make_user("sam"), make_user("tess")
+    slug = "friday-night"
+    first_sheet, second_sheet = ["1,5", "0", "0.5", "0.5"], ["0", "0", "0.5", "2.5"]
+    assert_legal(first_sheet)
+    assert_legal(second_sheet)
+
+    # The organiser makes the event, appoints the two scorekeepers, seats one table.
+    org = new_context().new_page()
+    log_in(org, base, organiser.username, organiser.password)
+    create_event(org, base, organisation.slug, name="Friday Night", slug=slug, rounds=2)
+    click_and_wait(org, org.get_by_role("link", name="Staff", exact=True))
+    for account in (sam, tess):
+        org.locator("#id_username").fill(account.username)
+        org.locator("#id_role").select_option("scorekeeper")
+        click_and_wait(org, org.get_by_role("button", name="Give role"))
+        expect(messages(org)).to_contain_text("Role given.")
+        expect(org.locator("main")).to_contain_text(f"{account.username} — Scorekeeper")
+    org.goto(f"{base}/events/{slug}/manage/players/")
+    for name, number in PLAYERS[:4]:
+        add_player(org, name, number)
+    click_and_wait(org, org.locator("nav.tabs").get_by_role("link", name="Overview"))
+    click_and_wait(org, org.get_by_role("button", name="Seat round 1"))
+    assert table_sizes(org) == [4]
+
+    # Each scorekeeper, on their own tablet, opens table 1 and types a sheet.
+    tablets = []
+    for account, sheet in ((sam, first_sheet), (tess, second_sheet)):
+        page = new_context().new_page()
+        log_in(page, base, account.username, account.password)
+        mine = page.locator("section.card").filter(has_text="Events you run")
+        click_and_wait(page, mine.get_by_role("link", name="Manage"))
+        click_and_wait(page, page.get_by_role("link", name="Current round: Round 1"))
+        open_table(page, 1)
+        type_sheet(page, sheet)
+        expect(page.locator("#check")).to_contain_text("Legal result sheet.")
+        tablets.append(page)
+    first, second = tablets
+    shots(second, "second-scorekeeper-typing")
+
+    # The first saves.
+    click_and_wait(first, first.get_by_role("button", name="Save result"))
+    expect(messages(first)).to_contain_text("Table 1 saved.")
+
+    # The second saves a form loaded before that: refused, with a clear conflict.
+    with second.expect_response(
+        lambda r: r.request.method == "POST" and r.url.endswith("/tables/1/")
+    ) as response:
+        second.get_by_role("button", name="Save result").click()
+    assert response.value.status == 409
+    expect(second.get_by_role("alert")).to_contain_text(
+        "sam saved this table while you were typing. Nothing of yours was saved"
+    )
+    expect(second.locator(".msg.warning")).to_contain_text(
+        "Your values were: " + " · ".join(second_sheet)
+    )
+    shown = [second.locator("input.vp").nth(i).input_value() for i in range(4)]
+    assert [Decimal(v) for v in shown] == [Decimal(v.replace(",", ".")) for v in first_sheet]
+    expect(second.locator("#check")).to_contain_text("Legal result sheet.")
+    shots(second, "conflict-409")
+
+    # The table keeps the first scorekeeper's result, for everyone.
+    for page in (second, org):
+        page.goto(f"{base}/events/{slug}/manage/rounds/1/")
+        card = page.locator(".tables .table-card").first
+        expect(card.locator(".badge.ok")).to_have_text("done")
+        expect(card.locator("ol > li strong")).to_have_text(["1.5", "0.0", "0.5", "0.5"])
+    shots(org, "round-after-conflict")
     browser_log.assert_clean()
