@@ -142,6 +142,14 @@ class Event(models.Model):
     standings_published = models.BooleanField(_("standings published"), default=False)
     results_approved = models.BooleanField(_("results approved"), default=False)
     time_zone = models.CharField(_("time zone"), max_length=64, default="America/Santiago")
+    sanctioned = models.BooleanField(
+        _("sanctioned"),
+        default=True,
+        help_text=_("False when venue interference or missing tables unsanctioned it (JG §5)."),
+    )
+    unsanctioned_reason = models.TextField(_("why unsanctioned"), blank=True, default="")
+    force_majeure_at = models.DateTimeField(_("stopped by force majeure at"), null=True, blank=True)
+    force_majeure_report = models.TextField(_("force majeure report"), blank=True, default="")
     public_version = models.PositiveIntegerField(
         _("public pages version"),
         default=1,
@@ -165,6 +173,10 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=Q(finalists_count__gte=2, finalists_count__lte=5),
                 name="events_event_finalists_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(sanctioned=True) | ~Q(unsanctioned_reason=""),
+                name="events_event_unsanctioned_needs_reason",
             ),
         ]
 

@@ -660,7 +660,17 @@ class _Search:
         self.kind_positions = [
             [k for k in range(len(size_of)) if self.kind_of[k] == i] for i in range(len(kinds))
         ]
+        # players that are interchangeable for the seat and spread costs
+        keys: dict[tuple, int] = {}
+        self.group_of = [
+            keys.setdefault((model.vp_values[a], model.tr_values[a], model.seat_costs[a]), len(keys))
+            for a in range(len(order))
+        ]
+        self.group_members: list[list[int]] = [[] for _ in keys]
+        for a, g in enumerate(self.group_of):
+            self.group_members[g].append(a)
         self.flat: list[int] = []
+        self.position: list[int] = [0] * len(order)
         self.tcost: list[int] = []
         self.best: list[int] = []
         self.restart(order)
@@ -697,6 +707,7 @@ class _Search:
         model = self.model
         s1v, s2v, s1t, s2t = model.fixed
         for k, a in enumerate(self.flat):
+            self.position[a] = k
             v = model.vp_values[a][self.size_of[k]]
             t = model.tr_values[a][self.trans_of[k]]
             s1v += v
@@ -721,7 +732,8 @@ class _Search:
         """Run the annealing; return False if the deadline was hit.
 
         ``same_kind`` only swaps players on the same kind of seat (table size and
-        seat number): the seat plan stays, only who sits with whom changes. The run
+        seat number) or players with the same history figures (interchangeable): the
+        seat plan's costs stay, only who sits with whom changes. The run
         stops as soon as the cost reaches ``floor`` (a known lower bound).
         """
         model = self.model
@@ -740,6 +752,7 @@ class _Search:
         cost = self.cost
         best_cost = self.best_cost
         kind_of, kind_positions = self.kind_of, self.kind_positions
+        group_of, group_members, position = self.group_of, self.group_members, self.position
         exp = math.exp
         log_ratio = math.log(t_low / t_high)
         temperature = t_high
@@ -759,8 +772,12 @@ class _Search:
             k1 = randrange(n)
             t1 = tab_of[k1]
             if same_kind:
-                partners = kind_positions[kind_of[k1]]
-                k2 = partners[randrange(len(partners))]
+                if random_() < 0.5:
+                    partners = kind_positions[kind_of[k1]]
+                    k2 = partners[randrange(len(partners))]
+                else:
+                    partners = group_members[group_of[flat[k1]]]
+                    k2 = position[partners[randrange(len(partners))]]
             elif random_() < intra:
                 k2 = starts[t1] + randrange(sizes[t1])
             else:
@@ -803,6 +820,8 @@ class _Search:
                 new_spread = W3 * spread(n1v, n2v) + W8 * spread(n1t, n2t)
                 delta += new_spread - spread_cost
             if delta <= 0 or random_() < exp(-delta / temperature):
+                position[a] = k2
+                position[b] = k1
                 tcost[t1] = new1
                 if t1 != t2:
                     tcost[t2] = new2

@@ -46,6 +46,7 @@ urlpatterns = [
     path("penalties/<int:pk>/", pv.penalty_detail, name="penalty"),
     path("penalties/<int:pk>/report/", pv.dq_report, name="dq-report"),
     path("results/approve/", pv.approve_results, name="approve-results"),
+    path("cases/", pv.organisational_cases, name="cases"),
     path("export/penalties.csv", pv.export_penalties_csv, name="export-penalties-csv"),
     path("export/penalties.json", pv.export_penalties_json, name="export-penalties-json"),
 ]

@@ -407,3 +407,62 @@ def my_sanctions(request):
     return render(
         request, "penalties/my_sanctions.html", {"person": person, "penalties": penalties}
     )
+
+
+@staff_required(P.CONFIRM_PENALTIES)
+def organisational_cases(request, event):
+    """JG §5: venue interference, force majeure and substitutes, for the head judge."""
+    rounds = list(event.rounds.order_by("number"))
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "venue":
+                rnd = round_or_404(event, int(request.POST.get("round", "0")))
+                unsanctioned = services.record_venue_interference(
+                    event,
+                    rnd,
+                    int(request.POST.get("minutes_played", "")),
+                    request.POST.get("table_on_time") == "on",
+                    request.POST.get("report", ""),
+                    request.user,
+                )
+                if unsanctioned:
+                    messages.warning(
+                        request, _("Recorded: the event is now unsanctioned (JG §5.2).")
+                    )
+                else:
+                    messages.success(request, _("Recorded: the event stays sanctioned (JG §5.2)."))
+            elif action == "force_majeure":
+                services.declare_force_majeure(event, request.POST.get("report", ""), request.user)
+                messages.warning(
+                    request, _("Force majeure recorded: standings use the last completed round.")
+                )
+            elif action == "lift":
+                services.lift_force_majeure(event, request.POST.get("reason", ""), request.user)
+                messages.success(request, _("Force majeure lifted."))
+            elif action == "substitute":
+                rnd = round_or_404(event, int(request.POST.get("round", "0")))
+                table = get_object_or_404(
+                    Table, round=rnd, number=int(request.POST.get("table", "0"))
+                )
+                services.seat_substitute(
+                    table,
+                    int(request.POST.get("position", "0")),
+                    request.POST.get("name", ""),
+                    request.POST.get("vekn_number", ""),
+                    request.user,
+                )
+                messages.success(request, _("Substitute seated."))
+            else:
+                raise UserError(_("Unknown action."))
+        except ValueError:
+            messages.error(request, _("Incomplete form: check the numbers."))
+        except UserError as exc:
+            messages.error(request, str(exc))
+        return redirect("manage:cases", slug=event.slug)
+    event.refresh_from_db()
+    return render(
+        request,
+        "penalties/cases.html",
+        {"event": event, "rounds": rounds, "cases": services.RULESET.organisational_cases.values()},
+    )

@@ -44,17 +44,25 @@ def event_standings(event: Event) -> EventStandings:
     """Compute the standings of ``event`` (TR §3.1, §3.7; SPEC-events §1.3–§1.5) from the
     VP adjusted by confirmed standings adjustments (JG §1.1.3), in four queries:
     registrations with people, rounds, seats, adjustments."""
-    regs = list(
-        Registration.objects.filter(event=event, competing=True)
-        .select_related("person")
-        .order_by("id")
+    all_regs = list(
+        Registration.objects.filter(event=event).select_related("person").order_by("id")
     )
+    regs = [r for r in all_regs if r.competing]
     rounds = list(Round.objects.filter(event=event).order_by("number"))
     seats = list(
         Seat.objects.filter(round__event=event)
         .order_by("round__number", "table__number", "position")
         .values_list("round_id", "table_id", "registration_id", "vp", "loss")
     )
+    # A substitute (non-competing, JG §5.1.1) scores nothing: their seat is ranked last at
+    # the table like a "Loss" and they never appear in the standings **[choice]**.
+    substitutes = {r.id for r in all_regs if not r.competing}
+    seats = [
+        (round_id, table_id, reg, vp, loss or reg in substitutes)
+        for round_id, table_id, reg, vp, loss in seats
+    ]
+    if event.force_majeure_at is not None:
+        rounds, seats = _force_majeure_cut(rounds, seats)
     number_of = {r.id: r.number for r in rounds}
     games: dict[int, list[int]] = {}
     for round_id, _table, reg_id, _vp, _loss in seats:
@@ -80,7 +88,9 @@ def event_standings(event: Event) -> EventStandings:
             )
         )
     S = Registration.Status
-    players = tuple(r.id for r in regs if r.id in played or r.status == S.CHECKED_IN)
+    players = tuple(r.id for r in regs if r.id in played or r.status == S.CHECKED_IN) + tuple(
+        sorted(substitutes & played)
+    )
     toss = tuple(r.id for r in sorted(regs, key=lambda r: r.toss_position or 0) if r.toss_position)
     final = None
     if final_round is not None and final_seats:
@@ -102,7 +112,8 @@ def event_standings(event: Event) -> EventStandings:
             for n, tables in sorted(prelim.items())
         ),
         toss=toss,
-        disqualified=frozenset(r.id for r in regs if r.status == S.DISQUALIFIED),
+        disqualified=frozenset(r.id for r in regs if r.status == S.DISQUALIFIED)
+        | (substitutes & played),
         unavailable_for_final=frozenset(r.id for r in regs if r.status == S.DROPPED),
         finalists_count=event.finalists_count,
         has_final=event.has_final,
@@ -118,6 +129,24 @@ def event_standings(event: Event) -> EventStandings:
         rounds=rounds,
         games=games,
     )
+
+
+def _force_majeure_cut(rounds, seats):
+    """JG §5.3: keep only the rounds that count after force majeure (see
+    ``penalties.organisational.force_majeure``)."""
+    from penalties.organisational import RoundState, force_majeure
+
+    incomplete = {round_id for round_id, _t, _r, vp, _l in seats if vp is None}
+    outcome = force_majeure(
+        [RoundState(r.number, r.id not in incomplete, r.is_final) for r in rounds]
+    )
+    keep = {
+        r.id
+        for r in rounds
+        if (not r.is_final and r.number in outcome.counted_rounds)
+        or (r.is_final and outcome.final_counts)
+    }
+    return [r for r in rounds if r.id in keep], [row for row in seats if row[0] in keep]
 
 
 def standings_document(result: EventStandings) -> dict:

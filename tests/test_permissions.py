@@ -69,6 +69,7 @@ MATRIX = {
     "manage:penalty": ("get", "penalty", [302, 404, 404, 200, 200, 200, 200]),
     "manage:dq-report": ("get", "penalty", [302, 404, 404, 200, 200, 200, 403]),
     "manage:approve-results": ("post", "event", [302, 404, 404, 302, 302, 403, 403]),
+    "manage:cases": ("get", "event", [302, 404, 404, 200, 200, 403, 403]),
     "manage:export-penalties-csv": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
     "manage:export-penalties-json": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
 }
