@@ -81,19 +81,45 @@ def earlier_events(event: Event, person: Person) -> list[Penalty]:
     )
 
 
+def _as_assessment(p: Penalty) -> guide.Assessment:
+    """A stored penalty as the engine's ``Assessment`` (for linking, JG §1.2.6)."""
+    return guide.Assessment(
+        level=guide.Level(p.level),
+        offence=p.offence,
+        baseline=guide.Level(p.baseline),
+        explanation=p.explanation,
+        source=p.source,
+        infraction=p.infraction,
+    )
+
+
 def preview(
-    event: Event, registration: Registration, code: str, conditions: dict
+    event: Event,
+    registration: Registration,
+    code: str,
+    conditions: dict,
+    linked_to: Penalty | None = None,
 ) -> guide.Assessment:
     """What the guide gives for this person's next offence of ``code`` now (nothing saved).
-    Raises ``UserError`` for an unknown code or a missing/invalid condition answer."""
+    ``linked_to``: an earlier penalty of the same person caused by the same error (JG
+    §1.2.6): only the more severe counts. Raises ``UserError`` for an unknown code or a
+    missing/invalid condition answer."""
     infraction(code)
+    history = [
+        _prior(p)
+        for p in Penalty.objects.filter(event=event, person=registration.person)
+        .exclude(status=Penalty.Status.VOIDED)
+        .exclude(pk=linked_to.pk if linked_to else None)
+        .order_by("created_at", "id")
+    ]
     try:
         return guide.assess(
             RULESET,
             code,
             conditions,
-            event_history(event, registration.person),
+            history,
             [_prior(p) for p in earlier_events(event, registration.person)],
+            linked_to=_as_assessment(linked_to) if linked_to else None,
         )
     except guide.ConditionError as exc:
         raise UserError(str(exc)) from None
@@ -133,6 +159,7 @@ def log_penalty(
     description: str = "",
     ethics_committee: bool = False,
     external_id: str = "",
+    linked_to: Penalty | None = None,
 ) -> Logged:
     """Record one incident with the penalty the guide gives (JG §1.2; SPEC-penalties §1).
 
@@ -166,7 +193,11 @@ def log_penalty(
                         "The event's results are approved: only a fraud case referred to the ethics committee can be added."
                     )
                 )
-            assessment = preview(event, registration, code, conditions)
+            if linked_to is not None and (
+                linked_to.event_id != event.pk or linked_to.person_id != registration.person_id
+            ):
+                raise UserError(_("A linked infraction is the same person's, in this event."))
+            assessment = preview(event, registration, code, conditions, linked_to)
             if level and level != assessment.level:
                 if P.CONFIRM_PENALTIES not in perms:
                     raise UserError(
@@ -205,6 +236,7 @@ def log_penalty(
                 round_number=round.number if round else None,
                 table=table,
                 timing=timing,
+                linked_to=linked_to,
                 is_linked=assessment.linked,
                 guide_level=str(assessment.guide_level or assessment.level),
                 level=given,
@@ -228,6 +260,18 @@ def log_penalty(
             )
             if status == Penalty.Status.CONFIRMED:
                 _apply_effects(penalty)
+            if linked_to is not None and not assessment.linked:
+                # The new infraction is the more severe: the earlier one becomes linked.
+                Penalty.objects.filter(pk=linked_to.pk).update(is_linked=True)
+                if linked_to.level == Level.DISQUALIFICATION:
+                    _restore_registration(linked_to)
+                audit(
+                    event,
+                    actor,
+                    "penalty.linked",
+                    _target(linked_to),
+                    after={"linked_to": penalty.pk},
+                )
             audit(event, actor, "penalty.log", _target(penalty), after=_snapshot(penalty))
             _changed(event)
     except IntegrityError:

@@ -111,6 +111,11 @@ def incident_new(request, event):
     except UserError:
         raise Http404("Unknown infraction") from None
     answers = _answers(data, inf)
+    linked_to = None
+    if data.get("linked_to"):
+        linked_to = Penalty.objects.filter(
+            pk=data["linked_to"], event=event, person=reg.person
+        ).first()
     ctx = {
         **base,
         "inf": inf,
@@ -125,11 +130,15 @@ def incident_new(request, event):
         "client_id": data.get("client_id") or uuid.uuid4(),
         "earlier": services.earlier_events(event, reg.person),
         "description": data.get("description", ""),
+        "linkable": Penalty.objects.filter(event=event, person=reg.person, is_linked=False).exclude(
+            status=Penalty.Status.VOIDED
+        ),
+        "linked_to": linked_to,
     }
     missing = [c.name for c in inf.conditions if c.required and c.name not in answers]
     if not missing:
         try:
-            ctx["assessment"] = services.preview(event, reg, code, answers)
+            ctx["assessment"] = services.preview(event, reg, code, answers, linked_to)
             ctx["level_info"] = LEVELS[ctx["assessment"].level]
         except UserError as exc:
             ctx["error"] = str(exc)
@@ -150,6 +159,7 @@ def incident_new(request, event):
                 deviation_reason=data.get("deviation_reason", ""),
                 description=data.get("description", ""),
                 ethics_committee=data.get("ethics_committee") == "on",
+                linked_to=linked_to,
             )
         except ValueError:
             ctx["error"] = _("The form is out of date: start again.")

@@ -317,3 +317,16 @@ def test_conditions_are_asked_and_required(client, seated, staff):
     )
     assert "Standings Adjustment" in preview.content.decode()
     assert not Penalty.objects.exists()
+
+
+def test_linked_infractions_issue_only_the_most_severe(seated):
+    event, rnd = seated
+    reg = rnd.seats.first().registration
+    first = log(event, reg, "2.2").penalty  # caution
+    second = log(event, reg, "2.3", {"simple_fix": False}, linked_to=first).penalty  # warning
+    first.refresh_from_db()
+    assert first.is_linked and not second.is_linked and second.level == "warning"
+    # A lighter linked infraction is recorded as linked and not counted.
+    third = log(event, reg, "2.2", linked_to=second).penalty
+    assert third.is_linked
+    assert log(event, reg, "2.2").penalty.offence == 1  # neither linked 2.2 counted
