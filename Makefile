@@ -53,4 +53,5 @@ messages: venv
 
 bench: venv
 	$(PY) bench/standings_bench.py
+	$(PY) bench/standings_db_bench.py
 	$(PY) bench/seating_bench.py

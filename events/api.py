@@ -3,11 +3,12 @@
 import json
 from decimal import Decimal, InvalidOperation
 
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
+from events import cache as page_cache
 from events.access import user_permissions
 from events.models import Event
 from standings import vekn
@@ -23,9 +24,18 @@ def standings(request, slug):
     """``GET /api/v1/events/<slug>/standings`` — public once published, staff always
     (CONTRACTS §2). Unpublished → 404 for the public, so nothing leaks."""
     event = get_object_or_404(Event, slug=slug)
-    if not event.standings_published and not user_permissions(request.user, event):
+    staff = bool(user_permissions(request.user, event))
+    if not event.standings_published and not staff:
         return _error(404, "standings are not published")
-    return JsonResponse(standings_document(event_standings(event)))
+    if staff:
+        return JsonResponse(standings_document(event_standings(event)))
+    # The public document is cached like the public pages (invalidated on every change).
+    key = page_cache.page_key(event, "api-standings", "")
+    body = page_cache.cache.get(key)
+    if body is None:
+        body = JsonResponse(standings_document(event_standings(event))).content
+        page_cache.cache.set(key, body, page_cache.timeout())
+    return HttpResponse(body, content_type="application/json")
 
 
 @csrf_exempt
