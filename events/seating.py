@@ -29,7 +29,7 @@ import math
 import random
 import time
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 __all__ = [
@@ -189,7 +189,7 @@ class SeatingScore:
 
     rules: tuple[float, ...]
     total: float
-    violations: tuple[Violation, ...] = field(default=())
+    violations: tuple[Violation, ...]
 
     def by_rule(self) -> dict[str, list[Violation]]:
         """Return the violations grouped by rule code, every code R1..R9 present."""
@@ -663,7 +663,9 @@ class _Search:
         # players that are interchangeable for the seat and spread costs
         keys: dict[tuple, int] = {}
         self.group_of = [
-            keys.setdefault((model.vp_values[a], model.tr_values[a], model.seat_costs[a]), len(keys))
+            keys.setdefault(
+                (model.vp_values[a], model.tr_values[a], model.seat_costs[a]), len(keys)
+            )
             for a in range(len(order))
         ]
         self.group_members: list[list[int]] = [[] for _ in keys]
@@ -726,24 +728,27 @@ class _Search:
         t_low: float,
         deadline: float,
         reset: int,
-        same_kind: bool = False,
+        plateau: bool = False,
         floor: float = -1.0,
     ) -> bool:
-        """Run the annealing; return False if the deadline was hit.
+        """Anneal from ``t_high`` to ``t_low`` (exponential cooling) over
+        ``iterations`` swaps, going back to the best state every ``reset`` steps;
+        return False if the deadline was hit.
 
-        ``same_kind`` only swaps players on the same kind of seat (table size and
-        seat number) or players with the same history figures (interchangeable): the
-        seat plan's costs stay, only who sits with whom changes. The run
-        stops as soon as the cost reaches ``floor`` (a known lower bound).
+        With ``plateau``, only swaps that leave the seat and spread costs (R3, R5,
+        R7, R8) exactly as they are are tried — players on the same kind of seat,
+        players with the same figures, or any other such exchange: the seat plan's
+        value stays, only who sits with whom changes. The run stops as soon as the
+        cost reaches ``floor`` (a known lower bound).
         """
         model = self.model
         rng = self.rng
         random_ = rng.random
         randrange = rng.randrange
         flat = self.flat
-        tab_of, size_of, trans_of = self.tab_of, self.size_of, self.trans_of
+        tab_of, seat_of, size_of, trans_of = self.tab_of, self.seat_of, self.size_of, self.trans_of
         starts, sizes, tcost = self.starts, self.sizes, self.tcost
-        vp_values, tr_values = model.vp_values, model.tr_values
+        vp_values, tr_values, seat_costs = model.vp_values, model.tr_values, model.seat_costs
         table_cost = self._table_cost
         spread = model.spread
         n = len(flat)
@@ -756,7 +761,6 @@ class _Search:
         exp = math.exp
         log_ratio = math.log(t_low / t_high)
         temperature = t_high
-        intra = 0.3
         for step in range(iterations):
             if not step & 255:
                 if time.perf_counter() > deadline:
@@ -771,33 +775,21 @@ class _Search:
                     cost = self.cost
             k1 = randrange(n)
             t1 = tab_of[k1]
-            if same_kind:
-                if random_() < 0.5:
-                    partners = kind_positions[kind_of[k1]]
-                    k2 = partners[randrange(len(partners))]
-                else:
-                    partners = group_members[group_of[flat[k1]]]
-                    k2 = position[partners[randrange(len(partners))]]
-            elif random_() < intra:
+            choice = random_()
+            if plateau and choice < 0.3:  # same kind of seat
+                partners = kind_positions[kind_of[k1]]
+                k2 = partners[randrange(len(partners))]
+            elif plateau and choice < 0.6:  # interchangeable player
+                partners = group_members[group_of[flat[k1]]]
+                k2 = position[partners[randrange(len(partners))]]
+            elif choice < 0.3:  # reorder a table
                 k2 = starts[t1] + randrange(sizes[t1])
             else:
                 k2 = randrange(n)
             if k1 == k2:
                 continue
-            t2 = tab_of[k2]
             a = flat[k1]
             b = flat[k2]
-            flat[k1] = b
-            flat[k2] = a
-            st1 = starts[t1]
-            z1 = sizes[t1]
-            new1 = table_cost(flat[st1 : st1 + z1], z1)
-            delta = new1 - tcost[t1]
-            if t1 != t2:
-                st2 = starts[t2]
-                z2 = sizes[t2]
-                new2 = table_cost(flat[st2 : st2 + z2], z2)
-                delta += new2 - tcost[t2]
             n1v, n2v, n1t, n2t = s1v, s2v, s1t, s2t
             changed = False
             z1, z2 = size_of[k1], size_of[k2]
@@ -816,6 +808,23 @@ class _Search:
                 n1t += na - oa + nb - ob
                 n2t += na * na - oa * oa + nb * nb - ob * ob
                 changed = True
+            if plateau:
+                if changed and (n1v != s1v or n2v != s2v or n1t != s1t or n2t != s2t):
+                    continue
+                e1, e2 = seat_of[k1], seat_of[k2]
+                if seat_costs[a][e1] + seat_costs[b][e2] != seat_costs[a][e2] + seat_costs[b][e1]:
+                    continue
+                changed = False
+            t2 = tab_of[k2]
+            flat[k1] = b
+            flat[k2] = a
+            st1 = starts[t1]
+            new1 = table_cost(flat[st1 : st1 + z1], z1)
+            delta = new1 - tcost[t1]
+            if t1 != t2:
+                st2 = starts[t2]
+                new2 = table_cost(flat[st2 : st2 + z2], z2)
+                delta += new2 - tcost[t2]
             if changed:
                 new_spread = W3 * spread(n1v, n2v) + W8 * spread(n1t, n2t)
                 delta += new_spread - spread_cost
@@ -1031,8 +1040,9 @@ def _seat_plan(
 # Search budget (annealing steps): fixed, so that a seed gives one result. One step
 # costs a few microseconds whatever the number of players.
 _BUDGET = 450_000
-_PLAN_ATTEMPTS = 4
+_PLAN_ATTEMPTS = 6
 _TEMPERATURE = (3e6, 0.05)  # cost units: R9 is 1, R4 10**6; R1 and R2 never go uphill
+_REPAIR_TEMPERATURE = (1e6, 0.05)
 
 
 def _optimise(
@@ -1041,19 +1051,22 @@ def _optimise(
     """Search the best seating: seat plans first, then annealing from random starts.
 
     1. Up to ``_PLAN_ATTEMPTS`` exact seat plans (:func:`_seat_plan`), each followed by
-       annealing that only swaps players on the same kind of seat. When every table
-       has the same size and every player has played as often, a plan whose pair
-       rules all hold is optimal: R3, R5, R7 and R8 are at their minimum and R1, R2,
-       R4, R6 and R9 add nothing. The search stops there.
+       annealing that only swaps players without changing the plan's value. When
+       every player has played as often (the means are then known) and either all
+       tables have the same size or the plan breaks no seat rule, the plan's value
+       is a lower bound of the whole cost (R3 outweighs any R5/R7/R8 difference,
+       R5/R7 any R8 difference), so a seating at that value whose pair rules all
+       hold is optimal and the search stops there.
     2. Otherwise (small events where some pair rules must break, 4-player tables,
-       late arrivals) annealing over all swaps from random starts, each run polished
-       by :meth:`_Search.polish`, until the budget is spent or three runs in a row
-       bring nothing better.
+       late arrivals) annealing over all swaps, alternately from the best seating so
+       far (cooler) and from a random one, each run polished by
+       :meth:`_Search.polish`, until the budget is spent or four runs in a row bring
+       nothing better.
     """
     n = len(order)
     run = min(_BUDGET, max(40_000, 1500 * n))
     reset = max(256, run // 50 // 256 * 256)
-    exact = model.uniform and len(set(sizes)) == 1
+    same_sizes = len(set(sizes)) == 1
     search = _Search(model, sizes, order, rng)
     best, best_cost = list(order), math.inf
     floor = -1.0
@@ -1061,10 +1074,10 @@ def _optimise(
     for attempt in range(_PLAN_ATTEMPTS):
         plan = _seat_plan(model, sizes, rng, jitter=attempt > 0)
         search.restart(plan)
-        plan_floor = search.cost - sum(search.tcost)  # seat and spread costs only
-        if exact:
-            floor = plan_floor
-        steps = min(budget, max(40_000, run // 3))
+        seat_part = sum(model.seat_costs[a][search.seat_of[k]] for k, a in enumerate(plan))
+        if model.uniform and (same_sizes or not seat_part):
+            floor = search.spread_cost + seat_part
+        steps = min(budget, max(30_000, run // 3))
         finished = search.anneal(steps, *_TEMPERATURE, deadline, reset, True, floor)
         budget -= steps
         search.restore_best()
@@ -1074,12 +1087,19 @@ def _optimise(
         if not finished or best_cost <= floor + _EPS or budget <= 0:
             return best
     stale = 0
+    number = 0
     while budget > 0 and time.perf_counter() < deadline:
         steps = min(budget, run)
         budget -= steps
-        rng.shuffle(order)
-        search.restart(order)
-        finished = search.anneal(steps, *_TEMPERATURE, deadline, reset, False, floor)
+        if number % 2:  # from scratch
+            rng.shuffle(order)
+            search.restart(order)
+            temperatures = _TEMPERATURE
+        else:  # from the best so far: trade what it breaks for lesser rules
+            search.restart(best)
+            temperatures = _REPAIR_TEMPERATURE
+        number += 1
+        finished = search.anneal(steps, *temperatures, deadline, reset, False, floor)
         search.restore_best()
         search.polish(deadline)
         if search.cost < best_cost - _EPS:
@@ -1087,7 +1107,7 @@ def _optimise(
             stale = 0
         else:
             stale += 1
-        if not finished or best_cost <= floor + _EPS or stale >= 3:
+        if not finished or best_cost <= floor + _EPS or stale >= 4:
             break
     return best
 

@@ -291,7 +291,11 @@ def players_for_round(event: Event, number: int) -> list[int]:
         .values_list("id", flat=True)
     )
     if len(ids) in (6, 7, 11):
-        plan = seating_rules.staggered_plan(ids, event.total_preliminary_rounds)
+        # TR §3.1.2: everyone plays one game fewer than there are rounds.
+        try:
+            plan = seating_rules.staggered_plan(ids, max(event.total_preliminary_rounds - 1, 1))
+        except seating_rules.SeatingError as exc:
+            raise UserError(str(exc)) from None
         if number > len(plan):
             raise UserError(
                 _("The staggered plan for %(n)s players has only %(r)s rounds.")

@@ -254,3 +254,15 @@ def test_vekn_number_of_someone_else_is_refused(db):
     # Same person, written differently: accepted.
     assert services.find_or_create_person("ana  rojas", "3200001").name == "Ana Rojas"
     assert services.find_or_create_person("", "3200001").name == "Ana Rojas"
+
+
+@pytest.mark.parametrize("players", [6, 7, 11])
+def test_staggered_event_everyone_plays_the_same_number_of_games(event, players):
+    event.final_mode = event.FinalMode.NONE if players < 8 else event.FinalMode.FINAL
+    event.save()
+    add_players(event, players)
+    for number in range(1, event.total_preliminary_rounds + 1):
+        play_round(services.seat_next_round(event, seed=number))
+    games = [r.rounds_played for r in event_standings(event).standings.rows]
+    # TR §3.1.2: one game fewer than there are rounds, the same for everybody.
+    assert games == [event.total_preliminary_rounds - 1] * players
