@@ -345,11 +345,15 @@ def standings(request, event):
             "event": event,
             "result": result,
             "table": StandingsTable.from_result(result, request=request),
-            "finalist_names": [result.players[p].name for p in result.standings.finalists],
+            "finalist_names": [result.players[p].name for p in result.standings.finalists]
+            if result.prelims_done
+            else [],
             "toss_groups": [
                 [(pid, result.players[pid].name) for pid in group]
                 for group in result.standings.toss_required
-            ],
+            ]
+            if result.prelims_done
+            else [],
             "perms": request.event_permissions,
             "P": P,
         },
@@ -420,7 +424,9 @@ def final(request, event):
         "event": event,
         "final": final_round,
         "result": result,
-        "finalist_names": [result.players[p].name for p in result.standings.finalists],
+        "finalist_names": [result.players[p].name for p in result.standings.finalists]
+        if result.prelims_done
+        else [],
         "perms": request.event_permissions,
         "P": P,
     }

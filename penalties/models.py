@@ -167,6 +167,19 @@ class Penalty(models.Model):
         return f"{self.infraction} {self.get_level_display()} — {self.person}"
 
     @property
+    def infraction_name(self) -> str:
+        """The infraction's name in the active language (from the ruleset's catalogue)."""
+        from django.utils.translation import get_language
+
+        from penalties.vekn_guide import RULESETS
+
+        inf = RULESETS.get(self.ruleset, None)
+        inf = inf.catalogue.get(self.infraction) if inf else None
+        if inf is None:
+            return ""
+        return inf.name_es if (get_language() or "").startswith("es") else inf.name
+
+    @property
     def active(self) -> bool:
         return self.status != self.Status.VOIDED and not self.is_linked
 

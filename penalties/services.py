@@ -555,6 +555,24 @@ def adjustment_target(p: Penalty, games: list[int]) -> guide.AdjustmentTarget:
     return guide.adjustment_target(guide.AdjustmentIssue(timing, number), games)
 
 
+def preview_adjustment_target(
+    event: Event, registration: Registration, table: Table | None, timing: str
+):
+    """Which game a standings adjustment logged now would hit (JG §1.1.3), for the preview."""
+    games = list(
+        Seat.objects.filter(round__event=event, registration=registration).values_list(
+            "round__number", flat=True
+        )
+    )
+    number = table.round.number if table is not None else (max(games) if games else None)
+    if timing in (Timing.DURING_GAME, Timing.BETWEEN_ROUNDS) and number is None:
+        timing = Timing.AFTER_LAST_GAME
+    try:
+        return guide.adjustment_target(guide.AdjustmentIssue(timing, number), games)
+    except ValueError:
+        return None
+
+
 def penalties_document(event: Event, games: dict[int, list[int]]) -> list[dict]:
     """The ``penalties`` of the standings document (CONTRACTS §2), voided ones left out."""
     rows = []

@@ -29,6 +29,20 @@ def _table(event, number, table_number) -> Table:
     return get_object_or_404(Table.objects.select_related("round"), round=rnd, number=table_number)
 
 
+def _uuid_or_none(value):
+    try:
+        return uuid.UUID(str(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def _also_label(code: str) -> str:
+    """A readable label for an ``also``/``alternatives`` code (a level or "removal")."""
+    if code in Level.values:
+        return str(Level(code).label)
+    return {"removal": _("removal from the event")}.get(code, code)
+
+
 def _answers(data, inf) -> dict:
     """Condition answers from a form: 'yes' / 'no'; unanswered ones are left out."""
     answers = {}
@@ -134,15 +148,50 @@ def incident_new(request, event):
             status=Penalty.Status.VOIDED
         ),
         "linked_to": linked_to,
+        "again": data.get("again") == "on",
     }
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    ctx["recent"] = (
+        Penalty.objects.filter(
+            event=event,
+            person=reg.person,
+            infraction=code,
+            created_at__gte=timezone.now() - timedelta(minutes=3),
+        )
+        .exclude(client_id=ctx["client_id"] if data.get("client_id") else None)
+        .order_by("-created_at")
+        .first()
+    )
     missing = [c.name for c in inf.conditions if c.required and c.name not in answers]
     if not missing:
         try:
             ctx["assessment"] = services.preview(event, reg, code, answers, linked_to)
             ctx["level_info"] = LEVELS[ctx["assessment"].level]
+            ctx["also_labels"] = [_also_label(x) for x in ctx["assessment"].also]
+            if ctx["assessment"].level == Level.STANDINGS_ADJUSTMENT:
+                ctx["target"] = services.preview_adjustment_target(event, reg, table, ctx["timing"])
         except UserError as exc:
             ctx["error"] = str(exc)
     ctx["missing"] = missing
+    if (
+        request.method == "POST"
+        and data.get("confirm") == "1"
+        and not missing
+        and ctx["recent"] is not None
+        and data.get("again") != "on"
+        and not Penalty.objects.filter(client_id=_uuid_or_none(data.get("client_id"))).exists()
+    ):
+        ctx["error"] = _(
+            "%(name)s already got %(code)s at %(time)s. Tick “This is a new offence” to log another."
+        ) % {
+            "name": reg.person.name,
+            "code": code,
+            "time": timezone.localtime(ctx["recent"].created_at).strftime("%H:%M"),
+        }
+        return render(request, "penalties/incident.html", ctx, status=409)
     if request.method == "POST" and data.get("confirm") == "1" and not missing:
         try:
             logged = services.log_penalty(
@@ -245,6 +294,7 @@ def penalty_detail(request, event, pk):
             "event": event,
             "penalty": penalty,
             "inf": services.RULESET.catalogue.get(penalty.infraction),
+            "also_labels": [_also_label(x) for x in penalty.also],
             "earlier": services.earlier_events(event, penalty.person),
             "history": history.select_related("actor")[:50],
             "levels": Level.choices,

@@ -31,6 +31,8 @@ class EventStandings:
     players: dict[int, PlayerInfo]
     rounds: list[Round]
     games: dict[int, list[int]]
+    prelims_done: bool = False
+    """Every preliminary round is played: finalists and the toss are meaningful only then."""
 
     def code(self, reg_id: int) -> str:
         return self.players[reg_id].code
@@ -122,12 +124,19 @@ def event_standings(event: Event) -> EventStandings:
     info = {
         r.id: PlayerInfo(r.id, r.code, r.person.name, r.person.vekn_number, r.status) for r in regs
     }
+    prelim_numbers = {n for n in prelim}
+    incomplete = {number_of[row[0]] for row in seats if row[3] is None}
+    prelims_done = (
+        event.force_majeure_at is not None
+        or len([r for r in rounds if not r.is_final]) >= event.total_preliminary_rounds
+    ) and not (prelim_numbers & incomplete)
     return EventStandings(
         event=event,
         standings=vekn.compute_standings(data),
         players=info,
         rounds=rounds,
         games=games,
+        prelims_done=prelims_done,
     )
 
 
@@ -164,7 +173,7 @@ def standings_document(result: EventStandings) -> dict:
                 "prelim_gw": row.prelim_gw,
                 "prelim_vp": _vp(row.prelim_vp),
                 "prelim_tp": row.prelim_tp,
-                "finalist": row.finalist,
+                "finalist": row.finalist and result.prelims_done,
                 "final_vp": None if row.final_vp is None else _vp(row.final_vp),
                 "winner": row.winner,
                 "toss": row.toss,

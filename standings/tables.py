@@ -30,7 +30,7 @@ class StandingsTable(tables.Table):
             notes = []
             if row.winner:
                 notes.append(str(_("Winner")))
-            elif row.finalist:
+            elif row.finalist and result.prelims_done:
                 notes.append(str(_("Finalist")))
             if row.toss:
                 notes.append(str(_("toss #%(n)s") % {"n": row.toss}))
@@ -46,7 +46,9 @@ class StandingsTable(tables.Table):
                     "prelim_tp": row.prelim_tp,
                     "final_vp": "" if row.final_vp is None else row.final_vp,
                     "note": " · ".join(notes),
-                    "css": "winner" if row.winner else ("finalist" if row.finalist else ""),
+                    "css": "winner"
+                    if row.winner
+                    else ("finalist" if row.finalist and result.prelims_done else ""),
                 }
             )
         return cls(rows, exclude=("vekn",) if public else ())

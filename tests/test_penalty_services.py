@@ -330,3 +330,20 @@ def test_linked_infractions_issue_only_the_most_severe(seated):
     third = log(event, reg, "2.2", linked_to=second).penalty
     assert third.is_linked
     assert log(event, reg, "2.2").penalty.offence == 1  # neither linked 2.2 counted
+
+
+def test_same_infraction_again_within_minutes_needs_explicit_confirmation(client, seated, staff):
+    """A Back + Confirm (new page, new submission id) must not silently log a second one."""
+    event, rnd = seated
+    client.force_login(staff["judge"])
+    reg = rnd.seats.first().registration
+    url = reverse("manage:incident-new", kwargs={"slug": event.slug})
+    data = {"reg": reg.pk, "code": "3.3", "timing": "between_rounds", "confirm": "1"}
+    assert client.post(url, {**data, "client_id": str(uuid.uuid4())}).status_code == 302
+    again = client.post(url, {**data, "client_id": str(uuid.uuid4())})
+    assert again.status_code == 409 and "already got 3.3" in again.content.decode()
+    assert Penalty.objects.count() == 1
+    assert (
+        client.post(url, {**data, "client_id": str(uuid.uuid4()), "again": "on"}).status_code == 302
+    )
+    assert Penalty.objects.count() == 2

@@ -70,11 +70,6 @@ def open_tab(page: Page, name: str):
     expect(page.locator("nav.tabs a.active")).to_have_text(name)
 
 
-def open_round(page: Page, base: str, slug: str, number: int):
-    page.goto(f"{base}/events/{slug}/manage/rounds/{number}/")
-    expect(page.get_by_role("heading", level=2, name=re.compile(f"Round {number}"))).to_be_visible()
-
-
 # --------------------------------------------------------------------------- incident flow
 def incident_on_table(page: Page, table_number: int, player: str, shots=None):
     """From the round page: "Incident" on the table's card, then the player."""
@@ -118,13 +113,13 @@ def penalty_pk(page: Page) -> int:
 def confirm_penalty(page: Page) -> int:
     """Tap Confirm on the incident page; returns the saved penalty's id (from its page)."""
     tap_and_wait(page, confirm_button(page))
-    expect(page.locator("p.saved")).to_contain_text("Saved")
+    expect(page.locator(".messages")).to_contain_text("aved")  # "Saved: …" / "Already saved"
     return penalty_pk(page)
 
 
 # --------------------------------------------------------------------------- penalty pages
 def status_badge(page: Page):
-    return page.locator("p.saved .badge")
+    return page.locator("p.status .badge")
 
 
 def penalty_rows(page: Page, person: str):
@@ -137,7 +132,7 @@ def penalty_rows(page: Page, person: str):
 def open_penalty(page: Page, pk: int):
     """On the penalties list: follow the row's link to penalty ``pk``."""
     tap_and_wait(page, page.locator(f"table.grid a[href$='/penalties/{pk}/']"))
-    expect(page.locator("p.saved")).to_be_visible()
+    expect(page.locator("p.status")).to_be_visible()
 
 
 # --------------------------------------------------------------------------- standings
