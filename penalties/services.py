@@ -310,12 +310,19 @@ def _apply_effects(p: Penalty) -> None:
         )
 
 
+def _lock(penalty: Penalty) -> Penalty:
+    """The penalty re-read under a row lock (inside the caller's transaction)."""
+    return (
+        Penalty.objects.select_for_update()
+        .select_related("person", "event", "registration")
+        .get(pk=penalty.pk)
+    )
+
+
 def confirm(penalty: Penalty, actor=None) -> Penalty:
     """The head judge confirms a pending standings adjustment or disqualification."""
     with transaction.atomic():
-        penalty = (
-            Penalty.objects.select_for_update().select_related("person", "event").get(pk=penalty.pk)
-        )
+        penalty = _lock(penalty)
         if penalty.status != Penalty.Status.PENDING:
             raise UserError(_("This penalty is not pending."))
         before = _snapshot(penalty)
@@ -337,11 +344,7 @@ def change_level(penalty: Penalty, level: str, reason: str, actor=None) -> Penal
     if level != penalty.guide_level and not reason:
         raise UserError(_("Say why the penalty differs from the guide's."))
     with transaction.atomic():
-        penalty = (
-            Penalty.objects.select_for_update()
-            .select_related("person", "event", "registration")
-            .get(pk=penalty.pk)
-        )
+        penalty = _lock(penalty)
         if penalty.status == Penalty.Status.VOIDED:
             raise UserError(_("A voided penalty cannot change."))
         before = _snapshot(penalty)
@@ -375,11 +378,7 @@ def void(penalty: Penalty, reason: str, actor=None) -> Penalty:
     if not reason:
         raise UserError(_("Say why the penalty is voided."))
     with transaction.atomic():
-        penalty = (
-            Penalty.objects.select_for_update()
-            .select_related("person", "event", "registration")
-            .get(pk=penalty.pk)
-        )
+        penalty = _lock(penalty)
         if penalty.status == Penalty.Status.VOIDED:
             raise UserError(_("Already voided."))
         before = _snapshot(penalty)
