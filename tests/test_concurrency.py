@@ -1,0 +1,91 @@
+"""Two people at once: the invariants hold in the database (row locks, unique
+constraints). Real concurrency needs PostgreSQL; SQLite serialises writers, so these
+tests run on PostgreSQL only (CI runs the suite on both)."""
+
+import threading
+import uuid
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+
+from events import services
+from events.errors import ConflictError
+from penalties import services as penalty_services
+from penalties.models import Penalty
+from tests.conftest import add_players
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL row locks"),
+]
+
+
+def run_together(*calls):
+    """Run the calls in threads released at the same instant; return results/exceptions."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def worker(i, fn):
+        from django.db import connections
+
+        try:
+            barrier.wait()
+            results[i] = fn()
+        except Exception as exc:  # noqa: BLE001 - the test inspects it
+            results[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker, args=(i, fn)) for i, fn in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return results
+
+
+def test_two_scorekeepers_save_the_same_table_at_once(event):
+    add_players(event, 8)
+    table = services.seat_next_round(event, seed=1).tables.get(number=1)
+    a = [Decimal(2), Decimal(1), Decimal(1), Decimal(0)]
+    b = [Decimal("0.5")] * 4
+    results = run_together(
+        lambda: services.save_results(table, a, version=0),
+        lambda: services.save_results(table, b, version=0),
+    )
+    conflicts = [r for r in results if isinstance(r, ConflictError)]
+    saved = [r for r in results if not isinstance(r, Exception)]
+    assert len(conflicts) == 1 and len(saved) == 1, results
+    vps = [s.vp for s in table.seats.order_by("position")]
+    assert vps in (a, b)
+    table.refresh_from_db()
+    assert table.version == 1
+
+
+def test_the_same_incident_submitted_twice_at_once(event):
+    add_players(event, 8)
+    rnd = services.seat_next_round(event, seed=1)
+    reg = rnd.seats.first().registration
+    client_id = uuid.uuid4()
+
+    def submit():
+        return penalty_services.log_penalty(event, reg, "3.3", {}, client_id=client_id)
+
+    results = run_together(submit, submit)
+    assert not any(isinstance(r, Exception) for r in results), results
+    assert Penalty.objects.filter(client_id=client_id).count() == 1
+    assert sorted(r.created for r in results) == [False, True]
+
+
+def test_two_judges_log_the_same_infraction_count_two_offences(event):
+    """Different submissions at once: both saved, counted 1 and 2 (registration row lock)."""
+    add_players(event, 8)
+    rnd = services.seat_next_round(event, seed=1)
+    reg = rnd.seats.first().registration
+    results = run_together(
+        lambda: penalty_services.log_penalty(event, reg, "3.3", {}, client_id=uuid.uuid4()),
+        lambda: penalty_services.log_penalty(event, reg, "3.3", {}, client_id=uuid.uuid4()),
+    )
+    assert not any(isinstance(r, Exception) for r in results), results
+    assert sorted(p.offence for p in Penalty.objects.filter(person=reg.person)) == [1, 2]
