@@ -524,26 +524,41 @@ def add_non_competing(event: Event, name: str, vekn_number: str, actor=None) -> 
 
 
 # --------------------------------------------------------------------------- standings
+@dataclass(frozen=True)
+class StandingsEffects:
+    """What confirmed penalties change in the standings (JG §1.1.3, §1.1.4):
+    ``adjustments``: ``{(registration id, round): total VP}`` (−1 per standings
+    adjustment, on the game §1.1.3 says); ``dq_games``: ``{(registration id, round)}`` of
+    games a player was disqualified during — the table's GW/TP are then computed as if
+    that seat were last, i.e. among the remaining players **[choice]** (SPEC-penalties §1.5)."""
+
+    adjustments: dict[tuple[int, int], Decimal]
+    dq_games: frozenset[tuple[int, int]]
+
+
+def standings_effects(event: Event, games: dict[int, list[int]]) -> StandingsEffects:
+    """One query: the confirmed standings adjustments and mid-game disqualifications.
+    ``games`` maps a registration id to the rounds it sat in."""
+    adjustments: dict[tuple[int, int], Decimal] = defaultdict(Decimal)
+    dq_games: set[tuple[int, int]] = set()
+    for p in Penalty.objects.filter(
+        event=event,
+        level__in=[Level.STANDINGS_ADJUSTMENT, Level.DISQUALIFICATION],
+        status=Penalty.Status.CONFIRMED,
+        is_linked=False,
+    ).order_by("created_at", "id"):
+        if p.level == Level.STANDINGS_ADJUSTMENT:
+            target = adjustment_target(p, games.get(p.registration_id, []))
+            if target.round is not None:
+                adjustments[(p.registration_id, target.round)] += target.vp
+        elif p.timing == Timing.DURING_GAME and p.round_number is not None:
+            dq_games.add((p.registration_id, p.round_number))
+    return StandingsEffects(dict(adjustments), frozenset(dq_games))
+
+
 def vp_adjustments(event: Event, games: dict[int, list[int]]) -> dict[tuple[int, int], Decimal]:
-    """−1 VP per confirmed standings adjustment, on the game JG §1.1.3 says: ``games`` maps a
-    registration id to the rounds it sat in; returns ``{(registration id, round): total}``."""
-    out: dict[tuple[int, int], Decimal] = defaultdict(Decimal)
-    for p in _active_adjustments(event):
-        target = adjustment_target(p, games.get(p.registration_id, []))
-        if target.round is not None:
-            out[(p.registration_id, target.round)] += target.vp
-    return dict(out)
-
-
-def _active_adjustments(event: Event) -> list[Penalty]:
-    return list(
-        Penalty.objects.filter(
-            event=event,
-            level=Level.STANDINGS_ADJUSTMENT,
-            status=Penalty.Status.CONFIRMED,
-            is_linked=False,
-        ).order_by("created_at", "id")
-    )
+    """−1 VP per confirmed standings adjustment (see ``standings_effects``)."""
+    return standings_effects(event, games).adjustments
 
 
 def adjustment_target(p: Penalty, games: list[int]) -> guide.AdjustmentTarget:

@@ -69,7 +69,8 @@ def event_standings(event: Event) -> EventStandings:
     games: dict[int, list[int]] = {}
     for round_id, _table, reg_id, _vp, _loss in seats:
         games.setdefault(reg_id, []).append(number_of[round_id])
-    adjustments = penalty_services.vp_adjustments(event, games)
+    effects = penalty_services.standings_effects(event, games)
+    adjustments = effects.adjustments
     final_round = next((r for r in rounds if r.is_final), None)
 
     played: set[int] = set()
@@ -86,7 +87,7 @@ def event_standings(event: Event) -> EventStandings:
                 player=reg_id,
                 vp=vp,
                 vp_adjustment=adjustments.get((reg_id, number), Decimal(0)),
-                loss=loss,
+                loss=loss or (reg_id, number) in effects.dq_games,
             )
         )
     S = Registration.Status

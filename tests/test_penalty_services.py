@@ -347,3 +347,20 @@ def test_same_infraction_again_within_minutes_needs_explicit_confirmation(client
         client.post(url, {**data, "client_id": str(uuid.uuid4()), "again": "on"}).status_code == 302
     )
     assert Penalty.objects.count() == 2
+
+
+def test_disqualification_during_a_game_ranks_the_table_without_the_player(event):
+    """SPEC-penalties §1.5 [choice]: the game goes on; the table's GW/TP are computed among
+    the remaining players (the disqualified seat counts as last)."""
+    add_players(event, 10)
+    rnd = event_services.seat_next_round(event, seed=1)
+    table = rnd.tables.get(number=1)
+    seats = list(table.seats.order_by("position"))
+    sheet = [D("0.5")] * 5  # time-out, everybody still in
+    event_services.save_results(table, sheet, version=table.version)
+    cheat = seats[0].registration
+    log(event, cheat, "4.7", table=table)
+    tps = {r.player: r.prelim_tp for r in event_standings(event).standings.rows}
+    assert cheat.id not in tps
+    # The four others share places 1–4: (60 + 48 + 36 + 24) / 4 = 42.
+    assert [tps[s.registration_id] for s in seats[1:]] == [42, 42, 42, 42]
