@@ -4,7 +4,6 @@ import json
 from decimal import Decimal, InvalidOperation
 
 from django.http import HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
@@ -22,8 +21,12 @@ def _error(status: int, message: str) -> JsonResponse:
 @require_GET
 def standings(request, slug):
     """``GET /api/v1/events/<slug>/standings`` — public once published, staff always
-    (CONTRACTS §2). Unpublished → 404 for the public, so nothing leaks."""
-    event = get_object_or_404(Event, slug=slug)
+    (CONTRACTS §2). Unpublished → 404 for the public, so nothing leaks. The public document
+    lists only confirmed penalties of warning level and above **[choice]**; staff (and
+    ``manage.py standings --json``) see them all, cautions and pending ones included."""
+    event = Event.objects.filter(slug=slug).first()
+    if event is None:
+        return _error(404, "no such event")
     staff = bool(user_permissions(request.user, event))
     if not event.standings_published and not staff:
         return _error(404, "standings are not published")
@@ -33,7 +36,13 @@ def standings(request, slug):
     key = page_cache.page_key(event, "api-standings", "")
     body = page_cache.cache.get(key)
     if body is None:
-        body = JsonResponse(standings_document(event_standings(event))).content
+        doc = standings_document(event_standings(event))
+        # The public sees what goes to the VEKN penalty database (confirmed warnings and
+        # above); cautions and penalties awaiting the head judge stay with the staff.
+        doc["penalties"] = [
+            p for p in doc["penalties"] if p["level"] != "caution" and not p["pending_approval"]
+        ]
+        body = JsonResponse(doc).content
         page_cache.cache.set(key, body, page_cache.timeout())
     return HttpResponse(body, content_type="application/json")
 
@@ -46,7 +55,7 @@ def check_table(request):
     SPEC-events §1.2). No authentication, no database."""
     try:
         body = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return _error(400, "the body is not JSON")
     if not isinstance(body, dict) or not isinstance(body.get("vp"), list):
         return _error(400, 'the body must be an object with a "vp" list')
@@ -61,8 +70,8 @@ def check_table(request):
             vp = Decimal(str(value))
         except InvalidOperation:
             return _error(400, f"seat {i}: not a number")
-        if not vp.is_finite():
-            return _error(400, f"seat {i}: not a number")
+        if not vp.is_finite() or abs(vp.adjusted()) > 6:
+            return _error(400, f"seat {i}: not a number of victory points")
         vps.append(vp)
     check = vekn.check_sheet(vps)
     return JsonResponse(

@@ -23,6 +23,13 @@ CSV_HEADER = [
 ]
 
 
+def csv_text(value: str) -> str:
+    """A free-text cell made safe for spreadsheets: text starting with = + - @ (a formula
+    to Excel or LibreOffice) gets a leading apostrophe (OWASP "CSV injection")."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def _vp(value: Decimal | None) -> str:
     return "" if value is None else f"{value:.1f}"
 
@@ -33,9 +40,9 @@ def standings_csv_rows(result: EventStandings):
     for row, info in result.rows():
         yield [
             row.rank,
-            info.code,
-            info.name,
-            info.vekn_number,
+            csv_text(info.code),
+            csv_text(info.name),
+            csv_text(info.vekn_number),
             row.prelim_gw,
             _vp(row.prelim_vp),
             row.prelim_tp,

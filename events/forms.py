@@ -4,6 +4,7 @@ the services take; rule checks stay in the rules modules."""
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from events.models import Event, Person
@@ -43,6 +44,15 @@ class EventCreateForm(forms.ModelForm):
         self.fields["preliminary_rounds"].min_value = 2
         self.fields["preliminary_rounds"].widget.attrs["min"] = 2
         self.fields["round_minutes"].widget.attrs["min"] = 120
+        self.fields["round_minutes"].max_value = 720
+        self.fields["preliminary_rounds"].max_value = 20
+        for name in ("round_minutes", "final_minutes", "preliminary_rounds"):
+            if name in self.fields:
+                field = self.fields[name]
+                field.validators.append(
+                    MaxValueValidator(720 if name != "preliminary_rounds" else 20)
+                )
+                field.widget.attrs["max"] = 720 if name != "preliminary_rounds" else 20
 
     def clean_time_zone(self):
         import zoneinfo
@@ -151,5 +161,7 @@ class SignupForm(UserCreationForm):
     def clean_vekn_number(self):
         number = self.cleaned_data.get("vekn_number") or ""
         if number and Person.objects.filter(vekn_number=number, user__isnull=False).exists():
-            raise forms.ValidationError(_("This VEKN number already belongs to an account."))
+            raise forms.ValidationError(
+                _("This VEKN number cannot be used for a new account; ask an organiser.")
+            )
         return number

@@ -164,7 +164,12 @@ class Event(models.Model):
         ordering = ["-date", "name"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(preliminary_rounds__gte=2), name="events_event_min_two_rounds"
+                condition=Q(preliminary_rounds__gte=2, preliminary_rounds__lte=20),
+                name="events_event_rounds_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(round_minutes__lte=720, final_minutes__lte=720),
+                name="events_event_round_minutes_max",
             ),
             models.CheckConstraint(
                 condition=Q(round_minutes__gte=120) | ~Q(ruleset="vekn"),
@@ -422,3 +427,49 @@ class AuditLog(models.Model):
 
     def __str__(self):
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.target}"
+
+
+class PlayerClaim(models.Model):
+    """A new account asking to be linked to an existing person record (found by VEKN
+    number). An organiser of an event where that person played confirms it: a VEKN number
+    alone is public and proves nothing."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        APPROVED = "approved", _("Approved")
+        REJECTED = "rejected", _("Rejected")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.CASCADE,
+        related_name="player_claims",
+        verbose_name=_("account"),
+    )
+    person = models.ForeignKey(
+        Person, models.CASCADE, related_name="claims", verbose_name=_("person")
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.PENDING)
+    created_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("player claim")
+        verbose_name_plural = _("player claims")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "person"],
+                condition=Q(status="pending"),
+                name="events_claim_one_pending",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.user} → {self.person}"

@@ -83,8 +83,17 @@ def _jsonable(data: dict) -> dict:
     return {k: (str(v) if isinstance(v, Decimal) else v) for k, v in data.items()}
 
 
+STRUCTURE_FIELDS = {"preliminary_rounds", "final_mode", "finalists_count"}
+
+
 def update_event(event: Event, actor, **fields) -> Event:
-    """Change event settings; refuses changes that would contradict played rounds."""
+    """Change event settings; refuses changes that would contradict played rounds: nothing
+    changes once the results are approved, and the structure (rounds, final) is fixed once
+    the final has started."""
+    if event.results_approved:
+        raise UserError(_("The event's results are approved: reopen them to change settings."))
+    if STRUCTURE_FIELDS & set(fields) and event.rounds.filter(is_final=True).exists():
+        raise UserError(_("The final has started: the rounds and the final can no longer change."))
     played = event.rounds.filter(is_final=False).count()
     if "preliminary_rounds" in fields and fields["preliminary_rounds"] < played:
         raise UserError(
@@ -186,6 +195,39 @@ def register(event: Event, person: Person, actor=None, *, check_in: bool = False
         )
         _changed(event)
     return reg
+
+
+def decide_claim(claim, approve: bool, actor, event: Event) -> None:
+    """Link (or not) an account to the person it claims (see ``PlayerClaim``)."""
+    from events.models import PlayerClaim
+
+    with transaction.atomic():
+        claim = (
+            PlayerClaim.objects.select_for_update()
+            .select_related("person", "user")
+            .get(pk=claim.pk)
+        )
+        person = Person.objects.select_for_update().get(pk=claim.person_id)
+        if claim.status != PlayerClaim.Status.PENDING:
+            raise UserError(_("This claim was already decided."))
+        if approve and person.user_id is not None:
+            raise UserError(_("This player record already has an account."))
+        if approve and Person.objects.filter(user=claim.user).exists():
+            raise UserError(_("This account is already linked to a player record."))
+        claim.status = PlayerClaim.Status.APPROVED if approve else PlayerClaim.Status.REJECTED
+        claim.decided_by = actor if getattr(actor, "is_authenticated", False) else None
+        claim.decided_at = timezone.now()
+        claim.save(update_fields=["status", "decided_by", "decided_at"])
+        if approve:
+            person.user = claim.user
+            person.save(update_fields=["user"])
+        audit(
+            event,
+            actor,
+            "player.claim_approved" if approve else "player.claim_rejected",
+            person.name,
+            after={"account": claim.user.get_username()},
+        )
 
 
 def set_status(reg: Registration, status: str, actor=None) -> Registration:
@@ -493,9 +535,27 @@ def parse_vp(value) -> Decimal | None:
         vp = Decimal(text)
     except InvalidOperation:
         raise UserError(_("“%(v)s” is not a number of victory points.") % {"v": value}) from None
-    if not vp.is_finite():
-        raise UserError(_("“%(v)s” is not a number of victory points.") % {"v": value})
+    if not vp.is_finite() or abs(vp.adjusted()) > 6:
+        raise UserError(_("“%(v)s” is not a number of victory points.") % {"v": str(value)[:20]})
     return vp
+
+
+def table_check(vps: Sequence[Decimal | None]) -> vekn.SheetCheck:
+    """The sheet check of a table's playing seats (seats with a "Loss" left out). A table of
+    4 or 5 is checked against the legal sheets (SPEC-events §1.2); when drops left fewer
+    than 4 players at it, only the range of each value is checked **[choice]**: the legal
+    endings of 2- and 3-player games are not enumerated."""
+    if len(vps) in (4, 5):
+        return vekn.check_sheet(vps)
+    for vp in vps:
+        if vp is not None and not (0 <= vp <= len(vps) and (vp * 2) % 1 == 0):
+            return vekn.SheetCheck(
+                valid=False,
+                complete=False,
+                reason=_("Each player scores between 0 and %(n)s VP in steps of 0.5.")
+                % {"n": len(vps)},
+            )
+    return vekn.SheetCheck(valid=True, complete=all(v is not None for v in vps), reason=None)
 
 
 @dataclass(frozen=True)
@@ -545,6 +605,13 @@ def save_results(
             )
         if event.results_approved:
             raise UserError(_("The event's results are approved and locked."))
+        if not rnd.is_final and event.rounds.filter(is_final=True).exists():
+            raise UserError(
+                _(
+                    "The final has started: preliminary results are locked, since they chose "
+                    "the finalists (TR §3.1). Record a standings adjustment instead if needed."
+                )
+            )
         if not rnd.is_final and event.rounds.filter(number__gt=rnd.number).exists():
             if not may_override:
                 raise UserError(_("The next round is seated: only a judge can correct this table."))
@@ -552,9 +619,9 @@ def save_results(
         if len(vps) != len(seats):
             raise UserError(_("Enter one value per seat (%(n)s seats).") % {"n": len(seats)})
         checked = [vp for seat, vp in zip(seats, vps, strict=True) if not seat.loss]
-        check = vekn.check_sheet(checked)
+        check = table_check(checked)
         overridden = False
-        if not check.valid or (check.complete and len(checked) not in (4, 5)):
+        if not check.valid:
             if not (may_override and override_reason):
                 raise UserError(check.reason or _("This sheet is not a legal game result."))
             overridden = True
@@ -785,7 +852,7 @@ def round_overview(rnd: Round) -> list[dict]:
     out = []
     for table in tables:
         table_seats = by_table.get(table.id, [])
-        check = vekn.check_sheet([s.vp for s in table_seats if not s.loss])
+        check = table_check([s.vp for s in table_seats if not s.loss])
         extension = table.extension or 0
         end = rnd.started_at + timedelta(minutes=minutes + extension) if rnd.started_at else None
         out.append(

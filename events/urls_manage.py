@@ -12,6 +12,7 @@ urlpatterns = [
     path("players/", v.players, name="players"),
     path("players/add/", v.player_add, name="player-add"),
     path("players/<int:reg_id>/status/", v.player_status, name="player-status"),
+    path("players/claims/<int:claim_id>/", v.claim_decide, name="claim-decide"),
     path("rounds/seat/", v.round_seat, name="round-seat"),
     path("rounds/<int:number>/", v.round_detail, name="round"),
     path("rounds/<int:number>/reseat/", v.round_reseat, name="round-reseat"),

@@ -18,7 +18,7 @@ from events import cache as page_cache
 from events import services
 from events.access import user_permissions
 from events.forms import SignupForm
-from events.models import Event, Person, Registration, Round
+from events.models import Event, Person, PlayerClaim, Registration, Round
 from standings.services import event_standings
 from standings.tables import StandingsTable
 
@@ -58,10 +58,17 @@ def event_page(request, slug):
 
     def build():
         rounds = list(event.rounds.order_by("number"))
+        winner = None
+        if event.standings_published and any(r.is_final for r in rounds):
+            result = event_standings(event)
+            winner = next(
+                (result.players[r.player].name for r in result.standings.rows if r.winner), None
+            )
         return render_to_string(
             "events/public_event.html",
             {
                 "event": event,
+                "winner": winner,
                 "rounds": rounds,
                 "players": event.registrations.filter(competing=True).count(),
                 "current": rounds[-1] if rounds else None,
@@ -155,24 +162,38 @@ def my_page(request):
 
 
 def signup(request):
+    """A player's account. A VEKN number that matches an existing record is not linked at
+    once: an organiser of an event where that person played confirms the claim."""
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        number = form.cleaned_data["vekn_number"]
         with transaction.atomic():
             user = form.save()
-            number = form.cleaned_data["vekn_number"]
-            person = (
-                Person.objects.select_for_update()
-                .filter(vekn_number=number, user__isnull=True)
-                .first()
+            existing = (
+                Person.objects.select_for_update().filter(vekn_number=number).first()
                 if number
                 else None
             )
-            if person is None:
-                person = Person.objects.create(name=form.cleaned_data["name"], vekn_number=number)
-            person.user = user
-            person.save(update_fields=["user"])
+            if existing is None:
+                person = Person.objects.create(
+                    name=form.cleaned_data["name"], vekn_number=number, user=user
+                )
+                claimed = False
+            else:
+                PlayerClaim.objects.create(user=user, person=existing)
+                person, claimed = existing, True
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s.") % {"name": person.name})
+        if claimed:
+            messages.info(
+                request,
+                _(
+                    "Welcome. VEKN number %(n)s is already on record: an organiser of one of "
+                    "its events will confirm it is yours, then your events and sanctions appear here."
+                )
+                % {"n": number},
+            )
+        else:
+            messages.success(request, _("Welcome, %(name)s.") % {"name": person.name})
         return redirect("my-page")
     return render(request, "registration/signup.html", {"form": form})
 

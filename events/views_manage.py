@@ -15,7 +15,7 @@ from events import exports, services
 from events.access import organisation_organiser_required, staff_required
 from events.errors import ConflictError, UserError
 from events.forms import AddPlayerForm, EventCreateForm, EventSettingsForm, StaffForm
-from events.models import AuditLog, EventRole, Registration, Seat, Table
+from events.models import AuditLog, EventRole, PlayerClaim, Registration, Seat, Table
 from events.permissions import Permission as P
 from events.views import round_or_404
 from standings.services import event_standings
@@ -107,10 +107,30 @@ def players(request, event):
             "event": event,
             "registrations": regs,
             "form": AddPlayerForm(),
+            "claims": PlayerClaim.objects.filter(
+                status=PlayerClaim.Status.PENDING, person__registrations__event=event
+            ).select_related("person", "user"),
             "perms": request.event_permissions,
             "P": P,
         },
     )
+
+
+@staff_required(P.MANAGE_PLAYERS)
+@require_POST
+def claim_decide(request, event, claim_id):
+    """Confirm or reject an account's claim to a person registered in this event."""
+    claim = get_object_or_404(
+        PlayerClaim.objects.select_related("person", "user"),
+        pk=claim_id,
+        status=PlayerClaim.Status.PENDING,
+        person__registrations__event=event,
+    )
+    try:
+        services.decide_claim(claim, request.POST.get("decision") == "approve", request.user, event)
+    except UserError as exc:
+        _fail(request, exc)
+    return _back(event, "players")
 
 
 @staff_required(P.MANAGE_PLAYERS)
@@ -245,7 +265,11 @@ def round_swap(request, event, number):
 @require_POST
 def round_publish(request, event, number):
     rnd = round_or_404(event, number)
-    services.set_seating_published(rnd, request.POST.get("published") == "1", request.user)
+    published = request.POST.get("published") == "1"
+    services.set_seating_published(rnd, published, request.user)
+    messages.success(request, _("Seating published.") if published else _("Seating hidden."))
+    if rnd.is_final:
+        return _back(event, "final")
     return _back(event, "round", number=number)
 
 
@@ -262,19 +286,24 @@ def _result_context(request, event, table, values=None, error=None, override="")
     if values is None:
         values = [s.vp for s in seats]
     check = None
+    parse_error = None
     try:
         parsed = [services.parse_vp(v) for v in values]
-        from standings import vekn
-
-        check = vekn.check_sheet([v for s, v in zip(seats, parsed, strict=True) if not s.loss])
+        check = services.table_check([v for s, v in zip(seats, parsed, strict=True) if not s.loss])
     except UserError as exc:
-        error = error or str(exc)
+        parse_error = str(exc)
     return {
         "event": event,
         "table": table,
         "round": table.round,
         "rows": list(zip(seats, values, strict=True)),
         "check": check,
+        "parse_error": parse_error,
+        "all_entered": all(
+            v is not None and str(v).strip()
+            for v, s in zip(values, seats, strict=True)
+            if not s.loss
+        ),
         "error": error,
         "override": override,
         "can_override": P.OVERRIDE_RESULTS in request.event_permissions,

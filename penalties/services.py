@@ -633,7 +633,15 @@ def table_end_time(table: Table, extension_minutes: int | None = None):
 
 
 def suggest_extension(table: Table, minutes_spent, authorised: bool) -> guide.ExtensionSuggestion:
-    """JG §1.2.4 suggestion for this table, counting what it already got this round."""
+    """JG §1.2.4 suggestion for this table, counting what it already got this round.
+    ``minutes_spent`` must be a number of minutes between 0 and 600."""
+    try:
+        minutes = Decimal(str(minutes_spent).strip().replace(",", "."))
+        if not minutes.is_finite() or abs(minutes.adjusted()) > 3 or not 0 <= minutes <= 600:
+            raise ValueError
+    except (ArithmeticError, ValueError):
+        raise UserError(_("Enter the minutes the judge spent at the table (0 to 600).")) from None
+    minutes_spent = minutes
     try:
         return guide.suggest_time_extension(
             guide.ExtensionRequest(

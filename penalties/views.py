@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from events.access import staff_required
 from events.errors import UserError
+from events.exports import csv_text
 from events.models import Person, Registration, Seat, Table
 from events.permissions import Permission as P
 from events.views import round_or_404
@@ -90,14 +91,21 @@ def add_non_competing(request, event):
     return redirect(reverse("manage:incident-new", kwargs={"slug": event.slug}) + f"?reg={reg.pk}")
 
 
+def _int_or_404(value) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise Http404("Not a number") from None
+
+
 def _flow_objects(request, event, data):
     reg = get_object_or_404(
-        Registration.objects.select_related("person"), pk=data.get("reg") or 0, event=event
+        Registration.objects.select_related("person"), pk=_int_or_404(data.get("reg")), event=event
     )
     table = None
     if data.get("table"):
         table = get_object_or_404(
-            Table.objects.select_related("round"), pk=data["table"], round__event=event
+            Table.objects.select_related("round"), pk=_int_or_404(data["table"]), round__event=event
         )
     return reg, table
 
@@ -128,7 +136,7 @@ def incident_new(request, event):
     linked_to = None
     if data.get("linked_to"):
         linked_to = Penalty.objects.filter(
-            pk=data["linked_to"], event=event, person=reg.person
+            pk=_int_or_404(data["linked_to"]), event=event, person=reg.person
         ).first()
     ctx = {
         **base,
@@ -141,7 +149,7 @@ def incident_new(request, event):
         "timing": data.get("timing") or (Timing.DURING_GAME if table else Timing.BETWEEN_ROUNDS),
         "timings": Timing.choices,
         "levels": Level.choices,
-        "client_id": data.get("client_id") or uuid.uuid4(),
+        "client_id": _uuid_or_none(data.get("client_id")) or uuid.uuid4(),
         "earlier": services.earlier_events(event, reg.person),
         "description": data.get("description", ""),
         "linkable": Penalty.objects.filter(event=event, person=reg.person, is_linked=False).exclude(
@@ -161,7 +169,7 @@ def incident_new(request, event):
             infraction=code,
             created_at__gte=timezone.now() - timedelta(minutes=3),
         )
-        .exclude(client_id=ctx["client_id"] if data.get("client_id") else None)
+        .exclude(client_id=ctx["client_id"])
         .order_by("-created_at")
         .first()
     )
@@ -199,7 +207,7 @@ def incident_new(request, event):
                 reg,
                 code,
                 answers,
-                client_id=uuid.UUID(str(data.get("client_id"))),
+                client_id=ctx["client_id"],
                 actor=request.user,
                 perms=request.event_permissions,
                 table=table,
@@ -345,7 +353,7 @@ def time_extension(request, event, number, table_number):
         "round": table.round,
         "minutes_spent": minutes,
         "authorised": authorised,
-        "client_id": data.get("client_id") or uuid.uuid4(),
+        "client_id": _uuid_or_none(data.get("client_id")) or uuid.uuid4(),
         "end": services.table_end_time(table),
         "granted": services.table_extension_minutes(table),
         "extensions": table.extensions.select_related("judge"),
@@ -362,7 +370,7 @@ def time_extension(request, event, number, table_number):
             services.add_extension(
                 table,
                 minutes,
-                client_id=uuid.UUID(str(data.get("client_id"))),
+                client_id=ctx["client_id"],
                 actor=request.user,
                 perms=request.event_permissions,
                 authorised=authorised,
@@ -441,7 +449,7 @@ def export_penalties_csv(request, event):
     writer = csv.DictWriter(response, fieldnames=fields)
     writer.writeheader()
     for row in _penalty_rows(event):
-        writer.writerow(row)
+        writer.writerow({k: csv_text(v) if isinstance(v, str) else v for k, v in row.items()})
     return response
 
 

@@ -226,15 +226,19 @@ def _parse_vp(raw: object, seats: int, allowed: set[int]) -> tuple[Decimal | Non
         return None, _("%(value)r is not a number") % {"value": raw}
     if not value.is_finite():
         return None, _("%(value)s is not a number") % {"value": raw}
+    if abs(value.adjusted()) > 6:
+        # Astronomically large or small exponents: refuse before any arithmetic, which
+        # would otherwise expand them digit by digit (a denial of service).
+        return None, _("%(value)s is not a number of victory points") % {"value": str(raw)[:20]}
     if value < 0:
         return value, _("VP cannot be negative (%(vp)s)") % {"vp": _fmt(value)}
-    doubled = value * 2
-    if doubled != doubled.to_integral_value():
-        return value, _("VP must be in steps of 0.5 (%(vp)s)") % {"vp": _fmt(value)}
     if value > seats:
         return value, _(
             "a player cannot score more than %(max)d VP at a %(seats)d-player table (%(vp)s)"
         ) % {"max": seats, "seats": seats, "vp": _fmt(value)}
+    doubled = value * 2
+    if doubled != doubled.to_integral_value():
+        return value, _("VP must be in steps of 0.5 (%(vp)s)") % {"vp": _fmt(value)}
     if int(doubled) not in allowed:
         if int(doubled) == 2 * seats - 1:
             return value, _(

@@ -18,15 +18,39 @@ def signup(client, **extra):
     return client.post(reverse("signup"), data)
 
 
-def test_signup_links_existing_person(client, db):
+def test_signup_claims_existing_person_until_an_organiser_confirms(client, db):
+    """A VEKN number is public: knowing it must not give access to someone's record."""
+    from events.models import EventRole, PlayerClaim
+    from events.permissions import Role
+    from penalties import services as penalty_services
+    from tests.factories import UserFactory
+
     person = PersonFactory(name="Ana Rojas", vekn_number="3200001")
     reg = RegistrationFactory(person=person)
-    response = signup(client, vekn_number="3200001", name="Ana R.")
+    import uuid
+
+    penalty_services.log_penalty(reg.event, reg, "3.8", {}, client_id=uuid.uuid4())
+    response = signup(client, vekn_number="3200001", name="Someone Else")
     assert response.status_code == 302
     person.refresh_from_db()
+    assert person.user is None  # not linked yet
+    assert "3.8" not in client.get(reverse("my-sanctions")).content.decode()
+    claim = PlayerClaim.objects.get(person=person)
+    # An organiser of the event confirms it from the players page.
+    organiser = UserFactory(username="org")
+    EventRole.objects.create(event=reg.event, user=organiser, role=Role.ORGANISER)
+    client.force_login(organiser)
+    players = client.get(
+        reverse("manage:players", kwargs={"slug": reg.event.slug})
+    ).content.decode()
+    assert "newplayer" in players
+    url = reverse("manage:claim-decide", kwargs={"slug": reg.event.slug, "claim_id": claim.pk})
+    assert client.post(url, {"decision": "approve"}).status_code == 302
+    person.refresh_from_db()
     assert person.user.username == "newplayer"
-    page = client.get(reverse("my-page"))
-    assert reg.event.name.encode() in page.content
+    client.force_login(person.user)
+    assert "3.8" in client.get(reverse("my-sanctions")).content.decode()
+    assert reg.event.name in client.get(reverse("my-page")).content.decode()
 
 
 def test_signup_without_number_creates_person(client, db):
@@ -40,7 +64,7 @@ def test_number_of_another_account_is_refused(client, db):
     PersonFactory(vekn_number="3200002", user=UserFactory(username="taken"))
     response = signup(client, vekn_number="3200002")
     assert response.status_code == 200
-    assert b"already belongs to an account" in response.content
+    assert b"cannot be used for a new account" in response.content
     assert not Person.objects.filter(user__username="newplayer").exists()
 
 

@@ -266,3 +266,32 @@ def test_staggered_event_everyone_plays_the_same_number_of_games(event, players)
     games = [r.rounds_played for r in event_standings(event).standings.rows]
     # TR §3.1.2: one game fewer than there are rounds, the same for everybody.
     assert games == [event.total_preliminary_rounds - 1] * players
+
+
+def test_preliminary_results_locked_once_the_final_starts(played_event):
+    from events.models import Table
+
+    event = played_event
+    result = event_standings(event)
+    for group in result.standings.toss_required:
+        services.record_toss(event, list(group))
+    services.start_final(event)
+    table = Table.objects.get(round__event=event, round__number=2, number=1)
+    with pytest.raises(UserError, match="final has started"):
+        services.save_results(
+            table,
+            [D(2), D(1), D(1), D(0)],
+            version=table.version,
+            may_override=True,
+            override_reason="x",
+        )
+    with pytest.raises(UserError, match="final has started"):
+        services.update_event(event, None, preliminary_rounds=4)
+    services.update_event(event, None, name="Renamed Open")
+
+
+def test_settings_locked_after_approval(event):
+    event.results_approved = True
+    event.save()
+    with pytest.raises(UserError, match="approved"):
+        services.update_event(event, None, name="x")

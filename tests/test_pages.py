@@ -195,3 +195,14 @@ def test_result_change_invalidates_cached_public_pages(client, played_event):
     )
     after = client.get(url).content.decode()
     assert after != before and "judge override" not in before and "0.5 VP" in after
+
+
+def test_csv_export_neutralises_formulas(client, played_event, staff):
+    reg = played_event.registrations.first()
+    reg.person.name = '=HYPERLINK("http://evil.example","x")'
+    reg.person.save()
+    client.force_login(staff["organiser"])
+    body = client.get(
+        reverse("manage:export-csv", kwargs={"slug": played_event.slug})
+    ).content.decode()
+    assert "'=HYPERLINK" in body and ",=HYPERLINK" not in body

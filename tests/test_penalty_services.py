@@ -364,3 +364,17 @@ def test_disqualification_during_a_game_ranks_the_table_without_the_player(event
     assert cheat.id not in tps
     # The four others share places 1–4: (60 + 48 + 36 + 24) / 4 = 42.
     assert [tps[s.registration_id] for s in seats[1:]] == [42, 42, 42, 42]
+
+
+def test_public_api_lists_only_confirmed_recorded_penalties(client, seated, staff):
+    event, rnd = seated
+    regs = [s.registration for s in rnd.seats.order_by("table__number", "position")]
+    log(event, regs[0], "3.3")  # caution
+    log(event, regs[1], "3.8")  # warning
+    log(event, regs[2], "2.4", perms=JUDGE, table=rnd.tables.first())  # pending SA
+    event_services.set_standings_published(event, True)
+    url = reverse("api-standings", kwargs={"slug": event.slug})
+    public = client.get(url).json()["penalties"]
+    assert [p["infraction"] for p in public] == ["3.8"]
+    client.force_login(staff["judge"])
+    assert [p["infraction"] for p in client.get(url).json()["penalties"]] == ["3.3", "3.8", "2.4"]

@@ -42,6 +42,7 @@ MATRIX = {
     "manage:players": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
     "manage:player-add": ("post", "event", [302, 404, 404, 302, 302, 403, 302]),
     "manage:player-status": ("post", "reg", [302, 404, 404, 302, 302, 403, 302]),
+    "manage:claim-decide": ("post", "claim", [302, 404, 404, 404, 404, 403, 404]),
     "manage:round-seat": ("post", "event", [302, 404, 404, 302, 302, 302, 403]),
     "manage:round": ("get", "round", [302, 404, 404, 200, 200, 200, 200]),
     "manage:round-reseat": ("post", "round", [302, 404, 404, 302, 302, 302, 403]),
@@ -121,6 +122,7 @@ def _kwargs(kind, s):
         "table": {"slug": e.slug, "number": 1, "table_number": 1},
         "incident": {"slug": e.slug},
         "penalty": {"slug": e.slug, "pk": s["penalty"].pk},
+        "claim": {"slug": e.slug, "claim_id": 999999},
     }[kind]
 
 

@@ -187,7 +187,7 @@ def test_judging_during_a_running_round(live_server, cast, new_context, browser_
     expect(preview(fj).locator("h2")).to_contain_text("Caution")
     expect(preview(fj).locator("h2 .badge")).to_have_text("offence 2")
     # The same infraction for the same player minutes ago: the app asks to confirm it is new.
-    expect(fj.locator("#preview")).to_contain_text("Already logged for this player")
+    expect(fj.locator("#incident-form")).to_contain_text("Already logged for this player")
     fj.get_by_label("This is a new offence").check()
     fj.wait_for_load_state("networkidle")
     with fj.expect_navigation(url=re.compile(r"/penalties/\d+/$")):
