@@ -67,6 +67,8 @@ def test_check_table_example_from_contracts(client):
         b'{"vp": ["x", 0, 0, 0]}',
         b'{"vp": [true, 0, 0, 0]}',
         b'{"vp": [NaN, 0, 0, 0]}',
+        b'{"vp": ["1e999999999", 0, 0, 0]}',
+        b"[" * 100000 + b"]" * 100000,
     ],
 )
 def test_check_table_bad_input_is_400(client, raw):

@@ -71,11 +71,16 @@ def test_garbage_input_never_500(client, seated, staff):
         {"version": 0, "vp_1": "abc"},
         {"version": "x"},
         {"version": 0, "vp_1": "1e9", "vp_2": "-1", "vp_3": "NaN", "vp_4": "Infinity"},
+        # Huge exponents must be refused before any arithmetic expands them.
+        {"version": 0, "vp_1": "1e999999999", "vp_2": "0", "vp_3": "0", "vp_4": "0"},
+        {"version": 0, "vp_1": "1e-999999999", "vp_2": "0", "vp_3": "0", "vp_4": "0"},
         {},
     ):
         response = client.post(table_url(event), data)
         assert response.status_code in (302, 400), data
     assert client.post(table_url(event, check=True), {"vp_1": "zzz"}).status_code == 200
+    huge = client.post(table_url(event, check=True), {"vp_1": "1e999999999"})
+    assert huge.status_code == 200 and "not a number of victory points" in huge.content.decode()
 
 
 def test_conflict_is_reported(client, seated, staff):
