@@ -295,3 +295,19 @@ def test_settings_locked_after_approval(event):
     event.save()
     with pytest.raises(UserError, match="approved"):
         services.update_event(event, None, name="x")
+
+
+def test_four_table_with_a_dropped_player_can_be_saved(event):
+    regs = add_players(event, 8)  # two tables of 4
+    rnd = services.seat_next_round(event, seed=1)
+    seat = Seat.objects.get(round=rnd, registration=regs[0])
+    services.set_status(regs[0], Registration.Status.DROPPED)
+    table = seat.table
+    table.refresh_from_db()
+    vps = [D(0) if s.loss else D(1) for s in table.seats.order_by("position")]
+    out = services.save_results(table, vps, version=table.version)
+    assert out.check.valid and out.check.complete and not out.overridden
+    with pytest.raises(UserError):
+        table.refresh_from_db()
+        bad = [D(0) if s.loss else D(9) for s in table.seats.order_by("position")]
+        services.save_results(table, bad, version=table.version)
