@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from events import api as events_api
 from events import views, views_manage
+from leagues import api as leagues_api
 from penalties import api as penalties_api
 from penalties import views as penalties_views
 
@@ -25,5 +26,15 @@ urlpatterns = [
     path("api/v1/events/<slug:slug>/standings", events_api.standings, name="api-standings"),
     path("api/v1/vekn/check-table", events_api.check_table, name="api-check-table"),
     path("api/v1/rulesets/<str:ruleset>/penalty", penalties_api.penalty, name="api-penalty"),
+    path(
+        "api/v1/competitions/<slug:slug>/table",
+        leagues_api.competition_table,
+        name="api-competition-table",
+    ),
+    path(
+        "api/v1/seasons/<slug:slug>/compliance",
+        leagues_api.season_compliance,
+        name="api-season-compliance",
+    ),
     path("admin/", admin.site.urls),
 ]

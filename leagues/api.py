@@ -1,0 +1,39 @@
+"""JSON API v1 of leagues (CONTRACTS §6): public read-only documents, no authentication.
+
+Views are thin: look the object up (404 ``{"error"}`` when it does not exist), call the
+service, return its document. Unknown slugs and knockouts (no table) answer 404.
+"""
+
+from django.http import JsonResponse
+from django.views.decorators.http import require_GET
+
+from leagues import services
+from leagues.models import Competition, Season
+from leagues.rules.errors import LeagueRuleError
+
+
+def _error(status: int, message: str) -> JsonResponse:
+    return JsonResponse({"error": message}, status=status)
+
+
+@require_GET
+def competition_table(request, slug):
+    """``GET /api/v1/competitions/<slug>/table`` — the table (CONTRACTS §6); a group stage
+    gives one table per group under ``"groups"``."""
+    competition = Competition.objects.filter(slug=slug).first()
+    if competition is None:
+        return _error(404, "no such competition")
+    try:
+        return JsonResponse(services.competition_table(competition))
+    except LeagueRuleError as exc:
+        return _error(404, str(exc))
+
+
+@require_GET
+def season_compliance(request, slug):
+    """``GET /api/v1/seasons/<slug>/compliance`` — the compliance table as of now
+    (CONTRACTS §6, SPEC-leagues §8)."""
+    season = Season.objects.filter(slug=slug).first()
+    if season is None:
+        return _error(404, "no such season")
+    return JsonResponse(services.season_compliance(season))

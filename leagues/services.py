@@ -1,0 +1,512 @@
+"""League services: the only code that turns the league rules (:mod:`leagues.rules`) into
+database rows and back. Every change runs in one transaction and writes the audit log
+(``events.AuditLog`` through :func:`events.services.audit`, with no event and the season
+slug as target).
+
+- :func:`import_season` / :func:`export_season` — the ``arbitro.season/1`` file
+  (CONTRACTS §5), all or nothing, every problem located.
+- :func:`competition_table` — the table document of CONTRACTS §6, in bounded queries.
+- :func:`season_compliance` — the compliance document of CONTRACTS §6 (SPEC-leagues §8).
+
+Optional keys we add to the season file (CONTRACTS: "change them only by adding optional
+fields"): on the season ``time_zone`` (IANA name; generated deadlines use it, default the
+site's ``TIME_ZONE``); on a competition ``tie_breakers`` (codes of
+:data:`leagues.rules.table.TIE_BREAKERS`, ``points`` first), ``title_decider`` (bool,
+Primera B §1.3.1) and ``counts_for_compliance`` (bool; default: league and groups count,
+knockouts do not, SPEC-leagues §8). ``export_season`` always writes them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import datetime, tzinfo
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from events.services import audit
+from leagues.models import Adjustment, Card, Competition, Entry, Match, Season, Team
+from leagues.rules import compliance as compliance_rules
+from leagues.rules import season as season_rules
+from leagues.rules import table as table_rules
+from leagues.rules.errors import LeagueRuleError
+from leagues.rules.fixtures import generate_matches
+
+__all__ = [
+    "LeagueRuleError",
+    "competition_table",
+    "export_season",
+    "import_season",
+    "season_compliance",
+]
+
+SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
+"""Season and competition slugs appear in addresses (``/api/v1/competitions/<slug>/…``)."""
+
+# Longest texts the database holds (``leagues.models``); checked on import so that a
+# long value is a located problem, not a database error.
+MAX_LENGTHS = {"team id": 40, "team name": 200, "user": 150, "name": 200, "match id": 40}
+
+
+# --------------------------------------------------------------------------- import
+def _check_additions(data: Any) -> list[str]:
+    """Problems with what the database needs beyond :func:`parse_season`: slugs usable in
+    addresses, text lengths, and the optional keys of the module docstring. Defensive:
+    malformed structure is left to :func:`parse_season` to report."""
+    problems: list[str] = []
+    if not isinstance(data, Mapping):
+        return problems
+    slug = data.get("slug")
+    if isinstance(slug, str) and slug.strip() and not SLUG_RE.match(slug):
+        problems.append("season: slug must be letters, digits, hyphens and underscores (1–80)")
+    name = data.get("name")
+    if isinstance(name, str) and len(name) > MAX_LENGTHS["name"]:
+        problems.append(f"season: name is longer than {MAX_LENGTHS['name']} characters")
+    tz = data.get("time_zone")
+    if tz is not None and _zone(tz) is None:
+        problems.append(f"season: time_zone {tz!r} is not an IANA time zone name")
+    teams = data.get("teams")
+    for index, team in enumerate(teams if isinstance(teams, list) else (), start=1):
+        if not isinstance(team, Mapping):
+            continue
+        for key, label in (("id", "team id"), ("name", "team name"), ("user", "user")):
+            value = team.get(key)
+            if isinstance(value, str) and len(value) > MAX_LENGTHS[label]:
+                problems.append(
+                    f"team {index}: {key} is longer than {MAX_LENGTHS[label]} characters"
+                )
+    competitions = data.get("competitions")
+    for index, raw in enumerate(competitions if isinstance(competitions, list) else (), 1):
+        if not isinstance(raw, Mapping):
+            continue
+        slug = raw.get("slug")
+        where = f"competition {slug}" if isinstance(slug, str) and slug else f"competition {index}"
+        if isinstance(slug, str) and slug.strip() and not SLUG_RE.match(slug):
+            problems.append(f"{where}: slug must be letters, digits, hyphens and underscores")
+        if isinstance(raw.get("name"), str) and len(raw["name"]) > MAX_LENGTHS["name"]:
+            problems.append(f"{where}: name is longer than {MAX_LENGTHS['name']} characters")
+        codes = raw.get("tie_breakers")
+        if codes is not None:
+            if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+                problems.append(f"{where}: tie_breakers must be a list of codes")
+            else:
+                try:
+                    table_rules.TableConfig(tuple(codes))
+                except LeagueRuleError as exc:
+                    problems += [f"{where}: {p}" for p in exc.problems]
+        for key in ("title_decider", "counts_for_compliance"):
+            if raw.get(key) is not None and not isinstance(raw.get(key), bool):
+                problems.append(f"{where}: {key} must be true or false")
+        matches = raw.get("matches")
+        for number, match in enumerate(matches if isinstance(matches, list) else (), 1):
+            if isinstance(match, Mapping) and isinstance(match.get("id"), str):
+                if len(match["id"]) > MAX_LENGTHS["match id"]:
+                    problems.append(f"{where}, match {number}: id is too long")
+    return problems
+
+
+def _zone(name: Any) -> tzinfo | None:
+    if not isinstance(name, str) or not name:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def validate_season_file(data: Any) -> season_rules.Season:
+    """Check a decoded season file: the contract (:func:`leagues.rules.season.parse_season`)
+    and what the database needs (:func:`_check_additions`). Raises
+    :class:`LeagueRuleError` listing every problem found."""
+    problems = _check_additions(data)
+    try:
+        parsed = season_rules.parse_season(data)
+    except LeagueRuleError as exc:
+        problems = [*exc.problems, *problems]
+        parsed = None
+    if problems:
+        raise LeagueRuleError(problems)
+    return parsed
+
+
+def import_season(data: Any, replace: bool = False, *, actor=None) -> Season:
+    """Validate and save a season file in one transaction (CONTRACTS §5): all or nothing.
+
+    A ``league`` competition given without matches gets its double round robin generated
+    (:func:`leagues.rules.fixtures.generate_matches`), with matchday deadlines when it has
+    a ``start`` (one matchday a week; 7 + 3 days; 23:59 in the season's time zone). An
+    existing season with the same slug is a problem unless ``replace``; so is a
+    competition slug used by another season. Teams are linked to the account whose
+    username is the file's ``user``, when there is one.
+
+    Raises :class:`LeagueRuleError` with every problem (nothing is saved then).
+    """
+    parsed = validate_season_file(data)
+    raw_competitions = {c["slug"]: c for c in data.get("competitions") or ()}
+    tz_name = data.get("time_zone") or settings.TIME_ZONE
+    tz = ZoneInfo(tz_name)
+    with transaction.atomic():
+        existing = Season.objects.select_for_update().filter(slug=parsed.slug).first()
+        problems = []
+        if existing and not replace:
+            problems.append(f"season: a season {parsed.slug!r} exists; use --replace to replace it")
+        taken = (
+            Competition.objects.filter(slug__in=[c.slug for c in parsed.competitions])
+            .exclude(season__slug=parsed.slug)
+            .values_list("slug", "season__slug")
+        )
+        for slug, other in taken:
+            problems.append(f"competition {slug}: the slug is used by season {other!r}")
+        if problems:
+            raise LeagueRuleError(problems)
+        if existing:
+            audit(
+                None,
+                actor,
+                "season.replace",
+                parsed.slug,
+                before=_summary(existing),
+                comment="replaced by an imported file",
+            )
+            # Matches, cards and the ledger protect teams: remove them first.
+            Card.objects.filter(match__competition__season=existing).delete()
+            Match.objects.filter(competition__season=existing).delete()
+            Adjustment.objects.filter(competition__season=existing).delete()
+            existing.delete()
+
+        season = Season.objects.create(slug=parsed.slug, name=parsed.name, time_zone=tz_name)
+        accounts = {
+            u.username: u
+            for u in get_user_model().objects.filter(username__in=[t.user for t in parsed.teams])
+        }
+        teams = {
+            t.code: t
+            for t in Team.objects.bulk_create(
+                [
+                    Team(
+                        season=season,
+                        code=t.id,
+                        name=t.name,
+                        handle=t.user,
+                        user=accounts.get(t.user),
+                    )
+                    for t in parsed.teams
+                ]
+            )
+        }
+        generated = 0
+        for position, comp in enumerate(parsed.competitions):
+            raw = raw_competitions[comp.slug]
+            counts = raw.get("counts_for_compliance")
+            competition = Competition.objects.create(
+                season=season,
+                slug=comp.slug,
+                kind=comp.kind,
+                name=comp.name,
+                legs=comp.legs,
+                tie_breakers=list(raw.get("tie_breakers") or table_rules.ANFPES_TIE_BREAKERS),
+                title_decider=bool(raw.get("title_decider", False)),
+                counts_for_compliance=comp.kind != "knockout" if counts is None else counts,
+                start=comp.start,
+                position=position,
+            )
+            group_of = {team: name for name, members in comp.groups.items() for team in members}
+            Entry.objects.bulk_create(
+                [
+                    Entry(
+                        competition=competition,
+                        team=teams[code],
+                        position=i,
+                        group=group_of.get(code, ""),
+                    )
+                    for i, code in enumerate(comp.teams)
+                ]
+            )
+            matches = comp.matches
+            if comp.kind == "league" and not matches:
+                matches = generate_matches(comp.teams, comp.legs, start=comp.start, tz=tz)
+                generated += len(matches)
+            rows = Match.objects.bulk_create(
+                [_match_row(competition, m, teams, group_of.get(m.home, "")) for m in matches]
+            )
+            Card.objects.bulk_create(
+                [
+                    Card(match=row, team=teams[c.team], footballer=c.footballer, card=c.card)
+                    for row, m in zip(rows, matches, strict=True)
+                    for c in m.cards
+                ]
+            )
+            Adjustment.objects.bulk_create(
+                [
+                    Adjustment(
+                        competition=competition,
+                        team=teams[a.team],
+                        points=a.points,
+                        reason=a.reason,
+                        created_by=actor if getattr(actor, "is_authenticated", False) else None,
+                    )
+                    for a in comp.adjustments
+                ]
+            )
+        audit(
+            None, actor, "season.import", season.slug, after=_summary(season, generated=generated)
+        )
+    return season
+
+
+def _match_row(competition: Competition, m: season_rules.Match, teams, group: str) -> Match:
+    extra_time = list(m.extra_time) if isinstance(m.extra_time, tuple) else m.extra_time
+    return Match(
+        competition=competition,
+        code=m.id,
+        round=m.round,
+        home=teams[m.home],
+        away=teams[m.away],
+        home_goals=m.home_goals,
+        away_goals=m.away_goals,
+        extra_time=extra_time,
+        penalties_home=m.penalties[0] if m.penalties else None,
+        penalties_away=m.penalties[1] if m.penalties else None,
+        status=m.status,
+        absent=m.absent or "",
+        reported_at=m.reported_at,
+        initial_deadline=m.initial_deadline,
+        final_deadline=m.final_deadline,
+        stream_url=m.stream_url or "",
+        tie=m.tie or "",
+        leg=m.leg,
+        group=group,
+    )
+
+
+def _summary(season: Season, **extra) -> dict:
+    return {
+        "teams": season.teams.count(),
+        "competitions": season.competitions.count(),
+        "matches": Match.objects.filter(competition__season=season).count(),
+        **extra,
+    }
+
+
+# --------------------------------------------------------------------------- export
+def export_season(season: Season) -> dict:
+    """The season as an ``arbitro.season/1`` document (CONTRACTS §5), in 6 queries.
+
+    Generated fixtures appear as matches. Date-times are written in the season's time zone.
+    ``parse_season(export_season(s))`` equals the parsed file ``s`` was imported from.
+    """
+    tz = ZoneInfo(season.time_zone)
+    teams = list(season.teams.order_by("id"))
+    code = {t.pk: t.code for t in teams}
+    competitions = list(season.competitions.order_by("position", "id"))
+    entries: dict[int, list[Entry]] = {}
+    for entry in Entry.objects.filter(competition__season=season).order_by("position", "id"):
+        entries.setdefault(entry.competition_id, []).append(entry)
+    matches: dict[int, list[Match]] = {}
+    for match in Match.objects.filter(competition__season=season).order_by("id"):
+        matches.setdefault(match.competition_id, []).append(match)
+    cards: dict[int, list[Card]] = {}
+    for card in Card.objects.filter(match__competition__season=season).order_by("id"):
+        cards.setdefault(card.match_id, []).append(card)
+    ledger: dict[int, list[Adjustment]] = {}
+    for adjustment in Adjustment.objects.filter(competition__season=season).order_by("id"):
+        ledger.setdefault(adjustment.competition_id, []).append(adjustment)
+
+    def when(value: datetime | None) -> str | None:
+        return None if value is None else timezone.localtime(value, tz).isoformat()
+
+    def match_doc(m: Match, knockout: bool) -> dict:
+        doc: dict[str, Any] = {"id": m.code, "round": m.round, "home": code[m.home_id]}
+        doc["away"] = code[m.away_id]
+        if m.home_goals is not None:
+            doc["home_goals"], doc["away_goals"] = m.home_goals, m.away_goals
+        doc |= {
+            "extra_time": m.extra_time,
+            "penalties": None if m.penalties_home is None else [m.penalties_home, m.penalties_away],
+            "status": m.status,
+            "absent": m.absent or None,
+            "reported_at": when(m.reported_at),
+            "initial_deadline": when(m.initial_deadline),
+            "final_deadline": when(m.final_deadline),
+            "stream_url": m.stream_url or None,
+            "cards": [
+                {"team": code[c.team_id], "footballer": c.footballer, "card": c.card}
+                for c in cards.get(m.pk, ())
+            ],
+        }
+        if knockout or m.tie or m.leg is not None:
+            doc["tie"], doc["leg"] = m.tie or None, m.leg
+        return doc
+
+    competition_docs = []
+    for c in competitions:
+        members = entries.get(c.pk, [])
+        doc: dict[str, Any] = {
+            "slug": c.slug,
+            "kind": c.kind,
+            "name": c.name,
+            "teams": [code[e.team_id] for e in members],
+            "legs": c.legs,
+        }
+        if c.start is not None:
+            doc["start"] = c.start.isoformat()
+        if c.kind == Competition.Kind.GROUPS:
+            groups: dict[str, list[str]] = {}
+            for e in members:
+                groups.setdefault(e.group, []).append(code[e.team_id])
+            doc["groups"] = groups
+        doc |= {
+            "tie_breakers": list(c.tie_breakers),
+            "title_decider": c.title_decider,
+            "counts_for_compliance": c.counts_for_compliance,
+            "matches": [match_doc(m, c.kind == "knockout") for m in matches.get(c.pk, ())],
+            "adjustments": [
+                {"team": code[a.team_id], "points": a.points, "reason": a.reason}
+                for a in ledger.get(c.pk, ())
+            ],
+        }
+        competition_docs.append(doc)
+    return {
+        "format": season_rules.FORMAT,
+        "slug": season.slug,
+        "name": season.name,
+        "time_zone": season.time_zone,
+        "teams": [{"id": t.code, "name": t.name, "user": t.handle} for t in teams],
+        "competitions": competition_docs,
+    }
+
+
+# --------------------------------------------------------------------------- tables
+def _rule_matches(rows) -> list[season_rules.Match]:
+    """Match rows (``values()`` dicts with team codes) as the rules' light objects."""
+    return [
+        season_rules.Match(
+            id=r["code"],
+            round=r["round"],
+            home=r["home__code"],
+            away=r["away__code"],
+            home_goals=r["home_goals"],
+            away_goals=r["away_goals"],
+            status=r["status"],
+            absent=r["absent"] or None,
+            reported_at=r.get("reported_at"),
+            initial_deadline=r.get("initial_deadline"),
+            final_deadline=r.get("final_deadline"),
+        )
+        for r in rows
+    ]
+
+
+MATCH_FIELDS = (
+    "code",
+    "round",
+    "home__code",
+    "away__code",
+    "home_goals",
+    "away_goals",
+    "status",
+    "absent",
+)
+
+
+def competition_table(competition: Competition) -> dict:
+    """The CONTRACTS §6 table document of a ``league`` or ``groups`` competition, computed
+    by :func:`leagues.rules.table.compute_table` with the competition's tie-breakers, in 3
+    queries whatever the number of matches (entries, matches, ledger).
+
+    Each row also carries ``name`` (the team's name) and ``separated_by``; the document
+    carries ``unresolved`` (teams, positions, reason) — optional additions. A ``groups``
+    competition gives one table per group under ``"groups"``. Raises
+    :class:`LeagueRuleError` for a knockout (it has a bracket, not a table).
+    """
+    if competition.kind == Competition.Kind.KNOCKOUT:
+        raise LeagueRuleError(f"competition {competition.slug} is a knockout: it has no table")
+    config = table_rules.TableConfig(
+        tuple(competition.tie_breakers), title_decider=competition.title_decider
+    )
+    entries = list(competition.entries.select_related("team").order_by("position", "id"))
+    names = {e.team.code: e.team.name for e in entries}
+    matches = _rule_matches(competition.matches.order_by("round", "id").values(*MATCH_FIELDS))
+    ledger = [
+        season_rules.Adjustment(a["team__code"], a["points"], a["reason"])
+        for a in competition.adjustments.order_by("id").values("team__code", "points", "reason")
+    ]
+
+    def table(teams: list[str]) -> dict:
+        members = set(teams)
+        result = table_rules.compute_table(
+            teams,
+            [m for m in matches if m.home in members and m.away in members],
+            [a for a in ledger if a.team in members],
+            config=config,
+        )
+        doc = result.as_dict(competition.slug)
+        for row in doc["rows"]:
+            row["name"] = names[row["team"]]
+        return doc
+
+    if competition.kind == Competition.Kind.GROUPS:
+        groups: dict[str, list[str]] = {}
+        for e in entries:
+            groups.setdefault(e.group, []).append(e.team.code)
+        return {
+            "competition": competition.slug,
+            "tie_breakers": list(config.tie_breakers),
+            "groups": {
+                name: {k: v for k, v in table(teams).items() if k not in ("competition",)}
+                for name, teams in groups.items()
+            },
+        }
+    return table([e.team.code for e in entries])
+
+
+# --------------------------------------------------------------------------- compliance
+def season_compliance(season: Season, as_of: datetime | None = None) -> dict:
+    """The compliance document (CONTRACTS §6, SPEC-leagues §8) of ``season`` as of
+    ``as_of`` (default: now), by :func:`leagues.rules.compliance.compute_compliance`, in
+    3 queries.
+
+    Counted: the non-void matches of the competitions with ``counts_for_compliance``.
+    Fixture ids are ``<competition slug>/<match id>``. Matches without both deadlines
+    cannot be scored (a counted fixture needs them) and are listed under
+    ``without_deadlines`` instead. Not modelled yet, so never applied: excuses,
+    concessions and the reviews that reap users (``reaped`` is always false for now).
+    """
+    as_of = as_of or timezone.now()
+    teams = {t.code: t.handle for t in season.teams.all()}
+    rows = (
+        Match.objects.filter(competition__season=season, competition__counts_for_compliance=True)
+        .exclude(status=Match.Status.VOID)
+        .order_by("competition__position", "round", "id")
+        .values(
+            *MATCH_FIELDS,
+            "competition__slug",
+            "reported_at",
+            "initial_deadline",
+            "final_deadline",
+        )
+    )
+    fixtures, missing = [], []
+    for row in rows:
+        # Match ids repeat across competitions; fixture ids must not.
+        match = replace(_rule_matches([row])[0], id=f"{row['competition__slug']}/{row['code']}")
+        if match.initial_deadline is None or match.final_deadline is None:
+            missing.append(match.id)
+            continue
+        fixtures += compliance_rules.fixtures_from_matches(
+            [match], teams, phase=row["competition__slug"]
+        )
+    table = compliance_rules.compute_compliance(fixtures, as_of, users=list(teams.values()))
+    team_of = {user: code for code, user in teams.items()}
+    return {
+        "season": season.slug,
+        "as_of": timezone.localtime(as_of, ZoneInfo(season.time_zone)).isoformat(),
+        "rows": [{"team": team_of.get(row.user), **row.as_dict()} for row in table.rows],
+        "without_deadlines": missing,
+    }
