@@ -297,6 +297,14 @@ class Round(models.Model):
     is_final = models.BooleanField(_("final"), default=False)
     seating_published = models.BooleanField(_("seating published"), default=False)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finalists = models.JSONField(
+        _("finalists"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "The final's players (registration ids, best seed first), fixed when it starts."
+        ),
+    )
     first_player_drawn_at = models.DateTimeField(_("first player drawn at"), null=True, blank=True)
     ritual = models.JSONField(
         _("final seating ritual"),

@@ -5,6 +5,7 @@ change at once, and writes the audit log.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -247,6 +248,8 @@ def set_status(reg: Registration, status: str, actor=None) -> Registration:
     with transaction.atomic():
         reg = Registration.objects.select_for_update().select_related("event").get(pk=reg.pk)
         event = reg.event
+        if event.results_approved:
+            raise UserError(_("The event's results are approved: reopen them first."))
         if reg.status == Registration.Status.DISQUALIFIED:
             raise UserError(_("A disqualified player cannot be reinstated here."))
         before = {"status": reg.status}
@@ -555,7 +558,17 @@ def table_check(vps: Sequence[Decimal | None]) -> vekn.SheetCheck:
                 reason=_("Each player scores between 0 and %(n)s VP in steps of 0.5.")
                 % {"n": len(vps)},
             )
-    return vekn.SheetCheck(valid=True, complete=all(v is not None for v in vps), reason=None)
+    entered = [v for v in vps if v is not None]
+    total = sum(math.ceil(v) for v in entered)
+    if total > len(vps):
+        return vekn.SheetCheck(
+            valid=False,
+            complete=False,
+            reason=_("These VP add up to more than %(n)s players can score.") % {"n": len(vps)},
+        )
+    return vekn.SheetCheck(
+        valid=True, complete=len(entered) == len(vps) and total == len(vps), reason=None
+    )
 
 
 @dataclass(frozen=True)
@@ -717,7 +730,12 @@ def start_final(event: Event, actor=None) -> Round:
             raise UserError(_("Ties for the top 5 need a toss first."))
         if len(result.standings.finalists) < 2:
             raise UserError(_("Not enough finalists."))
-        rnd = Round.objects.create(event=event, number=len(rounds) + 1, is_final=True)
+        rnd = Round.objects.create(
+            event=event,
+            number=len(rounds) + 1,
+            is_final=True,
+            finalists=list(result.standings.finalists),
+        )
         audit(
             event,
             actor,
@@ -733,7 +751,6 @@ def place_final_card(final: Round, reg_id: int, position: int, actor=None) -> li
     """One step of the final seating ritual (TR §3.1.3): the next finalist, lowest qualifier
     first, places their card at ``position`` (0 = left end … len(row) = right end). When the
     last card is placed the final table is created in the row's order. Returns the row."""
-    from standings.services import event_standings
 
     with transaction.atomic():
         final = Round.objects.select_for_update().select_related("event").get(pk=final.pk)
@@ -741,8 +758,9 @@ def place_final_card(final: Round, reg_id: int, position: int, actor=None) -> li
             raise UserError(_("The ritual seats the final only."))
         if final.tables.exists():
             raise UserError(_("The final is already seated."))
-        finalists = list(event_standings(final.event).standings.finalists)
-        order = vekn.ritual_order(finalists)
+        # Finalists and seeds are fixed when the final starts (a later penalty cannot
+        # change who sits at the final or the order of the ritual).
+        order = vekn.ritual_order(final.finalists)
         steps = list(final.ritual)
         if len(steps) >= len(order):
             raise UserError(_("Every finalist has placed their card."))

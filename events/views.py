@@ -70,7 +70,10 @@ def event_page(request, slug):
                 "event": event,
                 "winner": winner,
                 "rounds": rounds,
-                "players": event.registrations.filter(competing=True).count(),
+                "players": event.registrations.filter(
+                    competing=True,
+                    status__in=[Registration.Status.REGISTERED, Registration.Status.CHECKED_IN],
+                ).count(),
                 "current": rounds[-1] if rounds else None,
                 "is_staff": _is_staff(request, event),
             },
@@ -174,21 +177,24 @@ def signup(request):
                 if number
                 else None
             )
-            if existing is None:
-                person = Person.objects.create(
-                    name=form.cleaned_data["name"], vekn_number=number, user=user
-                )
+            if not number:
+                person = Person.objects.create(name=form.cleaned_data["name"], user=user)
                 claimed = False
             else:
-                PlayerClaim.objects.create(user=user, person=existing)
-                person, claimed = existing, True
+                # A VEKN number is public: whether or not we know it yet, the link waits
+                # for an organiser who knows the player (no squatting, no takeover).
+                person = existing or Person.objects.create(
+                    name=form.cleaned_data["name"], vekn_number=number
+                )
+                PlayerClaim.objects.create(user=user, person=person)
+                claimed = True
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         if claimed:
             messages.info(
                 request,
                 _(
-                    "Welcome. VEKN number %(n)s is already on record: an organiser of one of "
-                    "its events will confirm it is yours, then your events and sanctions appear here."
+                    "Welcome. An organiser of one of your events will confirm that VEKN number "
+                    "%(n)s is yours; your events and sanctions then appear here."
                 )
                 % {"n": number},
             )

@@ -26,6 +26,14 @@ def _back(event, name="dashboard", **kwargs):
     return redirect(reverse(f"manage:{name}", kwargs={"slug": event.slug, **kwargs}))
 
 
+def _db_int(value) -> int:
+    """An id from a form: a positive integer that fits the database; ``ValueError`` else."""
+    number = int(str(value))
+    if not 0 < number < 2**63:
+        raise ValueError(value)
+    return number
+
+
 def _fail(request, exc: UserError):
     messages.error(request, str(exc))
 
@@ -116,7 +124,7 @@ def players(request, event):
     )
 
 
-@staff_required(P.MANAGE_PLAYERS)
+@staff_required(P.EDIT_EVENT)
 @require_POST
 def claim_decide(request, event, claim_id):
     """Confirm or reject an account's claim to a person registered in this event."""
@@ -242,7 +250,7 @@ def round_reseat(request, event, number):
 def round_swap(request, event, number):
     rnd = round_or_404(event, number)
     try:
-        a, b = int(request.POST.get("a", "")), int(request.POST.get("b", ""))
+        a, b = _db_int(request.POST.get("a")), _db_int(request.POST.get("b"))
     except ValueError:
         messages.error(request, _("Choose two players."))
         return _back(event, "round", number=number)
@@ -347,7 +355,7 @@ def table_result(request, event, number, table_number):
         messages.success(request, _("Table %(n)s saved.") % {"n": table.number})
     else:
         messages.info(request, _("Table %(n)s saved (game still running).") % {"n": table.number})
-    if table.round.is_final:
+    if table.round.is_final and P.RUN_FINAL in request.event_permissions:
         return _back(event, "final")
     return _back(event, "round", number=number)
 
@@ -394,7 +402,7 @@ def standings(request, event):
 def toss(request, event):
     ids = request.POST.getlist("player")
     try:
-        ids = [int(i) for i in ids]
+        ids = [_db_int(i) for i in ids]
         if request.POST.get("mode") == "random":
             order = services.random_toss(event, ids, request.user)
         else:
@@ -438,7 +446,9 @@ def final(request, event):
             elif action == "undo":
                 services.undo_final_card(final_round, request.user)
             elif action == "first":
-                services.set_first_player(final_round, int(request.POST["player"]), request.user)
+                services.set_first_player(
+                    final_round, _db_int(request.POST["player"]), request.user
+                )
             elif action == "draw":
                 services.draw_first_player(final_round, request.user)
             else:
@@ -462,7 +472,7 @@ def final(request, event):
     if final_round is not None:
         from standings import vekn
 
-        finalists = list(result.standings.finalists)
+        finalists = list(final_round.finalists) or list(result.standings.finalists)
         order = vekn.ritual_order(finalists)
         row: tuple = ()
         for reg_id, pos in final_round.ritual:
@@ -537,7 +547,11 @@ def staff(request, event):
     form = StaffForm(request.POST or None)
     if request.method == "POST":
         if request.POST.get("remove"):
-            role = EventRole.objects.filter(pk=request.POST["remove"], event=event).first()
+            try:
+                role_id = _db_int(request.POST["remove"])
+            except ValueError:
+                raise Http404 from None
+            role = EventRole.objects.filter(pk=role_id, event=event).first()
             if role is None:
                 raise Http404
             services.audit(

@@ -310,6 +310,13 @@ def _apply_effects(p: Penalty) -> None:
         )
 
 
+def _ensure_open(event: Event) -> None:
+    """Nothing that changes the standings once the event's results are approved (JG
+    §1.2.5): reopen them first."""
+    if Event.objects.filter(pk=event.pk, results_approved=True).exists():
+        raise UserError(_("The event's results are approved: reopen them first."))
+
+
 def _lock(penalty: Penalty) -> Penalty:
     """The penalty re-read under a row lock (inside the caller's transaction)."""
     return (
@@ -321,6 +328,7 @@ def _lock(penalty: Penalty) -> Penalty:
 
 def confirm(penalty: Penalty, actor=None) -> Penalty:
     """The head judge confirms a pending standings adjustment or disqualification."""
+    _ensure_open(penalty.event)
     with transaction.atomic():
         penalty = _lock(penalty)
         if penalty.status != Penalty.Status.PENDING:
@@ -343,6 +351,7 @@ def change_level(penalty: Penalty, level: str, reason: str, actor=None) -> Penal
         raise UserError(_("Unknown level."))
     if level != penalty.guide_level and not reason:
         raise UserError(_("Say why the penalty differs from the guide's."))
+    _ensure_open(penalty.event)
     with transaction.atomic():
         penalty = _lock(penalty)
         if penalty.status == Penalty.Status.VOIDED:
@@ -377,6 +386,7 @@ def void(penalty: Penalty, reason: str, actor=None) -> Penalty:
     reason = (reason or "").strip()
     if not reason:
         raise UserError(_("Say why the penalty is voided."))
+    _ensure_open(penalty.event)
     with transaction.atomic():
         penalty = _lock(penalty)
         if penalty.status == Penalty.Status.VOIDED:
@@ -732,6 +742,7 @@ def record_venue_interference(
         unsanctioned = venue_interference_unsanctions(int(minutes_played), any_table_on_time)
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    _ensure_open(event)
     with transaction.atomic():
         if unsanctioned:
             reason = _(
@@ -764,6 +775,7 @@ def declare_force_majeure(event: Event, report: str, actor=None) -> None:
     report = (report or "").strip()
     if not report:
         raise UserError(_("Describe what happened."))
+    _ensure_open(event)
     with transaction.atomic():
         updated = Event.objects.filter(pk=event.pk, force_majeure_at__isnull=True).update(
             force_majeure_at=timezone.now(), force_majeure_report=report
@@ -778,6 +790,7 @@ def lift_force_majeure(event: Event, reason: str, actor=None) -> None:
     """Take back a force-majeure declaration (recorded by mistake, or play resumed)."""
     if not (reason or "").strip():
         raise UserError(_("Say why."))
+    _ensure_open(event)
     with transaction.atomic():
         Event.objects.filter(pk=event.pk).update(force_majeure_at=None)
         audit(event, actor, "event.force_majeure_lifted", event.slug, comment=reason)
@@ -791,6 +804,7 @@ def seat_substitute(
     after seating, so the table keeps its size. The substitute scores nothing and is left
     out of the table's ranking **[choice]**; the player who left is no longer seated there.
     Only before the table's result is entered."""
+    _ensure_open(table.round.event)
     with transaction.atomic():
         table = Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
         event = table.round.event

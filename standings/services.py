@@ -96,6 +96,9 @@ def event_standings(event: Event) -> EventStandings:
     )
     toss = tuple(r.id for r in sorted(regs, key=lambda r: r.toss_position or 0) if r.toss_position)
     final = None
+    if final_round is not None and not final_seats and final_round.finalists:
+        # The final has started but is not seated yet: its finalists are fixed.
+        final = vekn.FinalResult(seating=tuple(final_round.finalists), vps=None)
     if final_round is not None and final_seats:
         vps = tuple(vp for _, vp in final_seats)
         final = vekn.FinalResult(

@@ -71,3 +71,13 @@ def test_number_of_another_account_is_refused(client, db):
 def test_bad_vekn_number_refused(client, db):
     response = signup(client, vekn_number="12ab")
     assert response.status_code == 200 and b"only digits" in response.content
+
+
+def test_unknown_vekn_number_waits_for_an_organiser_too(client, db):
+    """No squatting: a number nobody has used yet is not linked at once either."""
+    from events.models import PlayerClaim
+
+    assert signup(client, vekn_number="3208888", name="Zoe Real").status_code == 302
+    person = Person.objects.get(vekn_number="3208888")
+    assert person.user is None
+    assert PlayerClaim.objects.filter(person=person, status="pending").exists()

@@ -311,3 +311,10 @@ def test_four_table_with_a_dropped_player_can_be_saved(event):
         table.refresh_from_db()
         bad = [D(0) if s.loss else D(9) for s in table.seats.order_by("position")]
         services.save_results(table, bad, version=table.version)
+
+
+def test_reduced_table_totals_are_checked(event):
+    assert services.table_check([D(3), D(3), D(3)]).valid is False
+    check = services.table_check([D(2), D(1), D(0)])
+    assert check.valid and check.complete
+    assert services.table_check([D(1), None, None]).complete is False

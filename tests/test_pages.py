@@ -211,3 +211,25 @@ def test_csv_export_neutralises_formulas(client, played_event, staff):
         reverse("manage:export-csv", kwargs={"slug": played_event.slug})
     ).content.decode()
     assert "'=HYPERLINK" in body and ",=HYPERLINK" not in body
+
+
+def test_crafted_staff_posts_never_500(client, played_event, staff):
+    client.force_login(staff["organiser"])
+    slug = played_event.slug
+    huge = "99999999999999999999999"
+    assert (
+        client.post(
+            reverse("manage:toss", kwargs={"slug": slug}), {"player": [huge, "1"]}
+        ).status_code
+        == 302
+    )
+    swap = reverse("manage:round-swap", kwargs={"slug": slug, "number": 3})
+    assert client.post(swap, {"a": huge, "b": "1"}).status_code == 302
+    assert (
+        client.post(reverse("manage:staff", kwargs={"slug": slug}), {"remove": "abc"}).status_code
+        == 404
+    )
+    final = reverse("manage:final", kwargs={"slug": slug})
+    assert (
+        client.post(final, {"action": "place", "player": huge, "position": "0"}).status_code == 302
+    )

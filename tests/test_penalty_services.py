@@ -378,3 +378,43 @@ def test_public_api_lists_only_confirmed_recorded_penalties(client, seated, staf
     assert [p["infraction"] for p in public] == ["3.8"]
     client.force_login(staff["judge"])
     assert [p["infraction"] for p in client.get(url).json()["penalties"]] == ["3.3", "3.8", "2.4"]
+
+
+def test_approved_results_freeze_every_standings_change(seated, staff):
+    event, rnd = seated
+    reg = rnd.seats.first().registration
+    sa = log(event, reg, "2.4", table=rnd.tables.first()).penalty
+    pending = log(event, rnd.seats.last().registration, "4.7", perms=JUDGE).penalty
+    services.set_results_approved(event, True)
+    event.refresh_from_db()
+    for action in (
+        lambda: services.void(sa, "oops"),
+        lambda: services.change_level(sa, "warning", "softer"),
+        lambda: services.confirm(pending),
+        lambda: services.declare_force_majeure(event, "storm"),
+        lambda: event_services.set_status(reg, Registration.Status.DROPPED),
+    ):
+        with pytest.raises(UserError, match="approved"):
+            action()
+
+
+def test_finalists_are_fixed_when_the_final_starts(played_event):
+    event = played_event
+    result = event_standings(event)
+    for group in result.standings.toss_required:
+        event_services.record_toss(event, list(group))
+    final = event_services.start_final(event)
+    finalists = list(final.finalists)
+    assert finalists == list(event_standings(event).standings.finalists)
+    # A confirmed adjustment on the 5th finalist no longer changes who plays the final.
+    fifth = Registration.objects.get(pk=finalists[-1])
+    log(event, fifth, "2.4", timing="after_last_game")
+    log(event, fifth, "2.4", timing="after_last_game")
+    log(event, fifth, "2.4", timing="after_last_game")
+    # (their seeding may move with the adjustment; who plays does not)
+    assert set(event_standings(event).standings.finalists) == set(finalists)
+    from standings import vekn as vekn_rules
+
+    order = vekn_rules.ritual_order(finalists)
+    final.refresh_from_db()
+    event_services.place_final_card(final, order[0], 0)  # the lowest qualifier still starts

@@ -46,7 +46,7 @@ MATRIX = {
     "manage:players": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
     "manage:player-add": ("post", "event", [302, 404, 404, 302, 302, 403, 302]),
     "manage:player-status": ("post", "reg", [302, 404, 404, 302, 302, 403, 302]),
-    "manage:claim-decide": ("post", "claim", [302, 404, 404, 404, 404, 403, 404]),
+    "manage:claim-decide": ("post", "claim", [302, 404, 404, 404, 403, 403, 403]),
     "manage:round-seat": ("post", "event", [302, 404, 404, 302, 302, 302, 403]),
     "manage:round": ("get", "round", [302, 404, 404, 200, 200, 200, 200]),
     "manage:round-reseat": ("post", "round", [302, 404, 404, 302, 302, 302, 403]),
