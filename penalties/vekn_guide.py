@@ -1,7 +1,7 @@
 """VEKN penalty rules: the judges' guide catalogue and its escalation engine.
 
 The source is the VTES *Tournament Conduct & Infraction Guide* ("JG"), English version
-(``/work/shared/rules/vtes-judges-guide.en.md``), which the guide itself declares definitive
+(``shared/rules/vtes-judges-guide.en.md``), which the guide itself declares definitive
 over its Spanish translation; SPEC-penalties §1 restates what the product computes from it.
 Every rule below cites its JG section. Where the guide (or SPEC) left a choice to us, the
 docstring says **[choice]**; :data:`CHOICES` (also ``VEKN_V2.choices``) lists them all for

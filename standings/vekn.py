@@ -3,7 +3,7 @@
 Pure rules, no ORM and no request: frozen dataclasses in, frozen dataclasses out. The
 adapter in ``standings/services.py`` loads what these functions need and saves the result.
 
-Sources: VEKN Tournament Rules ("TR §", ``/work/shared/rules/vekn-tournament-rules.en.md``)
+Sources: VEKN Tournament Rules ("TR §", ``shared/rules/vekn-tournament-rules.en.md``)
 and SPEC-events §1.2–§1.6. Choices where the rules are silent are marked **[choice]**.
 
 Units: Victory Points are ``decimal.Decimal`` multiples of 0.5 (returned with one fractional

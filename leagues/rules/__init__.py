@@ -14,7 +14,7 @@ Modules:
 - :mod:`leagues.rules.compliance` — the "Tuxedo Mask" compliance table (SPEC-leagues §8).
 - :mod:`leagues.rules.draft` — draft order and draws by lot (SPEC-leagues §9).
 
-Sources are cited as "ANFPES T24 §…" (``/work/shared/rules/anfpes-t24-league.es.txt``),
+Sources are cited as "ANFPES T24 §…" (``shared/rules/anfpes-t24-league.es.txt``),
 "SPEC-leagues §…" and "CONTRACTS §…". Choices where the text is silent are marked
 **[choice]** in the docstrings.
 """

@@ -48,7 +48,8 @@ from penalties.vekn_guide import (
 C, W, SA, DQ = "caution", "warning", "standings_adjustment", "disqualification"
 PE, TE, UC = "procedural_error", "tournament_error", "unsportsmanlike_conduct"
 
-RULES_DIR = Path("/work/shared/rules")
+# The rulebooks live in shared/ beside the repository (as on developers' machines and CI).
+RULES_DIR = Path(__file__).resolve().parents[3] / "shared" / "rules"
 
 # code: (category, baseline with every condition "no", {condition: baseline when "yes"})
 # From JG §2–§4 and SPEC-penalties §1.2 (a None level: the condition does not change the
