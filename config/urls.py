@@ -23,6 +23,7 @@ urlpatterns = [
     ),
     path("events/<slug:slug>/manage/", include("events.urls_manage")),
     path("", include("events.urls_public")),
+    path("", include("leagues.urls")),
     path("api/v1/events/<slug:slug>/standings", events_api.standings, name="api-standings"),
     path("api/v1/vekn/check-table", events_api.check_table, name="api-check-table"),
     path("api/v1/rulesets/<str:ruleset>/penalty", penalties_api.penalty, name="api-penalty"),

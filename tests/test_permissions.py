@@ -40,6 +40,12 @@ MATRIX = {
     # (tests/leagues/test_api.py checks the 200s)
     "api-competition-table": ("get", "event", [404, 404, 404, 404, 404, 404, 404]),
     "api-season-compliance": ("get", "event", [404, 404, 404, 404, 404, 404, 404]),
+    # league pages: public; the fixture has no season with the event's slug → 404 for all
+    # (tests/leagues/test_pages.py checks the 200s); the player's own fixtures need sign-in
+    "leagues:season": ("get", "event", [404, 404, 404, 404, 404, 404, 404]),
+    "leagues:competition": ("get", "event", [404, 404, 404, 404, 404, 404, 404]),
+    "leagues:my-fixtures": ("get", "none", [302, 200, 200, 200, 200, 200, 200]),
+    "leagues:my-fixtures-ics": ("get", "none", [302, 200, 200, 200, 200, 200, 200]),
     # staff
     "manage:dashboard": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
     "manage:settings": ("get", "event", [302, 404, 404, 200, 403, 403, 403]),
