@@ -454,8 +454,16 @@ class PlayerClaim(models.Model):
         verbose_name=_("account"),
     )
     person = models.ForeignKey(
-        Person, models.CASCADE, related_name="claims", verbose_name=_("person")
+        Person,
+        models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="claims",
+        verbose_name=_("person"),
+        help_text=_("Empty while no record has this VEKN number yet."),
     )
+    vekn_number = models.CharField(_("VEKN number"), max_length=20, default="", db_index=True)
+    name = models.CharField(_("name given"), max_length=200, blank=True, default="")
     status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.PENDING)
     created_at = models.DateTimeField(_("requested at"), auto_now_add=True)
     decided_by = models.ForeignKey(
@@ -473,11 +481,11 @@ class PlayerClaim(models.Model):
         verbose_name_plural = _("player claims")
         constraints = [
             models.UniqueConstraint(
-                fields=["user", "person"],
+                fields=["user"],
                 condition=Q(status="pending"),
-                name="events_claim_one_pending",
+                name="events_claim_one_pending_per_user",
             )
         ]
 
     def __str__(self):
-        return f"{self.user} → {self.person}"
+        return f"{self.user} → VEKN {self.vekn_number}"

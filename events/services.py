@@ -215,10 +215,11 @@ def decide_claim(claim, approve: bool, actor, event: Event) -> None:
             raise UserError(_("This player record already has an account."))
         if approve and Person.objects.filter(user=claim.user).exists():
             raise UserError(_("This account is already linked to a player record."))
+        claim.person = person
         claim.status = PlayerClaim.Status.APPROVED if approve else PlayerClaim.Status.REJECTED
         claim.decided_by = actor if getattr(actor, "is_authenticated", False) else None
         claim.decided_at = timezone.now()
-        claim.save(update_fields=["status", "decided_by", "decided_at"])
+        claim.save(update_fields=["person", "status", "decided_by", "decided_at"])
         if approve:
             person.user = claim.user
             person.save(update_fields=["user"])
@@ -716,6 +717,8 @@ def start_final(event: Event, actor=None) -> Round:
 
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
+        if event.results_approved:
+            raise UserError(_("The event's results are approved: reopen them first."))
         if not event.has_final:
             raise UserError(_("This event has no final."))
         rounds = list(event.rounds.order_by("number"))
@@ -754,6 +757,8 @@ def place_final_card(final: Round, reg_id: int, position: int, actor=None) -> li
 
     with transaction.atomic():
         final = Round.objects.select_for_update().select_related("event").get(pk=final.pk)
+        if final.event.results_approved:
+            raise UserError(_("The event's results are approved: reopen them first."))
         if not final.is_final:
             raise UserError(_("The ritual seats the final only."))
         if final.tables.exists():
@@ -795,6 +800,8 @@ def undo_final_card(final: Round, actor=None) -> None:
     """Take back the last ritual step (a misclick), while the final is not seated."""
     with transaction.atomic():
         final = Round.objects.select_for_update().select_related("event").get(pk=final.pk)
+        if final.event.results_approved:
+            raise UserError(_("The event's results are approved: reopen them first."))
         if final.tables.exists() or not final.ritual:
             raise UserError(_("There is no step to take back."))
         step = final.ritual.pop()
@@ -808,6 +815,8 @@ def set_first_player(final: Round, reg_id: int, actor=None) -> None:
     rotated so that player holds seat 1; predator/prey order is unchanged."""
     with transaction.atomic():
         final = Round.objects.select_for_update().select_related("event").get(pk=final.pk)
+        if final.event.results_approved:
+            raise UserError(_("The event's results are approved: reopen them first."))
         table = final.tables.select_for_update().first()
         if table is None:
             raise UserError(_("Finish the seating ritual first."))

@@ -182,12 +182,12 @@ def signup(request):
                 claimed = False
             else:
                 # A VEKN number is public: whether or not we know it yet, the link waits
-                # for an organiser who knows the player (no squatting, no takeover).
-                person = existing or Person.objects.create(
-                    name=form.cleaned_data["name"], vekn_number=number
+                # for an organiser who knows the player (no squatting, no takeover), and
+                # an unconfirmed claim creates no player record.
+                PlayerClaim.objects.create(
+                    user=user, person=existing, vekn_number=number, name=form.cleaned_data["name"]
                 )
-                PlayerClaim.objects.create(user=user, person=person)
-                claimed = True
+                person, claimed = existing, True
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         if claimed:
             messages.info(

@@ -115,25 +115,26 @@ def players(request, event):
             "event": event,
             "registrations": regs,
             "form": AddPlayerForm(),
-            "claims": PlayerClaim.objects.filter(
-                status=PlayerClaim.Status.PENDING, person__registrations__event=event
-            ).select_related("person", "user"),
+            "claims": _event_claims(event),
             "perms": request.event_permissions,
             "P": P,
         },
     )
 
 
+def _event_claims(event):
+    """Pending account claims on a VEKN number of a player registered in this event."""
+    numbers = event.registrations.exclude(person__vekn_number="").values("person__vekn_number")
+    return PlayerClaim.objects.filter(
+        status=PlayerClaim.Status.PENDING, vekn_number__in=numbers
+    ).select_related("person", "user")
+
+
 @staff_required(P.EDIT_EVENT)
 @require_POST
 def claim_decide(request, event, claim_id):
     """Confirm or reject an account's claim to a person registered in this event."""
-    claim = get_object_or_404(
-        PlayerClaim.objects.select_related("person", "user"),
-        pk=claim_id,
-        status=PlayerClaim.Status.PENDING,
-        person__registrations__event=event,
-    )
+    claim = get_object_or_404(_event_claims(event), pk=claim_id)
     try:
         services.decide_claim(claim, request.POST.get("decision") == "approve", request.user, event)
     except UserError as exc:

@@ -317,20 +317,34 @@ def _ensure_open(event: Event) -> None:
         raise UserError(_("The event's results are approved: reopen them first."))
 
 
-def _lock(penalty: Penalty) -> Penalty:
-    """The penalty re-read under a row lock (inside the caller's transaction)."""
-    return (
+def state_token(penalty: Penalty) -> str:
+    """What the head judge's form was loaded with (level and status): a change posted from
+    a stale page is refused instead of silently overwriting someone else's."""
+    return f"{penalty.level}:{penalty.status}:{penalty.deviation_reason}"
+
+
+def _lock(penalty: Penalty, expected: str | None = None) -> Penalty:
+    """The penalty re-read under a row lock (inside the caller's transaction); with
+    ``expected`` (a ``state_token``), ``ConflictError`` if it changed meanwhile."""
+    from events.errors import ConflictError
+
+    locked = (
         Penalty.objects.select_for_update()
         .select_related("person", "event", "registration")
         .get(pk=penalty.pk)
     )
+    if expected is not None and state_token(locked) != expected:
+        raise ConflictError(
+            _("Someone changed this penalty while you were looking at it: check it again.")
+        )
+    return locked
 
 
-def confirm(penalty: Penalty, actor=None) -> Penalty:
+def confirm(penalty: Penalty, actor=None, *, expected: str | None = None) -> Penalty:
     """The head judge confirms a pending standings adjustment or disqualification."""
     _ensure_open(penalty.event)
     with transaction.atomic():
-        penalty = _lock(penalty)
+        penalty = _lock(penalty, expected)
         if penalty.status != Penalty.Status.PENDING:
             raise UserError(_("This penalty is not pending."))
         before = _snapshot(penalty)
@@ -344,7 +358,9 @@ def confirm(penalty: Penalty, actor=None) -> Penalty:
     return penalty
 
 
-def change_level(penalty: Penalty, level: str, reason: str, actor=None) -> Penalty:
+def change_level(
+    penalty: Penalty, level: str, reason: str, actor=None, *, expected: str | None = None
+) -> Penalty:
     """A head-judge deviation after the fact: give ``level`` instead, with a reason."""
     reason = (reason or "").strip()
     if level not in Level.values:
@@ -353,7 +369,7 @@ def change_level(penalty: Penalty, level: str, reason: str, actor=None) -> Penal
         raise UserError(_("Say why the penalty differs from the guide's."))
     _ensure_open(penalty.event)
     with transaction.atomic():
-        penalty = _lock(penalty)
+        penalty = _lock(penalty, expected)
         if penalty.status == Penalty.Status.VOIDED:
             raise UserError(_("A voided penalty cannot change."))
         before = _snapshot(penalty)
@@ -379,7 +395,7 @@ def change_level(penalty: Penalty, level: str, reason: str, actor=None) -> Penal
     return penalty
 
 
-def void(penalty: Penalty, reason: str, actor=None) -> Penalty:
+def void(penalty: Penalty, reason: str, actor=None, *, expected: str | None = None) -> Penalty:
     """Void a penalty with a reason (it stays in the history). Later penalties of the same
     person in the event are reassessed (their offence numbers may drop) and a voided
     disqualification gives the player back their place."""
@@ -388,7 +404,7 @@ def void(penalty: Penalty, reason: str, actor=None) -> Penalty:
         raise UserError(_("Say why the penalty is voided."))
     _ensure_open(penalty.event)
     with transaction.atomic():
-        penalty = _lock(penalty)
+        penalty = _lock(penalty, expected)
         if penalty.status == Penalty.Status.VOIDED:
             raise UserError(_("Already voided."))
         before = _snapshot(penalty)

@@ -271,11 +271,14 @@ def penalty_detail(request, event, pk):
             raise Http404
         action = request.POST.get("action")
         try:
+            expected = request.POST.get("state") or None
             if action == "confirm":
-                services.confirm(penalty, request.user)
+                services.confirm(penalty, request.user, expected=expected)
                 messages.success(request, _("Confirmed."))
             elif action == "void":
-                services.void(penalty, request.POST.get("reason", ""), request.user)
+                services.void(
+                    penalty, request.POST.get("reason", ""), request.user, expected=expected
+                )
                 messages.success(request, _("Voided."))
             elif action == "change":
                 services.change_level(
@@ -303,6 +306,7 @@ def penalty_detail(request, event, pk):
             "penalty": penalty,
             "inf": services.RULESET.catalogue.get(penalty.infraction),
             "also_labels": [_also_label(x) for x in penalty.also],
+            "state": services.state_token(penalty),
             "earlier": services.earlier_events(event, penalty.person),
             "history": history.select_related("actor")[:50],
             "levels": Level.choices,

@@ -77,7 +77,17 @@ def test_unknown_vekn_number_waits_for_an_organiser_too(client, db):
     """No squatting: a number nobody has used yet is not linked at once either."""
     from events.models import PlayerClaim
 
-    assert signup(client, vekn_number="3208888", name="Zoe Real").status_code == 302
-    person = Person.objects.get(vekn_number="3208888")
-    assert person.user is None
-    assert PlayerClaim.objects.filter(person=person, status="pending").exists()
+    assert signup(client, vekn_number="3208888", name="Zoe Fake").status_code == 302
+    # No player record is created or named by an unconfirmed claim …
+    assert not Person.objects.filter(vekn_number="3208888").exists()
+    assert PlayerClaim.objects.filter(vekn_number="3208888", status="pending").exists()
+    # … so the organiser can still add the real player, and the claim then shows up.
+    from events import services
+    from tests.factories import EventFactory
+
+    real = services.find_or_create_person("Zoe Real", "3208888")
+    event = EventFactory(slug="claims-event")
+    services.register(event, real, check_in=True)
+    from events.views_manage import _event_claims
+
+    assert [c.vekn_number for c in _event_claims(event)] == ["3208888"]

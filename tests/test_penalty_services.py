@@ -418,3 +418,31 @@ def test_finalists_are_fixed_when_the_final_starts(played_event):
     order = vekn_rules.ritual_order(finalists)
     final.refresh_from_db()
     event_services.place_final_card(final, order[0], 0)  # the lowest qualifier still starts
+
+
+def test_penalty_change_from_a_stale_page_is_refused(client, seated, staff):
+    from events.errors import ConflictError
+
+    event, rnd = seated
+    p = log(event, rnd.seats.first().registration, "3.8").penalty
+    stale = services.state_token(p)
+    services.change_level(p, "standings_adjustment", "first head judge", expected=stale)
+    with pytest.raises(ConflictError):
+        services.change_level(p, "disqualification", "second, from an old page", expected=stale)
+    p.refresh_from_db()
+    assert p.level == "standings_adjustment"
+    # Through the page: the form carries the state it was loaded with.
+    client.force_login(staff["head_judge"])
+    url = reverse("manage:penalty", kwargs={"slug": event.slug, "pk": p.pk})
+    response = client.post(url, {"action": "void", "reason": "x", "state": stale}, follow=True)
+    assert "changed this penalty" in response.content.decode()
+    p.refresh_from_db()
+    assert p.status == "confirmed"
+
+
+def test_final_cannot_start_once_results_are_approved(played_event):
+    event = played_event
+    services.set_results_approved(event, True)
+    event.refresh_from_db()
+    with pytest.raises(UserError, match="approved"):
+        event_services.start_final(event)

@@ -180,6 +180,10 @@ class _Problems:
         self.items.append(f"{where}: {message}" if where else message)
 
 
+MAX_GOALS = 99
+"""No football match has more goals than this; larger values are typing errors [choice]."""
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -243,8 +247,8 @@ def _parse_match(data: Any, where: str, teams: set[str], kind: str, problems: _P
         problems.add(where, "a team cannot play itself")
     goals = data.get("home_goals"), data.get("away_goals")
     for side, value in zip(("home_goals", "away_goals"), goals, strict=True):
-        if value is not None and (not _is_int(value) or value < 0):
-            problems.add(where, f"{side} must be an integer >= 0")
+        if value is not None and (not _is_int(value) or not 0 <= value <= MAX_GOALS):
+            problems.add(where, f"{side} must be an integer from 0 to {MAX_GOALS}")
     if (goals[0] is None) != (goals[1] is None):
         problems.add(where, "give both home_goals and away_goals, or neither")
     has_score = goals[0] is not None and goals[1] is not None

@@ -128,7 +128,7 @@ def test_a_broken_file_saves_nothing_and_locates_every_problem(epl_file):
         import_season(broken)
     problems = error.value.problems
     for expected in [
-        "competition epl-2011-12-league, match m7: home_goals must be an integer >= 0",
+        "competition epl-2011-12-league, match m7: home_goals must be an integer from 0 to 99",
         "competition epl-2011-12-league, match m42: away team 't99' is not in this competition",
         "competition epl-2011-12-league, match m100: status must be one of "
         "scheduled, played, walkover, void",

@@ -184,7 +184,7 @@ def test_every_problem_with_its_location():
         "competition t24-primera-a: kind must be one of league, groups, knockout",
         "competition t24-primera-a: legs must be an integer >= 1",
         "competition t24-primera-a: start must be an ISO 8601 date",
-        "competition t24-primera-a, match m1: home_goals must be an integer >= 0",
+        "competition t24-primera-a, match m1: home_goals must be an integer from 0 to 99",
         "competition t24-primera-a, match m1: away team 't9' is not in this competition",
         "competition t24-primera-a, match m1: reported_at needs a UTC offset",
         "competition t24-primera-a, match m1: final_deadline is before initial_deadline",
