@@ -204,11 +204,13 @@ def decide_claim(claim, approve: bool, actor, event: Event) -> None:
 
     with transaction.atomic():
         claim = (
-            PlayerClaim.objects.select_for_update()
-            .select_related("person", "user")
+            PlayerClaim.objects.select_for_update(of=("self",))
+            .select_related("user")
             .get(pk=claim.pk)
         )
-        person = Person.objects.select_for_update().get(pk=claim.person_id)
+        person = Person.objects.select_for_update().filter(vekn_number=claim.vekn_number).first()
+        if person is None:
+            raise UserError(_("No player record has this VEKN number."))
         if claim.status != PlayerClaim.Status.PENDING:
             raise UserError(_("This claim was already decided."))
         if approve and person.user_id is not None:

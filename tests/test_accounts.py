@@ -91,3 +91,8 @@ def test_unknown_vekn_number_waits_for_an_organiser_too(client, db):
     from events.views_manage import _event_claims
 
     assert [c.vekn_number for c in _event_claims(event)] == ["3208888"]
+    # The organiser confirms: the account is linked to the real record.
+    claim = PlayerClaim.objects.get(vekn_number="3208888")
+    services.decide_claim(claim, True, None, event)
+    real.refresh_from_db()
+    assert real.user.username == "newplayer" and real.name == "Zoe Real"
