@@ -484,6 +484,7 @@ def _import_incidents(event, ef: EventFile, regs) -> None:
     give unless ``level`` says otherwise (CONTRACTS §1), assessed in file order."""
     import uuid
 
+    from penalties import services as penalty_services
     from penalties import vekn_guide as guide
     from penalties.models import Penalty
 
@@ -507,23 +508,12 @@ def _import_incidents(event, ef: EventFile, regs) -> None:
             round_number=i.round,
             timing=i.timing,
             linked_to=saved.get(i.linked_to) if i.linked_to else None,
-            is_linked=a.linked,
-            guide_level=str(a.guide_level or a.level),
-            level=str(a.level),
-            offence=a.offence,
-            baseline=str(a.baseline),
-            explanation=a.explanation,
-            source=a.source,
-            context=list(a.context),
-            also=list(a.also),
+            **penalty_services.assessment_fields(a),
             deviation_reason=(i.reason or "").strip() if i.level else "",
             ethics_committee=bool(a.report_to_ethics_committee),
             status=Penalty.Status.CONFIRMED,
         )
-        if a.level == guide.Level.DISQUALIFICATION and not a.linked:
-            from events.models import Registration
-
-            Registration.objects.filter(pk=reg.pk).update(status=Registration.Status.DISQUALIFIED)
+        penalty_services.apply_effects(saved[i.id])
 
 
 def export_event(event) -> dict:

@@ -125,6 +125,28 @@ def preview(
         raise UserError(str(exc)) from None
 
 
+def assessment_fields(a: guide.Assessment) -> dict:
+    """The ``Penalty`` fields that record what the engine gave (level given, the guide's
+    level, offence number, baseline, explanation, source, context, what comes with it).
+    The one mapping from ``vekn_guide.Assessment`` to a stored penalty."""
+    return {
+        "is_linked": a.linked,
+        "guide_level": str(a.guide_level or a.level),
+        "level": str(a.level),
+        "offence": a.offence,
+        "baseline": str(a.baseline),
+        "explanation": a.explanation,
+        "source": a.source,
+        "context": list(a.context),
+        "also": list(a.also),
+    }
+
+
+def apply_effects(p: Penalty) -> None:
+    """Public name of the effects of a confirmed penalty on the registration (DQ, JG §1.1.4)."""
+    _apply_effects(p)
+
+
 # --------------------------------------------------------------------------- logging
 @dataclass(frozen=True)
 class Logged:
@@ -237,15 +259,7 @@ def log_penalty(
                 table=table,
                 timing=timing,
                 linked_to=linked_to,
-                is_linked=assessment.linked,
-                guide_level=str(assessment.guide_level or assessment.level),
-                level=given,
-                offence=assessment.offence,
-                baseline=str(assessment.baseline),
-                explanation=assessment.explanation,
-                source=assessment.source,
-                context=list(assessment.context),
-                also=list(assessment.also),
+                **assessment_fields(assessment),
                 deviation_reason=deviation_reason
                 if given != str(assessment.guide_level or given)
                 else "",

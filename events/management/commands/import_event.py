@@ -1,8 +1,7 @@
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
 from events.interchange import EventFileError, import_event
+from events.management.jsonfile import read_json_file
 from events.models import Organisation
 
 
@@ -20,18 +19,7 @@ class Command(BaseCommand):
         parser.add_argument("--publish", action="store_true", help="publish the standings at once")
 
     def handle(self, *args, file, replace, organisation, publish, **options):
-        try:
-            if file == "-":
-                import sys
-
-                data = json.load(sys.stdin)
-            else:
-                with open(file, encoding="utf-8") as fh:
-                    data = json.load(fh)
-        except OSError as exc:
-            raise CommandError(f"{file}: {exc.strerror}") from None
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise CommandError(f"{file}: not valid JSON ({exc})") from None
+        data = read_json_file(file)
         org = None
         if organisation:
             org = Organisation.objects.filter(slug=organisation).first()

@@ -1,8 +1,6 @@
-import json
-import sys
-
 from django.core.management.base import BaseCommand, CommandError
 
+from events.management.jsonfile import read_json_file
 from leagues.rules.errors import LeagueRuleError
 from leagues.services import import_season
 
@@ -17,16 +15,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, file, replace, **options):
-        try:
-            if file == "-":
-                data = json.load(sys.stdin)
-            else:
-                with open(file, encoding="utf-8") as fh:
-                    data = json.load(fh)
-        except OSError as exc:
-            raise CommandError(f"{file}: {exc.strerror}") from None
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise CommandError(f"{file}: not valid JSON ({exc})") from None
+        data = read_json_file(file)
         try:
             season = import_season(data, replace=replace)
         except LeagueRuleError as exc:
