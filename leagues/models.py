@@ -31,6 +31,12 @@ class Season(models.Model):
         default="America/Santiago",
         help_text=_("Time zone of generated matchday deadlines."),
     )
+    draft_base = models.JSONField(
+        _("draft base order"),
+        default=list,
+        blank=True,
+        help_text=_("Team ids, first pick first, as staff entered them (SPEC-leagues §9)."),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -65,6 +71,17 @@ class Team(models.Model):
         blank=True,
         related_name="league_teams",
         verbose_name=_("account"),
+    )
+    status = models.CharField(
+        _("standing"),
+        max_length=10,
+        choices=[
+            ("active", _("Active")),
+            ("suspended", _("Suspended until next season")),
+            ("expelled", _("Expelled")),
+        ],
+        default="active",
+        help_text=_("Tribunal decision on a team that abandoned (ANFPES T24 §III.4)."),
     )
 
     class Meta:
@@ -327,3 +344,280 @@ class Adjustment(models.Model):
 
     def __str__(self):
         return f"{self.team} {self.points:+d}: {self.reason}"
+
+
+# --------------------------------------------------------------------------- staff
+class SeasonRole(models.Model):
+    """A league role on a season (issue 4): **league staff** run the season (review reports,
+    resolve disputes, correct results, move deadlines, approve excuses, hold reviews, enter
+    the draft's base order); the **tribunal** decides sanctions (walkovers, refusals,
+    both-absent fixtures, abandonment, points adjustments — ANFPES T24 §III). Superusers hold
+    both everywhere."""
+
+    class Role(models.TextChoices):
+        STAFF = "staff", _("League staff")
+        TRIBUNAL = "tribunal", _("Tribunal")
+
+    season = models.ForeignKey(
+        Season, models.CASCADE, related_name="roles", verbose_name=_("season")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.CASCADE,
+        related_name="season_roles",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role)
+
+    class Meta:
+        verbose_name = _("season role")
+        verbose_name_plural = _("season roles")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "user", "role"], name="leagues_seasonrole_unique"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user} {self.get_role_display()} @ {self.season}"
+
+
+# --------------------------------------------------------------------------- results
+MAX_GOALS = 99
+"""Highest score a report or a correction accepts (a typing error guard)."""
+
+
+def screenshot_path(instance, filename):
+    """``screenshots/<season>/<match id>/<random>.<ext>``: never the uploader's file name."""
+    import secrets
+
+    ext = filename.rsplit(".", 1)[-1].lower() if "." in filename else "img"
+    match = instance.match
+    return (
+        f"screenshots/{match.competition.season.slug}/{match.competition.slug}-{match.code}/"
+        f"{secrets.token_hex(8)}.{ext}"
+    )
+
+
+class ResultReport(models.Model):
+    """A result reported by one of the two players with its screenshot and the time it was
+    posted in the league chat (the reference of the compliance table, SPEC-leagues §8).
+
+    Life: ``pending`` → the opponent ``confirmed`` it (the match takes the result) or
+    ``disputed`` it → staff ``resolved`` the dispute (with the report's score or another
+    one) or ``rejected`` the report (the match stays unplayed). The reporter may
+    ``withdrawn`` a pending report. At most one open (pending or disputed) report per match,
+    enforced by the database."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for the opponent")
+        CONFIRMED = "confirmed", _("Confirmed by the opponent")
+        DISPUTED = "disputed", _("Disputed")
+        RESOLVED = "resolved", _("Resolved by staff")
+        REJECTED = "rejected", _("Rejected by staff")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    match = models.ForeignKey(
+        Match, models.CASCADE, related_name="reports", verbose_name=_("match")
+    )
+    team = models.ForeignKey(
+        Team, models.PROTECT, related_name="+", verbose_name=_("reported by team")
+    )
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("reported by"),
+    )
+    home_goals = models.PositiveSmallIntegerField(_("home goals"))
+    away_goals = models.PositiveSmallIntegerField(_("away goals"))
+    posted_at = models.DateTimeField(
+        _("posted at"), help_text=_("Time of the message that posted the result in the chat.")
+    )
+    screenshot = models.ImageField(_("screenshot"), upload_to=screenshot_path, max_length=200)
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.PENDING)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    dispute_reason = models.TextField(_("reason of the dispute"), blank=True, default="")
+    responded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("answered by"),
+    )
+    responded_at = models.DateTimeField(_("answered at"), null=True, blank=True)
+    resolution = models.TextField(_("staff decision"), blank=True, default="")
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    resolved_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("result report")
+        verbose_name_plural = _("result reports")
+        ordering = ["match", "-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"],
+                condition=Q(status__in=["pending", "disputed"]),
+                name="leagues_report_one_open_per_match",
+            ),
+            models.CheckConstraint(
+                condition=Q(home_goals__lte=MAX_GOALS, away_goals__lte=MAX_GOALS),
+                name="leagues_report_goals_range",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "match"], name="leagues_report_status")]
+
+    def __str__(self):
+        return f"{self.match} {self.home_goals}–{self.away_goals} ({self.get_status_display()})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in (self.Status.PENDING, self.Status.DISPUTED)
+
+
+# --------------------------------------------------------------------------- compliance
+def evidence_path(instance, filename):
+    import secrets
+
+    ext = filename.rsplit(".", 1)[-1].lower() if "." in filename else "img"
+    return f"evidence/{instance.match.competition.season.slug}/{secrets.token_hex(8)}.{ext}"
+
+
+class Excuse(models.Model):
+    """An excuse for a fixture (ANFPES T24 §IV.5–§IV.6, SPEC-leagues §8): asked by one
+    player with dates, reason and evidence; it counts only once the opponent confirmed it
+    and staff approved it. One per match (a refused one can be asked again: the row is
+    reset, the audit log keeps the history)."""
+
+    class Answer(models.TextChoices):
+        WAITING = "", _("Waiting")
+        YES = "yes", _("Yes")
+        NO = "no", _("No")
+
+    match = models.OneToOneField(
+        Match, models.CASCADE, related_name="excuse", verbose_name=_("match")
+    )
+    team = models.ForeignKey(
+        Team, models.PROTECT, related_name="+", verbose_name=_("asked by team")
+    )
+    date_from = models.DateField(_("from"))
+    date_to = models.DateField(_("to"))
+    reason = models.TextField(_("reason"))
+    evidence = models.ImageField(_("evidence"), upload_to=evidence_path, max_length=200)
+    created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
+    opponent_answer = models.CharField(
+        _("opponent's answer"), max_length=3, choices=Answer, blank=True, default=""
+    )
+    staff_answer = models.CharField(
+        _("staff decision"), max_length=3, choices=Answer, blank=True, default=""
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+
+    class Meta:
+        verbose_name = _("excuse")
+        verbose_name_plural = _("excuses")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(date_to__gte=models.F("date_from")), name="leagues_excuse_dates"
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="leagues_excuse_has_reason"),
+        ]
+
+    def __str__(self):
+        return f"{self.match}: {self.reason[:40]}"
+
+    @property
+    def effective(self) -> bool:
+        return self.opponent_answer == "yes" and self.staff_answer == "yes"
+
+
+class Concession(models.Model):
+    """A player concedes a fixture's compliance points (ANFPES T24 §IV.7): the opponent
+    gets 2, the conceding player 0; the match must still be played. Final: one per match."""
+
+    match = models.OneToOneField(
+        Match, models.CASCADE, related_name="concession", verbose_name=_("match")
+    )
+    team = models.ForeignKey(Team, models.PROTECT, related_name="+", verbose_name=_("team"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("concession")
+        verbose_name_plural = _("concessions")
+
+    def __str__(self):
+        return f"{self.match} conceded by {self.team}"
+
+
+class Review(models.Model):
+    """A compliance review ("guadañazo", ANFPES T24 §IV.3) held by staff at ``at``:
+    ``first_half`` covers the first half of each counted round robin; ``second_half`` and
+    ``season_end`` cover every counted fixture; reaped users at ``season_end`` also lose
+    their cup bonus points (§IV.2)."""
+
+    class Kind(models.TextChoices):
+        FIRST_HALF = "first_half", _("End of the first half")
+        SECOND_HALF = "second_half", _("End of the second half")
+        SEASON_END = "season_end", _("End of the season")
+
+    season = models.ForeignKey(
+        Season, models.CASCADE, related_name="reviews", verbose_name=_("season")
+    )
+    kind = models.CharField(_("review"), max_length=12, choices=Kind)
+    at = models.DateTimeField(_("held at"))
+    held_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("compliance review")
+        verbose_name_plural = _("compliance reviews")
+        ordering = ["season", "at"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "kind"], name="leagues_review_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.season}: {self.get_kind_display()}"
+
+
+# --------------------------------------------------------------------------- draft
+class DraftLot(models.Model):
+    """A draw by lot for the draft (SPEC-leagues §9): the entrants in base order, the seed
+    and the resulting order, so anyone can re-run it (:func:`leagues.rules.draft.draw_lots`).
+    Never edited; a new draw is a new row and the newest counts."""
+
+    season = models.ForeignKey(
+        Season, models.CASCADE, related_name="draft_lots", verbose_name=_("season")
+    )
+    entrants = models.JSONField(_("entrants"))
+    seed = models.CharField(_("seed"), max_length=100)
+    order = models.JSONField(_("order"))
+    drawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, related_name="+"
+    )
+    drawn_at = models.DateTimeField(_("drawn at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("draw by lot")
+        verbose_name_plural = _("draws by lot")
+        ordering = ["season", "-drawn_at", "-id"]

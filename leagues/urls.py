@@ -1,8 +1,10 @@
-"""League pages (CONTRACTS §7: the public addresses are stable)."""
+"""League pages (CONTRACTS §7: the public addresses are stable). The parts live in
+``urls_match`` (match page, players' reports, excuses), ``urls_staff`` (season staff and
+tribunal) and ``urls_compliance`` (compliance table, reviews, draft order)."""
 
 from django.urls import path
 
-from leagues import views
+from leagues import urls_compliance, urls_match, urls_staff, views
 
 app_name = "leagues"
 urlpatterns = [
@@ -10,4 +12,8 @@ urlpatterns = [
     path("competitions/<slug:slug>/", views.competition_page, name="competition"),
     path("players/me/fixtures/", views.my_fixtures, name="my-fixtures"),
     path("players/me/fixtures.ics", views.my_fixtures_ics, name="my-fixtures-ics"),
+    path("players/feed/<str:token>/fixtures.ics", views.fixtures_feed, name="fixtures-feed"),
+    *urls_match.urlpatterns,
+    *urls_staff.urlpatterns,
+    *urls_compliance.urlpatterns,
 ]

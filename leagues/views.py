@@ -9,16 +9,18 @@ has no version counter to key a cache on (see ``docs/leagues.md``).
 from itertools import groupby
 from zoneinfo import ZoneInfo
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.db.models import F, Q
-from django.http import HttpResponse
+from django.core import signing
+from django.db.models import F, OuterRef, Q, Subquery
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues import ical, services
-from leagues.models import Competition, Match, Season
+from leagues.models import Competition, Match, ResultReport, Season
 from leagues.tables import LeagueTable, tie_breaker_label
 
 
@@ -93,10 +95,15 @@ def competition_page(request, slug):
 
 
 def _pending_fixtures(user):
-    """The user's teams' fixtures still to play, soonest final deadline first."""
+    """The user's teams' fixtures still to play, soonest final deadline first, each with
+    ``open_report_by``: the team id of an open result report, if any. One query."""
+    open_report = ResultReport.objects.filter(
+        match=OuterRef("pk"), status__in=["pending", "disputed"]
+    ).values("team_id")[:1]
     return list(
         Match.objects.filter(Q(home__user=user) | Q(away__user=user))
         .filter(status=Match.Status.SCHEDULED)
+        .annotate(open_report_by=Subquery(open_report))
         .select_related("competition__season", "home", "away")
         .order_by(F("final_deadline").asc(nulls_last=True), "competition__position", "round", "id")
     )
@@ -105,18 +112,47 @@ def _pending_fixtures(user):
 @login_required
 def my_fixtures(request):
     teams = list(request.user.league_teams.select_related("season").order_by("season", "id"))
+    feed = request.build_absolute_uri(
+        reverse("leagues:fixtures-feed", kwargs={"token": feed_token(request.user)})
+    )
     return render(
         request,
         "leagues/my_fixtures.html",
-        {"teams": teams, "fixtures": _pending_fixtures(request.user)},
+        {"teams": teams, "fixtures": _pending_fixtures(request.user), "feed_url": feed},
     )
+
+
+FEED_SALT = "leagues.fixtures-feed"
+
+
+def feed_token(user) -> str:
+    """The secret token of ``user``'s calendar feed: the user id signed with the site's
+    ``SECRET_KEY`` (``django.core.signing``), so a calendar app can fetch the feed
+    without a session. Changing ``SECRET_KEY`` revokes every token."""
+    return signing.Signer(salt=FEED_SALT).sign(str(user.pk))
 
 
 @login_required
 def my_fixtures_ics(request):
-    """iCalendar feed: one event per pending fixture at its final deadline."""
+    """iCalendar feed of the signed-in user: one event per pending fixture at its final
+    deadline."""
+    return _calendar(request, request.user)
+
+
+def fixtures_feed(request, token):
+    """The same feed for calendar apps, by secret token (:func:`feed_token`); 404 for a
+    token that does not verify."""
+    try:
+        pk = signing.Signer(salt=FEED_SALT).unsign(token)
+    except signing.BadSignature:
+        raise Http404("No such feed") from None
+    user = get_object_or_404(get_user_model(), pk=pk, is_active=True)
+    return _calendar(request, user)
+
+
+def _calendar(request, user):
     events = []
-    for m in _pending_fixtures(request.user):
+    for m in _pending_fixtures(user):
         if m.final_deadline is None:
             continue
         zone = m.competition.season.time_zone

@@ -46,6 +46,27 @@ MATRIX = {
     "leagues:competition": ("get", "event", [404, 404, 404, 404, 404, 404, 404]),
     "leagues:my-fixtures": ("get", "none", [302, 200, 200, 200, 200, 200, 200]),
     "leagues:my-fixtures-ics": ("get", "none", [302, 200, 200, 200, 200, 200, 200]),
+    # --- league: match page and players' actions (leagues/urls_match.py)
+    # (the fixture has no competition with the event's slug: 404 once signed in)
+    "leagues:fixtures-feed": ("get", "feed", [404, 404, 404, 404, 404, 404, 404]),
+    "leagues:match": ("get", "match", [404, 404, 404, 404, 404, 404, 404]),
+    "leagues:match-report": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:report-confirm": ("post", "report", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:report-dispute": ("post", "report", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:report-withdraw": ("post", "report", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:report-resolve": ("post", "report", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:report-screenshot": ("get", "report", [404, 404, 404, 404, 404, 404, 404]),
+    "leagues:match-correct": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:match-excuse": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:excuse-answer": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:excuse-decide": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:excuse-evidence": ("get", "match", [404, 404, 404, 404, 404, 404, 404]),
+    "leagues:match-concede": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
+    # --- end league match
+    # --- league: season staff and tribunal (leagues/urls_staff.py)
+    # --- end league staff
+    # --- league: compliance, reviews, draft (leagues/urls_compliance.py)
+    # --- end league compliance
     # staff
     "manage:dashboard": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
     "manage:settings": ("get", "event", [302, 404, 404, 200, 403, 403, 403]),
@@ -133,6 +154,11 @@ def _kwargs(kind, s):
         "incident": {"slug": e.slug},
         "penalty": {"slug": e.slug, "pk": s["penalty"].pk},
         "claim": {"slug": e.slug, "claim_id": 999999},
+        # league URLs: the fixture has no season/competition with the event's slug
+        "match": {"slug": e.slug, "code": "m1"},
+        "report": {"slug": e.slug, "code": "m1", "pk": 999999},
+        "team": {"slug": e.slug, "team": "t1"},
+        "feed": {"token": "1:forged-signature"},
     }[kind]
 
 

@@ -189,3 +189,22 @@ def test_ical_feed(client, player):
     summaries = [line for line in lines if line.startswith("SUMMARY:")]
     assert any("Los <b>Pibes</b>\\; Sur\\, Norte" in s for s in summaries)
     assert len({line for line in lines if line.startswith("UID:")}) == 29
+
+
+def test_calendar_apps_fetch_the_feed_by_private_token(client, player):
+    client.force_login(player)
+    page = client.get(reverse("leagues:my-fixtures")).content.decode()
+    from leagues.views import feed_token
+
+    url = reverse("leagues:fixtures-feed", kwargs={"token": feed_token(player)})
+    assert url in page
+    client.logout()
+    response = client.get(url)  # no session: the calendar app
+    assert response.status_code == 200
+    assert response.content.decode().count("BEGIN:VEVENT") == 30
+    # A token with a forged signature, or another user's id, is refused.
+    forged = f"{player.pk + 1}:" + feed_token(player).split(":", 1)[1]
+    assert client.get(reverse("leagues:fixtures-feed", kwargs={"token": forged})).status_code == 404
+    player.is_active = False
+    player.save()
+    assert client.get(url).status_code == 404

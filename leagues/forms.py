@@ -1,0 +1,176 @@
+"""Forms of the league pages: the boundary where players' and staff input is validated
+(types, ranges, images) before :mod:`leagues.reporting` is called.
+
+Images (result screenshots, excuse evidence): JPEG, PNG or WebP, at most
+``settings.LEAGUE_IMAGE_MAX_BYTES`` (5 MB), decoded by Pillow (Django's ``ImageField``
+verifies the file really is an image of that format, whatever its name says).
+"""
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from django import forms
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.template.defaultfilters import filesizeformat
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from leagues.models import MAX_GOALS
+
+IMAGE_FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
+"""Accepted image formats (Pillow names) and their media types."""
+
+
+def validate_image(upload) -> None:
+    """Refuse an upload that is too large or not a JPEG/PNG/WebP image (the format Pillow
+    decoded, set by ``forms.ImageField.to_python`` as ``upload.image``)."""
+    limit = settings.LEAGUE_IMAGE_MAX_BYTES
+    if upload.size > limit:
+        raise ValidationError(
+            _("The image is too large (%(size)s); the limit is %(limit)s.")
+            % {"size": filesizeformat(upload.size), "limit": filesizeformat(limit)}
+        )
+    image = getattr(upload, "image", None)
+    if image is None or image.format not in IMAGE_FORMATS:
+        raise ValidationError(_("Send a JPEG, PNG or WebP image."))
+
+
+class ImageInput(forms.ClearableFileInput):
+    """A file input that offers the phone's camera and gallery for images."""
+
+    def __init__(self, attrs=None):
+        super().__init__({"accept": ",".join(IMAGE_FORMATS.values()), **(attrs or {})})
+
+
+class LocalDateTimeField(forms.DateTimeField):
+    """A ``datetime-local`` input read in the season's time zone (``zone`` set by the
+    form), so that "21:10" means 21:10 where the league plays."""
+
+    widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("input_formats", ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
+        super().__init__(*args, **kwargs)
+        self.zone = None
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        if isinstance(value, datetime):
+            return value
+        for fmt in self.input_formats:
+            try:
+                naive = datetime.strptime(str(value).strip(), fmt)
+            except ValueError:
+                continue
+            return timezone.make_aware(naive, self.zone or timezone.get_current_timezone())
+        raise ValidationError(self.error_messages["invalid"], code="invalid")
+
+    def prepare_value(self, value):
+        if isinstance(value, datetime) and timezone.is_aware(value) and self.zone:
+            value = value.astimezone(self.zone)
+        return super().prepare_value(value)
+
+
+class _SeasonForm(forms.Form):
+    """Reads its date-times in the season's time zone (``zone``, an IANA name)."""
+
+    def __init__(self, *args, zone: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        tz = ZoneInfo(zone) if zone else None
+        for field in self.fields.values():
+            if isinstance(field, LocalDateTimeField):
+                field.zone = tz
+
+
+def goals_field(label):
+    return forms.IntegerField(
+        label=label,
+        min_value=0,
+        max_value=MAX_GOALS,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "goals"}),
+    )
+
+
+class ReportForm(_SeasonForm):
+    """A player's report: score, screenshot, and when the result was posted in the chat."""
+
+    home_goals = goals_field(_("Home goals"))
+    away_goals = goals_field(_("Away goals"))
+    posted_at = LocalDateTimeField(
+        label=_("Posted in the chat at"),
+        help_text=_("The time of your message with the screenshot (season's time zone)."),
+    )
+    screenshot = forms.ImageField(
+        label=_("Screenshot of the result"), validators=[validate_image], widget=ImageInput
+    )
+
+
+class DisputeForm(forms.Form):
+    reason = forms.CharField(
+        label=_("What is wrong?"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+
+class ResolveForm(_SeasonForm):
+    """Staff decision on an open report."""
+
+    decision = forms.ChoiceField(
+        label=_("Decision"),
+        choices=[
+            ("accept", _("Accept the report")),
+            ("amend", _("Accept with this score")),
+            ("reject", _("Reject the report")),
+        ],
+        widget=forms.RadioSelect,
+    )
+    home_goals = goals_field(_("Home goals"))
+    away_goals = goals_field(_("Away goals"))
+    posted_at = LocalDateTimeField(label=_("Posted in the chat at"), required=False)
+    reason = forms.CharField(
+        label=_("Reason"), required=False, max_length=2000, widget=forms.Textarea({"rows": 2})
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["home_goals"].required = False
+        self.fields["away_goals"].required = False
+
+    def clean(self):
+        data = super().clean()
+        if data.get("decision") == "amend" and (
+            data.get("home_goals") is None or data.get("away_goals") is None
+        ):
+            raise ValidationError(_("Give both scores to accept with another score."))
+        return data
+
+
+class CorrectForm(_SeasonForm):
+    """Staff correction (or entry) of a result, always with a reason."""
+
+    home_goals = goals_field(_("Home goals"))
+    away_goals = goals_field(_("Away goals"))
+    reported_at = LocalDateTimeField(label=_("Posted in the chat at"), required=False)
+    reason = forms.CharField(
+        label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
+class ExcuseForm(forms.Form):
+    """A player's excuse request (ANFPES T24 §IV.5–§IV.6)."""
+
+    date_from = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
+    reason = forms.CharField(
+        label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )
+    evidence = forms.ImageField(
+        label=_("Evidence (screenshot)"), validators=[validate_image], widget=ImageInput
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("date_from") and data.get("date_to") and data["date_to"] < data["date_from"]:
+            self.add_error("date_to", _("The end date must be on or after the start date."))
+        return data

@@ -1,0 +1,480 @@
+"""Results reported by the players and what staff do with them; excuses and concessions of
+the compliance table. The one ORM adapter for these flows (views call it, rules stay pure).
+
+Result life (issue 4; SPEC-leagues §8 for the posting time):
+
+1. One of the two players **reports** the score with a screenshot and the time the result
+   was posted in the league chat (:func:`report_result`). The match does not change yet.
+2. The opponent **confirms** it (:func:`confirm_report`): the match takes the score and
+   ``reported_at = posted_at``, the reference of the compliance table. Or the opponent
+   **disputes** it with a reason (:func:`dispute_report`); the reporter may **withdraw** a
+   report nobody answered yet (:func:`withdraw_report`).
+3. League staff **resolve** an open report (:func:`resolve_report`): accept it, accept it
+   with another score or posting time, or reject it (the match stays unplayed). A reason is
+   required except to accept an undisputed report as it is.
+4. A result the match already has is never edited silently: :func:`correct_result` needs
+   league staff and a reason, and the audit log keeps the values before and after.
+
+Every change runs in one transaction with the match row locked (two phones submitting at
+once: one wins, the other gets a clear error) and writes the audit log
+(``events.AuditLog``, target ``<season>/<competition>/<match id>``).
+
+Errors: :class:`events.errors.UserError` (translated, shown to the user; nothing saved);
+``PermissionDenied`` when the user may not act on this match.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from events.errors import UserError
+from events.services import audit
+from leagues.access import LeaguePermission, require, season_permissions
+from leagues.models import MAX_GOALS, Concession, Excuse, Match, ResultReport, Team
+
+POSTING_CLOCK_SKEW = timedelta(minutes=5)
+"""How far in the future a posting time may be (phone clocks drift) **[choice]**."""
+
+OPEN = (ResultReport.Status.PENDING, ResultReport.Status.DISPUTED)
+
+
+def target(match: Match) -> str:
+    """The audit target of a match: ``<season>/<competition>/<match id>``."""
+    return f"{match.competition.season.slug}/{match.competition.slug}/{match.code}"
+
+
+def side_of(user, match: Match) -> str | None:
+    """``"home"`` or ``"away"`` when ``user`` is the player of that team of ``match``,
+    else ``None`` (anonymous users included)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    if match.home.user_id == user.pk:
+        return "home"
+    if match.away.user_id == user.pk:
+        return "away"
+    return None
+
+
+def _team(match: Match, side: str) -> Team:
+    return match.home if side == "home" else match.away
+
+
+def _lock(match: Match) -> Match:
+    """The match row again, locked for the transaction, with what the checks need."""
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("competition__season", "home", "away")
+        .get(pk=match.pk)
+    )
+
+
+def _lock_report(report: ResultReport) -> tuple[ResultReport, Match]:
+    match = _lock(report.match)
+    report = ResultReport.objects.select_for_update().get(pk=report.pk)
+    report.match = match
+    return report, match
+
+
+def _score(home_goals, away_goals) -> tuple[int, int]:
+    for value in (home_goals, away_goals):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_GOALS:
+            raise UserError(
+                _("Goals must be whole numbers from 0 to %(max)s.") % {"max": MAX_GOALS}
+            )
+    return home_goals, away_goals
+
+
+def _posted(posted_at: datetime, now: datetime) -> datetime:
+    if posted_at is None or timezone.is_naive(posted_at):
+        raise UserError(_("Give the date and time the result was posted."))
+    if posted_at > now + POSTING_CLOCK_SKEW:
+        raise UserError(_("The posting time is in the future."))
+    return posted_at
+
+
+def _playable(match: Match) -> None:
+    if match.status != Match.Status.SCHEDULED:
+        raise UserError(
+            _("This match already has a result (%(status)s).")
+            % {"status": match.get_status_display()}
+        )
+    if match.home.status != "active" or match.away.status != "active":
+        raise UserError(_("A team of this match is suspended or expelled."))
+
+
+def _snapshot(match: Match) -> dict:
+    return {
+        "status": match.status,
+        "home_goals": match.home_goals,
+        "away_goals": match.away_goals,
+        "reported_at": match.reported_at.isoformat() if match.reported_at else None,
+    }
+
+
+def _apply(match: Match, home_goals: int, away_goals: int, posted_at: datetime) -> None:
+    match.status = Match.Status.PLAYED
+    match.home_goals, match.away_goals = home_goals, away_goals
+    match.reported_at = posted_at
+    match.save(update_fields=["status", "home_goals", "away_goals", "reported_at"])
+
+
+# --------------------------------------------------------------------------- players
+def report_result(
+    match: Match, user, *, home_goals: int, away_goals: int, posted_at: datetime, screenshot
+) -> ResultReport:
+    """A player of ``match`` reports its result with a screenshot (an uploaded image file
+    the boundary already validated, ``leagues.forms``) and the time the result was posted
+    in the chat (aware ``datetime``, at most :data:`POSTING_CLOCK_SKEW` ahead of now).
+
+    Returns the ``pending`` :class:`ResultReport`. Raises ``PermissionDenied`` for anyone
+    but the two players; ``UserError`` when the match already has a result or an open
+    report, for goals outside 0–99 or a missing/future posting time."""
+    home_goals, away_goals = _score(home_goals, away_goals)
+    if screenshot is None:
+        raise UserError(_("Attach the screenshot of the result."))
+    with transaction.atomic():
+        match = _lock(match)
+        side = side_of(user, match)
+        if side is None:
+            raise PermissionDenied
+        _playable(match)
+        posted_at = _posted(posted_at, timezone.now())
+        if match.reports.filter(status__in=OPEN).exists():
+            raise UserError(_("A result for this match is already waiting for an answer."))
+        try:
+            with transaction.atomic():
+                report = ResultReport.objects.create(
+                    match=match,
+                    team=_team(match, side),
+                    reported_by=user,
+                    home_goals=home_goals,
+                    away_goals=away_goals,
+                    posted_at=posted_at,
+                    screenshot=screenshot,
+                )
+        except IntegrityError:  # the other player's report won the race
+            raise UserError(
+                _("A result for this match is already waiting for an answer.")
+            ) from None
+        audit(
+            None,
+            user,
+            "league.result_reported",
+            target(match),
+            after={
+                "report": report.pk,
+                "home_goals": home_goals,
+                "away_goals": away_goals,
+                "posted_at": posted_at.isoformat(),
+            },
+        )
+    return report
+
+
+def _opponent_check(report: ResultReport, match: Match, user) -> None:
+    side = side_of(user, match)
+    if side is None:
+        raise PermissionDenied
+    if _team(match, side).pk == report.team_id:
+        raise UserError(_("The opponent answers a report, not the player who sent it."))
+
+
+def confirm_report(report: ResultReport, user) -> ResultReport:
+    """The opponent confirms a ``pending`` report: the match takes its score and posting
+    time (``reported_at``). ``PermissionDenied`` for anyone but the two players;
+    ``UserError`` for the reporter themselves or a report no longer pending."""
+    with transaction.atomic():
+        report, match = _lock_report(report)
+        _opponent_check(report, match, user)
+        if report.status != ResultReport.Status.PENDING:
+            raise UserError(_("This report was already answered."))
+        _playable(match)
+        before = _snapshot(match)
+        _apply(match, report.home_goals, report.away_goals, report.posted_at)
+        report.status = ResultReport.Status.CONFIRMED
+        report.responded_by, report.responded_at = user, timezone.now()
+        report.save(update_fields=["status", "responded_by", "responded_at"])
+        audit(
+            None,
+            user,
+            "league.result_confirmed",
+            target(match),
+            before=before,
+            after={**_snapshot(match), "report": report.pk},
+        )
+    return report
+
+
+def dispute_report(report: ResultReport, user, reason: str) -> ResultReport:
+    """The opponent disputes a ``pending`` report, saying why; league staff decide
+    (:func:`resolve_report`). Same errors as :func:`confirm_report`, plus an empty
+    reason."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise UserError(_("Say what is wrong with this result."), field="reason")
+    with transaction.atomic():
+        report, match = _lock_report(report)
+        _opponent_check(report, match, user)
+        if report.status != ResultReport.Status.PENDING:
+            raise UserError(_("This report was already answered."))
+        report.status = ResultReport.Status.DISPUTED
+        report.dispute_reason = reason
+        report.responded_by, report.responded_at = user, timezone.now()
+        report.save(update_fields=["status", "dispute_reason", "responded_by", "responded_at"])
+        audit(
+            None,
+            user,
+            "league.result_disputed",
+            target(match),
+            after={"report": report.pk},
+            comment=reason,
+        )
+    return report
+
+
+def withdraw_report(report: ResultReport, user) -> ResultReport:
+    """The reporter takes back a report nobody answered yet (a typo): ``PermissionDenied``
+    for anyone else, ``UserError`` once it was answered."""
+    with transaction.atomic():
+        report, match = _lock_report(report)
+        side = side_of(user, match)
+        if side is None or _team(match, side).pk != report.team_id:
+            raise PermissionDenied
+        if report.status != ResultReport.Status.PENDING:
+            raise UserError(_("This report was already answered."))
+        report.status = ResultReport.Status.WITHDRAWN
+        report.save(update_fields=["status"])
+        audit(None, user, "league.result_withdrawn", target(match), after={"report": report.pk})
+    return report
+
+
+# --------------------------------------------------------------------------- staff
+def resolve_report(
+    report: ResultReport,
+    actor,
+    *,
+    decision: str,
+    reason: str = "",
+    home_goals: int | None = None,
+    away_goals: int | None = None,
+    posted_at: datetime | None = None,
+) -> ResultReport:
+    """League staff decide an open (pending or disputed) report.
+
+    ``decision``: ``"accept"`` (the report's score and posting time), ``"amend"`` (the
+    given ``home_goals``/``away_goals`` and, if given, ``posted_at`` instead) or
+    ``"reject"`` (the match stays unplayed; the players may report again). ``reason`` is
+    required except to accept an undisputed report. Needs
+    :attr:`LeaguePermission.REVIEW_RESULTS`; ``UserError`` for a closed report, a match
+    that already has a result, or bad values."""
+    reason = (reason or "").strip()
+    if decision not in ("accept", "amend", "reject"):
+        raise UserError(_("Choose accept, amend or reject."))
+    with transaction.atomic():
+        report, match = _lock_report(report)
+        require(actor, match.competition.season, LeaguePermission.REVIEW_RESULTS)
+        if report.status not in OPEN:
+            raise UserError(_("This report was already decided."))
+        if not reason and (decision != "accept" or report.status == ResultReport.Status.DISPUTED):
+            raise UserError(_("Give the reason of the decision."), field="reason")
+        before = _snapshot(match)
+        if decision == "reject":
+            report.status = ResultReport.Status.REJECTED
+        else:
+            _playable(match)
+            score = (report.home_goals, report.away_goals)
+            when = report.posted_at
+            if decision == "amend":
+                score = _score(home_goals, away_goals)
+                if posted_at is not None:
+                    when = _posted(posted_at, timezone.now())
+            _apply(match, *score, when)
+            report.status = ResultReport.Status.RESOLVED
+        report.resolution = reason
+        report.resolved_by, report.resolved_at = actor, timezone.now()
+        report.save(update_fields=["status", "resolution", "resolved_by", "resolved_at"])
+        audit(
+            None,
+            actor,
+            f"league.report_{decision}",
+            target(match),
+            before=before,
+            after={**_snapshot(match), "report": report.pk},
+            comment=reason,
+        )
+    return report
+
+
+def correct_result(
+    match: Match,
+    actor,
+    *,
+    home_goals: int,
+    away_goals: int,
+    reported_at: datetime | None,
+    reason: str,
+) -> Match:
+    """League staff set or correct a match's result directly (a played match, or an
+    unplayed one without an open report), always with a reason; the audit log keeps the
+    values before and after. ``reported_at`` ``None`` keeps the current posting time (now
+    for an unplayed match). Needs :attr:`LeaguePermission.REVIEW_RESULTS`. Walkovers and
+    annulled matches are the tribunal's (``leagues.sanctions``)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise UserError(_("Give the reason of the correction."), field="reason")
+    home_goals, away_goals = _score(home_goals, away_goals)
+    with transaction.atomic():
+        match = _lock(match)
+        require(actor, match.competition.season, LeaguePermission.REVIEW_RESULTS)
+        if match.status not in (Match.Status.PLAYED, Match.Status.SCHEDULED):
+            raise UserError(_("Walkovers and annulled matches are changed by the tribunal."))
+        if match.reports.filter(status__in=OPEN).exists():
+            raise UserError(_("Decide the open report of this match first."))
+        now = timezone.now()
+        when = _posted(reported_at, now) if reported_at else (match.reported_at or now)
+        before = _snapshot(match)
+        _apply(match, home_goals, away_goals, when)
+        audit(
+            None,
+            actor,
+            "league.result_corrected",
+            target(match),
+            before=before,
+            after=_snapshot(match),
+            comment=reason,
+        )
+    return match
+
+
+# --------------------------------------------------------------------------- compliance
+def request_excuse(
+    match: Match, user, *, date_from: date, date_to: date, reason: str, evidence
+) -> Excuse:
+    """A player asks to be excused for ``match`` (ANFPES T24 §IV.5–§IV.6): dates, reason and
+    an evidence image (screenshots must be attached, §IV.6). A refused excuse may be asked
+    again (the row is replaced, the audit log keeps the old one). ``PermissionDenied`` for
+    anyone but the two players; ``UserError`` for a played match, an excuse already
+    waiting or granted, dates in the wrong order, no reason or no evidence."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise UserError(_("Give the reason."), field="reason")
+    if evidence is None:
+        raise UserError(_("Attach the screenshots that support it."), field="evidence")
+    if date_from is None or date_to is None or date_to < date_from:
+        raise UserError(_("The end date must be on or after the start date."), field="date_to")
+    with transaction.atomic():
+        match = _lock(match)
+        side = side_of(user, match)
+        if side is None:
+            raise PermissionDenied
+        _playable(match)
+        old = Excuse.objects.select_for_update().filter(match=match).first()
+        if old is not None:
+            if "no" not in (old.opponent_answer, old.staff_answer):
+                raise UserError(_("An excuse for this match is already asked."))
+            audit(
+                None,
+                user,
+                "league.excuse_replaced",
+                target(match),
+                before={
+                    "reason": old.reason,
+                    "opponent": old.opponent_answer,
+                    "staff": old.staff_answer,
+                },
+            )
+            old.delete()
+        excuse = Excuse.objects.create(
+            match=match,
+            team=_team(match, side),
+            date_from=date_from,
+            date_to=date_to,
+            reason=reason,
+            evidence=evidence,
+        )
+        audit(
+            None,
+            user,
+            "league.excuse_requested",
+            target(match),
+            after={"from": date_from.isoformat(), "to": date_to.isoformat()},
+            comment=reason,
+        )
+    return excuse
+
+
+def answer_excuse(excuse: Excuse, user, agree: bool) -> Excuse:
+    """The opponent confirms (``agree``) or refuses the excuse (§IV.5). Only the other
+    player of the match, only once."""
+    with transaction.atomic():
+        match = _lock(excuse.match)
+        excuse = Excuse.objects.select_for_update().get(pk=excuse.pk)
+        side = side_of(user, match)
+        if side is None:
+            raise PermissionDenied
+        if _team(match, side).pk == excuse.team_id:
+            raise UserError(_("The opponent answers an excuse, not the player who asked it."))
+        if excuse.opponent_answer:
+            raise UserError(_("This excuse was already answered."))
+        excuse.opponent_answer = "yes" if agree else "no"
+        excuse.save(update_fields=["opponent_answer"])
+        audit(None, user, "league.excuse_answered", target(match), after={"agree": bool(agree)})
+    return excuse
+
+
+def decide_excuse(excuse: Excuse, actor, approve: bool) -> Excuse:
+    """League staff approve or refuse an excuse (§IV.5; needs
+    :attr:`LeaguePermission.MANAGE_COMPLIANCE`). Staff may decide before the opponent
+    answered; the excuse counts only with both yes. A decision can be changed (audited)."""
+    with transaction.atomic():
+        match = _lock(excuse.match)
+        require(actor, match.competition.season, LeaguePermission.MANAGE_COMPLIANCE)
+        excuse = Excuse.objects.select_for_update().get(pk=excuse.pk)
+        before = excuse.staff_answer
+        excuse.staff_answer = "yes" if approve else "no"
+        excuse.decided_by = actor
+        excuse.save(update_fields=["staff_answer", "decided_by"])
+        audit(
+            None,
+            actor,
+            "league.excuse_decided",
+            target(match),
+            before={"staff": before},
+            after={"staff": excuse.staff_answer},
+        )
+    return excuse
+
+
+def concede(match: Match, user) -> Concession:
+    """A player concedes the match's compliance points (ANFPES T24 §IV.7): the opponent
+    gets 2, they get 0, and the match must still be played. Final: ``UserError`` if the
+    match was already conceded; ``PermissionDenied`` for anyone but the two players."""
+    with transaction.atomic():
+        match = _lock(match)
+        side = side_of(user, match)
+        if side is None:
+            raise PermissionDenied
+        if Concession.objects.filter(match=match).exists():
+            raise UserError(_("This match's compliance points were already conceded."))
+        try:
+            with transaction.atomic():
+                concession = Concession.objects.create(
+                    match=match, team=_team(match, side), created_by=user
+                )
+        except IntegrityError:
+            raise UserError(_("This match's compliance points were already conceded.")) from None
+        audit(None, user, "league.compliance_conceded", target(match), after={"side": side})
+    return concession
+
+
+def can_view_private(user, match: Match) -> bool:
+    """Whether ``user`` sees the match's open reports and excuse evidence: its two players
+    and the season's staff."""
+    return side_of(user, match) is not None or bool(
+        season_permissions(user, match.competition.season)
+    )

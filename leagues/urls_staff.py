@@ -1,0 +1,43 @@
+"""League URLs (staff part); joined into the ``leagues`` namespace by leagues/urls.py.
+
+Season staff and tribunal pages (``seasons/<slug>/manage/…``) and the match-level sanction
+endpoints posted from the match page (``competitions/<slug>/matches/<code>/…``)."""
+
+from django.urls import path
+
+from leagues import views_staff
+
+urlpatterns = [
+    path("seasons/<slug:slug>/manage/", views_staff.staff_home, name="staff-home"),
+    path(
+        "seasons/<slug:slug>/manage/deadlines/",
+        views_staff.staff_deadlines,
+        name="staff-deadlines",
+    ),
+    path(
+        "seasons/<slug:slug>/manage/adjustments/",
+        views_staff.staff_adjustments,
+        name="staff-adjustments",
+    ),
+    path(
+        "seasons/<slug:slug>/manage/teams/<str:team>/abandon/",
+        views_staff.staff_abandon,
+        name="staff-abandon",
+    ),
+    path("seasons/<slug:slug>/manage/audit/", views_staff.staff_audit, name="staff-audit"),
+    path(
+        "competitions/<slug:slug>/matches/<str:code>/walkover/",
+        views_staff.match_walkover,
+        name="match-walkover",
+    ),
+    path(
+        "competitions/<slug:slug>/matches/<str:code>/void/",
+        views_staff.match_void,
+        name="match-void",
+    ),
+    path(
+        "competitions/<slug:slug>/matches/<str:code>/tribunal/",
+        views_staff.match_tribunal,
+        name="match-tribunal",
+    ),
+]

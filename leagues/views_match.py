@@ -1,0 +1,297 @@
+"""The match page (``/competitions/<slug>/matches/<id>/``) and the actions on it: the
+players report, confirm, dispute or withdraw a result, ask for an excuse, concede the
+compliance points; league staff resolve reports, correct results and decide excuses
+(the tribunal's forms come from ``leagues.views_staff``).
+
+Public: the result and the screenshots of accepted reports. The two players and the
+season's staff also see open reports, disputes and the excuse with its evidence.
+Views are thin: :mod:`leagues.reporting` checks, saves and audits; a ``UserError`` is shown
+on the page with the form as it was sent (nothing is lost), ``PermissionDenied`` is a 403.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from events.errors import UserError
+from leagues import reporting
+from leagues.access import LeaguePermission, season_permissions
+from leagues.forms import CorrectForm, DisputeForm, ExcuseForm, ReportForm, ResolveForm
+from leagues.models import Concession, Excuse, Match, ResultReport
+
+ACCEPTED = (ResultReport.Status.CONFIRMED, ResultReport.Status.RESOLVED)
+MEDIA_TYPES = {"jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp"}
+
+
+def _match(slug, code) -> Match:
+    return get_object_or_404(
+        Match.objects.select_related("competition__season", "home", "away"),
+        competition__slug=slug,
+        code=code,
+    )
+
+
+def match_url(match: Match) -> str:
+    return reverse("leagues:match", kwargs={"slug": match.competition.slug, "code": match.code})
+
+
+def _page(request, match: Match, *, status=200, **forms):
+    """Render the match page; ``forms`` replace the blank forms (a bound form with its
+    errors after a failed POST)."""
+    season = match.competition.season
+    perms = season_permissions(request.user, season)
+    side = reporting.side_of(request.user, match)
+    private = side is not None or bool(perms)
+    reports = list(match.reports.select_related("team", "responded_by", "resolved_by"))
+    open_report = next((r for r in reports if r.is_open), None)
+    if not private:
+        reports = [r for r in reports if r.status in ACCEPTED]
+    excuse = Excuse.objects.filter(match=match).select_related("team").first()
+    concession = Concession.objects.filter(match=match).select_related("team").first()
+    scheduled = match.status == Match.Status.SCHEDULED
+    own_team = {"home": match.home, "away": match.away}.get(side)
+    zone = season.time_zone
+    can_review = LeaguePermission.REVIEW_RESULTS in perms
+    context = {
+        "match": match,
+        "competition": match.competition,
+        "season": season,
+        "season_perms": perms,
+        "side": side,
+        "own_team": own_team,
+        "private": private,
+        "reports": reports,
+        "open_report": open_report if private else None,
+        "excuse": excuse if private else None,
+        "excuse_effective": bool(excuse and excuse.effective),
+        "concession": concession,
+        "can_review": can_review,
+        "can_decide_excuse": LeaguePermission.MANAGE_COMPLIANCE in perms,
+        "report_form": forms.get("report_form")
+        or (ReportForm(zone=zone) if side and scheduled and not open_report else None),
+        "dispute_form": forms.get("dispute_form") or DisputeForm(),
+        "resolve_form": forms.get("resolve_form")
+        or (ResolveForm(zone=zone) if can_review and open_report else None),
+        "correct_form": forms.get("correct_form")
+        or (
+            CorrectForm(
+                zone=zone,
+                initial={"home_goals": match.home_goals, "away_goals": match.away_goals},
+            )
+            if can_review
+            and match.status in (Match.Status.PLAYED, Match.Status.SCHEDULED)
+            and not open_report
+            else None
+        ),
+        "excuse_form": forms.get("excuse_form")
+        or (
+            ExcuseForm()
+            if side
+            and scheduled
+            and (excuse is None or "no" in (excuse.opponent_answer, excuse.staff_answer))
+            else None
+        ),
+        "error": forms.get("error"),
+    }
+    return render(request, "leagues/match.html", context, status=status)
+
+
+def match_page(request, slug, code):
+    return _page(request, _match(slug, code))
+
+
+def _done(request, match, message):
+    messages.success(request, message)
+    return redirect(match_url(match))
+
+
+def _failed(request, match, exc: UserError, **forms):
+    """Show the service's error on the page, keeping what the user sent."""
+    return _page(request, match, status=400, error=str(exc), **forms)
+
+
+@login_required
+@require_POST
+def report(request, slug, code):
+    match = _match(slug, code)
+    form = ReportForm(request.POST, request.FILES, zone=match.competition.season.time_zone)
+    if not form.is_valid():
+        return _page(request, match, status=400, report_form=form)
+    try:
+        reporting.report_result(match, request.user, **form.cleaned_data)
+    except UserError as exc:
+        return _failed(request, match, exc, report_form=form)
+    return _done(request, match, _("Result sent. Your opponent has to confirm it."))
+
+
+def _report(match, pk) -> ResultReport:
+    return get_object_or_404(ResultReport, match=match, pk=pk)
+
+
+@login_required
+@require_POST
+def report_confirm(request, slug, code, pk):
+    match = _match(slug, code)
+    try:
+        reporting.confirm_report(_report(match, pk), request.user)
+    except UserError as exc:
+        return _failed(request, match, exc)
+    return _done(request, match, _("Result confirmed."))
+
+
+@login_required
+@require_POST
+def report_dispute(request, slug, code, pk):
+    match = _match(slug, code)
+    form = DisputeForm(request.POST)
+    if not form.is_valid():
+        return _page(request, match, status=400, dispute_form=form)
+    try:
+        reporting.dispute_report(_report(match, pk), request.user, form.cleaned_data["reason"])
+    except UserError as exc:
+        return _failed(request, match, exc, dispute_form=form)
+    return _done(request, match, _("Result disputed. League staff will decide."))
+
+
+@login_required
+@require_POST
+def report_withdraw(request, slug, code, pk):
+    match = _match(slug, code)
+    try:
+        reporting.withdraw_report(_report(match, pk), request.user)
+    except UserError as exc:
+        return _failed(request, match, exc)
+    return _done(request, match, _("Report withdrawn."))
+
+
+@login_required
+@require_POST
+def report_resolve(request, slug, code, pk):
+    match = _match(slug, code)
+    if LeaguePermission.REVIEW_RESULTS not in season_permissions(
+        request.user, match.competition.season
+    ):
+        raise PermissionDenied
+    form = ResolveForm(request.POST, zone=match.competition.season.time_zone)
+    if not form.is_valid():
+        return _page(request, match, status=400, resolve_form=form)
+    data = form.cleaned_data
+    try:
+        reporting.resolve_report(
+            _report(match, pk),
+            request.user,
+            decision=data["decision"],
+            reason=data["reason"],
+            home_goals=data["home_goals"],
+            away_goals=data["away_goals"],
+            posted_at=data["posted_at"],
+        )
+    except UserError as exc:
+        return _failed(request, match, exc, resolve_form=form)
+    return _done(request, match, _("Decision saved."))
+
+
+@login_required
+@require_POST
+def correct(request, slug, code):
+    match = _match(slug, code)
+    if LeaguePermission.REVIEW_RESULTS not in season_permissions(
+        request.user, match.competition.season
+    ):
+        raise PermissionDenied
+    form = CorrectForm(request.POST, zone=match.competition.season.time_zone)
+    if not form.is_valid():
+        return _page(request, match, status=400, correct_form=form)
+    try:
+        reporting.correct_result(match, request.user, **form.cleaned_data)
+    except UserError as exc:
+        return _failed(request, match, exc, correct_form=form)
+    return _done(request, match, _("Result saved."))
+
+
+@login_required
+@require_POST
+def excuse_request(request, slug, code):
+    match = _match(slug, code)
+    form = ExcuseForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _page(request, match, status=400, excuse_form=form)
+    try:
+        reporting.request_excuse(match, request.user, **form.cleaned_data)
+    except UserError as exc:
+        return _failed(request, match, exc, excuse_form=form)
+    return _done(request, match, _("Excuse asked. Your opponent and league staff will answer."))
+
+
+def _excuse(match) -> Excuse:
+    return get_object_or_404(Excuse, match=match)
+
+
+@login_required
+@require_POST
+def excuse_answer(request, slug, code):
+    match = _match(slug, code)
+    try:
+        reporting.answer_excuse(_excuse(match), request.user, request.POST.get("agree") == "yes")
+    except UserError as exc:
+        return _failed(request, match, exc)
+    return _done(request, match, _("Answer saved."))
+
+
+@login_required
+@require_POST
+def excuse_decide(request, slug, code):
+    match = _match(slug, code)
+    try:
+        reporting.decide_excuse(_excuse(match), request.user, request.POST.get("approve") == "yes")
+    except UserError as exc:
+        return _failed(request, match, exc)
+    return _done(request, match, _("Decision saved."))
+
+
+@login_required
+@require_POST
+def concede(request, slug, code):
+    match = _match(slug, code)
+    try:
+        reporting.concede(match, request.user)
+    except UserError as exc:
+        return _failed(request, match, exc)
+    return _done(request, match, _("Compliance points conceded."))
+
+
+def _image(field, *, public: bool):
+    name = field.name
+    ext = name.rsplit(".", 1)[-1].lower()
+    try:
+        handle = field.storage.open(name, "rb")
+    except (FileNotFoundError, OSError):
+        raise Http404("The image is missing") from None
+    response = FileResponse(handle, content_type=MEDIA_TYPES.get(ext, "application/octet-stream"))
+    response["Cache-Control"] = "public, max-age=86400" if public else "private, max-age=600"
+    response["Content-Security-Policy"] = "default-src 'none'; img-src 'self'"
+    return response
+
+
+def report_screenshot(request, slug, code, pk):
+    """The screenshot of a report: public once the report was accepted (it is the
+    result's evidence), else only for the two players and the season's staff (404)."""
+    match = _match(slug, code)
+    item = _report(match, pk)
+    public = item.status in ACCEPTED
+    if not public and not reporting.can_view_private(request.user, match):
+        raise Http404("No such screenshot")
+    return _image(item.screenshot, public=public)
+
+
+def excuse_evidence(request, slug, code):
+    """The evidence of an excuse: only the two players and the season's staff."""
+    match = _match(slug, code)
+    if not reporting.can_view_private(request.user, match):
+        raise Http404("No such file")
+    return _image(_excuse(match).evidence, public=False)
