@@ -33,8 +33,26 @@ def home(request):
             "events": events,
             "staff_events": staff_events,
             "organisations": services.organisations_run_by(request.user),
+            **_league_links(request.user),
         },
     )
+
+
+def _league_links(user) -> dict:
+    """The league seasons for the home and player pages: the newest seasons, those the
+    user runs (a season role; superusers: all) and whether the user plays in a league.
+    Three queries."""
+    from leagues.models import Season
+
+    seasons = list(Season.objects.order_by("-created_at")[:20])
+    if not user.is_authenticated:
+        return {"seasons": seasons, "staff_seasons": [], "plays_in_league": False}
+    staff = Season.objects.all() if user.is_superuser else Season.objects.filter(roles__user=user)
+    return {
+        "seasons": seasons,
+        "staff_seasons": list(staff.distinct().order_by("-created_at")[:20]),
+        "plays_in_league": user.league_teams.exists(),
+    }
 
 
 def _public_page(request, event: Event, page: str, build):
@@ -160,6 +178,7 @@ def my_page(request):
             "person": person,
             "registrations": registrations,
             "staff_events": services.staff_events_for(request.user),
+            **_league_links(request.user),
         },
     )
 

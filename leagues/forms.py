@@ -100,7 +100,6 @@ class ReportForm(_SeasonForm):
     away_goals = goals_field(_("Away goals"))
     posted_at = LocalDateTimeField(
         label=_("Posted in the chat at"),
-        help_text=_("The time of your message with the screenshot (season's time zone)."),
     )
     screenshot = forms.ImageField(
         label=_("Screenshot of the result"), validators=[validate_image], widget=ImageInput

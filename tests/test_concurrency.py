@@ -89,3 +89,35 @@ def test_two_judges_log_the_same_infraction_count_two_offences(event):
     )
     assert not any(isinstance(r, Exception) for r in results), results
     assert sorted(p.offence for p in Penalty.objects.filter(person=reg.person)) == [1, 2]
+
+
+def test_both_players_report_the_same_match_at_once():
+    """Two phones send the result of one match in the same instant: one report is kept,
+    the other player is told a result is already waiting."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from events.errors import UserError
+    from leagues import reporting
+    from leagues.models import Match, ResultReport
+    from leagues.services import import_season
+    from tests.factories import UserFactory
+    from tests.leagues.seasons import small_season
+    from tests.leagues.test_reporting import png
+
+    home, away = UserFactory(username="user1"), UserFactory(username="user3")
+    import_season(small_season())
+    match = Match.objects.get(competition__slug="t24-primera-a", code="m3")
+    posted = timezone.now() - timedelta(minutes=5)
+
+    def send(user, score):
+        return reporting.report_result(
+            match, user, home_goals=score, away_goals=0, posted_at=posted, screenshot=png()
+        )
+
+    results = run_together(lambda: send(home, 1), lambda: send(away, 2))
+    refused = [r for r in results if isinstance(r, UserError)]
+    kept = [r for r in results if isinstance(r, ResultReport)]
+    assert len(refused) == 1 and len(kept) == 1, results
+    assert ResultReport.objects.filter(match=match).count() == 1
