@@ -131,6 +131,15 @@ class Competition(models.Model):
         help_text=_("A tie on points for 1st needs a decider match (Primera B, §1.3.1)."),
     )
     counts_for_compliance = models.BooleanField(_("counts for the compliance table"), default=True)
+    decisions = models.JSONField(
+        _("staff decisions on ties"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "Team ids, best first, applied only where every tie-breaker is equal, or a "
+            "decider match settled the title (SPEC-leagues §2)."
+        ),
+    )
     start = models.DateField(
         _("start"), null=True, blank=True, help_text=_("First day of matchday 1.")
     )

@@ -10,6 +10,7 @@ app_name = "leagues"
 urlpatterns = [
     path("seasons/<slug:slug>/", views.season_page, name="season"),
     path("competitions/<slug:slug>/", views.competition_page, name="competition"),
+    path("competitions/<slug:slug>/decide-tie/", views.decide_tie, name="competition-decide-tie"),
     path("players/me/fixtures/", views.my_fixtures, name="my-fixtures"),
     path("players/me/fixtures.ics", views.my_fixtures_ics, name="my-fixtures-ics"),
     path("players/feed/<str:token>/fixtures.ics", views.fixtures_feed, name="fixtures-feed"),

@@ -9,17 +9,22 @@ has no version counter to key a cache on (see ``docs/leagues.md``).
 from itertools import groupby
 from zoneinfo import ZoneInfo
 
+from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.db.models import F, OuterRef, Q, Subquery
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from events.errors import UserError
 
 from leagues import ical, services
+from leagues.access import LeaguePermission, season_permissions
 from leagues.models import Competition, Match, ResultReport, Season
 from leagues.tables import LeagueTable, tie_breaker_label
 
@@ -76,15 +81,17 @@ def competition_page(request, slug):
                     "group": name,
                     "table": LeagueTable.from_document(group_doc, request=request),
                     "unresolved": [
-                        {**tie, "names": [names[t] for t in tie["teams"]]}
+                        {**tie, "members": [(t, names[t]) for t in tie["teams"]]}
                         for tie in group_doc.get("unresolved", [])
                     ],
                 }
             )
+    perms = season_permissions(request.user, competition.season)
     return render(
         request,
         "leagues/competition.html",
         {
+            "can_decide": LeaguePermission.REVIEW_RESULTS in perms,
             "competition": competition,
             "season": competition.season,
             "tables": tables,
@@ -182,3 +189,21 @@ def _calendar(request, user):
     response = HttpResponse(text, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="fixtures.ics"'
     return response
+
+
+@login_required
+@require_POST
+def decide_tie(request, slug):
+    """League staff order the teams of an unresolved tie (or record a decider match)."""
+    competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
+    if not season_permissions(request.user, competition.season):
+        raise Http404("No such competition")
+    try:
+        services.decide_tie(
+            competition, request.user, request.POST.getlist("order"), request.POST.get("reason")
+        )
+    except UserError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Order saved."))
+    return redirect(reverse("leagues:competition", kwargs={"slug": slug}) + "#table")
