@@ -630,3 +630,6 @@ class DraftLot(models.Model):
         verbose_name = _("draw by lot")
         verbose_name_plural = _("draws by lot")
         ordering = ["season", "-drawn_at", "-id"]
+
+    def __str__(self):
+        return f"{self.season}: {', '.join(map(str, self.order))} (seed {self.seed})"

@@ -22,7 +22,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from events.errors import UserError
-
 from leagues import ical, services
 from leagues.access import LeaguePermission, season_permissions
 from leagues.models import Competition, Match, ResultReport, Season

@@ -1,0 +1,560 @@
+"""Season staff and tribunal pages (issue 4; ANFPES T24 §III): the work queue, deadlines,
+the points ledger, abandonment, the season's audit log, and the match-level sanction
+endpoints (walkover, refusal, annulment, tribunal decision) posted from the match page.
+
+Views are thin: check the permission (``season_staff_required`` for season pages,
+:func:`match_staff_required` for match endpoints — same answers: anonymous → login,
+no role on the season → 404, role without the permission → 403), parse the form, call
+:mod:`leagues.sanctions`, show its ``UserError`` as a message, redirect.
+"""
+
+from datetime import datetime
+from functools import wraps
+from zoneinfo import ZoneInfo
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Case, IntegerField, Q, Value, When
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from events.errors import UserError
+from events.models import AuditLog
+from leagues import sanctions
+from leagues.access import LeaguePermission as P
+from leagues.access import season_permissions, season_staff_required
+from leagues.models import Adjustment, Competition, Excuse, Match, ResultReport, Team
+
+AUDIT_PAGE_SIZE = 50
+QUEUE_LIMIT = 200
+"""Most fixtures past their final deadline listed on the work queue (the count is exact)."""
+
+
+# --------------------------------------------------------------------------- helpers
+def match_url(match: Match) -> str:
+    """The match page (``leagues:match``), or the competition page while the match page
+    does not exist."""
+    try:
+        return reverse("leagues:match", kwargs={"slug": match.competition.slug, "code": match.code})
+    except NoReverseMatch:
+        return reverse("leagues:competition", kwargs={"slug": match.competition.slug})
+
+
+def match_staff_required(permission: P):
+    """Decorator for match endpoints ``competitions/<slug>/matches/<code>/…``:
+    ``view(request, match)``. The same answers as :func:`leagues.access.season_staff_required`
+    for the competition's season; the match is loaded with its competition, season and
+    teams. Sets ``request.season_permissions``."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapped(request, slug, code, *args, **kwargs):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
+            perms = season_permissions(request.user, competition.season)
+            if not perms:
+                raise Http404("No such competition")
+            if permission not in perms:
+                raise PermissionDenied
+            match = get_object_or_404(
+                Match.objects.select_related("home", "away"), competition=competition, code=code
+            )
+            match.competition = competition
+            request.season_permissions = perms
+            return view(request, match, *args, **kwargs)
+
+        wrapped.required_permission = permission
+        return wrapped
+
+    return decorator
+
+
+def _local_datetime(text: str, zone: ZoneInfo) -> datetime | None:
+    """A ``datetime-local`` value read in the season's time zone; a wall time repeated or
+    skipped by a clock change gives the later instant, as generated deadlines do
+    (``leagues.rules.fixtures``) **[choice]**. ``None`` if empty or malformed."""
+    try:
+        naive = datetime.fromisoformat((text or "").strip())
+    except ValueError:
+        return None
+    if naive.tzinfo is not None:
+        return None
+    readings = [naive.replace(tzinfo=zone, fold=fold) for fold in (0, 1)]
+    return max(r.astimezone(ZoneInfo("UTC")) for r in readings).astimezone(zone)
+
+
+def _input_value(value: datetime | None, zone: ZoneInfo) -> str:
+    return timezone.localtime(value, zone).strftime("%Y-%m-%dT%H:%M") if value else ""
+
+
+def _int_or_none(text):
+    try:
+        return int(str(text).strip())
+    except (TypeError, ValueError):
+        return None
+
+
+def _nav(season, perms, tab):
+    return {"season": season, "season_perms": perms, "tab": tab, "P": P}
+
+
+# --------------------------------------------------------------------------- work queue
+@season_staff_required(P.VIEW_STAFF_PAGES)
+def staff_home(request, season):
+    """Open result reports (disputed first, then pending, oldest first), excuses waiting
+    for staff, fixtures past their final deadline; the teams (for abandonment)."""
+    now = timezone.now()
+    reports = list(
+        ResultReport.objects.filter(
+            match__competition__season=season, status__in=sanctions.OPEN_REPORT
+        )
+        .select_related("match__competition", "match__home", "match__away", "team")
+        .annotate(
+            disputed_first=Case(
+                When(status=ResultReport.Status.DISPUTED, then=Value(0)),
+                default=Value(1),
+                output_field=IntegerField(),
+            )
+        )
+        .order_by("disputed_first", "created_at", "id")
+    )
+    excuses = list(
+        Excuse.objects.filter(
+            match__competition__season=season, opponent_answer="yes", staff_answer=""
+        )
+        .select_related("match__competition", "match__home", "match__away", "team")
+        .order_by("created_at", "id")
+    )
+    overdue_rows = Match.objects.filter(
+        competition__season=season,
+        status=Match.Status.SCHEDULED,
+        final_deadline__lt=now,
+    )
+    overdue = list(
+        overdue_rows.select_related("competition", "home", "away").order_by(
+            "final_deadline", "competition__position", "round", "id"
+        )[: QUEUE_LIMIT + 1]
+    )
+    overdue_more = len(overdue) > QUEUE_LIMIT
+    overdue_count = overdue_rows.count() if overdue_more else len(overdue)
+    overdue = overdue[:QUEUE_LIMIT]
+    for item in [r.match for r in reports] + [e.match for e in excuses] + overdue:
+        item.url = match_url(item)
+    teams = list(season.teams.order_by("id"))
+    return render(
+        request,
+        "leagues/staff_home.html",
+        {
+            **_nav(season, request.season_permissions, "home"),
+            "reports": reports,
+            "excuses": excuses,
+            "overdue": overdue,
+            "overdue_more": overdue_more,
+            "overdue_count": overdue_count,
+            "teams": teams,
+            "zone": season.time_zone,
+        },
+    )
+
+
+# --------------------------------------------------------------------------- deadlines
+class DeadlinesForm(forms.Form):
+    competition = forms.ChoiceField(label=gettext_lazy("Competition"))
+    round = forms.IntegerField(
+        label=gettext_lazy("Matchday"),
+        required=False,
+        min_value=1,
+        max_value=32767,
+        help_text=gettext_lazy("Every fixture of the matchday; or give a fixture below."),
+    )
+    match = forms.CharField(
+        label=gettext_lazy("Or one fixture (match id)"), required=False, max_length=40
+    )
+    initial = forms.CharField(
+        label=gettext_lazy("Initial deadline"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    final = forms.CharField(
+        label=gettext_lazy("Final deadline"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def __init__(self, *args, competitions, zone, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.zone = zone
+        self.fields["competition"].choices = [(c.slug, c.name) for c in competitions]
+        self.fields["initial"].help_text = self.fields["final"].help_text = _(
+            "In the season's time zone (%(zone)s)."
+        ) % {"zone": zone.key}
+
+    def clean(self):
+        data = super().clean()
+        if bool(data.get("round")) == bool(data.get("match")):
+            raise forms.ValidationError(_("Choose a matchday or a fixture, not both."))
+        for name in ("initial", "final"):
+            if name in data:
+                value = _local_datetime(data[name], self.zone)
+                if value is None:
+                    self.add_error(name, _("Enter a date and a time."))
+                else:
+                    data[name] = value
+        return data
+
+
+def _matchday_deadlines(competition):
+    """``[(round, initial, final, count)]``; ``initial``/``final`` are ``None`` when the
+    matchday's fixtures do not share them. One query."""
+    days: dict[int, dict] = {}
+    for m in competition.matches.order_by("round", "id").values(
+        "round", "initial_deadline", "final_deadline"
+    ):
+        day = days.setdefault(m["round"], {"round": m["round"], "pairs": set(), "count": 0})
+        day["pairs"].add((m["initial_deadline"], m["final_deadline"]))
+        day["count"] += 1
+    result = []
+    for day in days.values():
+        shared = next(iter(day["pairs"])) if len(day["pairs"]) == 1 else (None, None)
+        result.append(
+            {
+                "round": day["round"],
+                "initial": shared[0],
+                "final": shared[1],
+                "count": day["count"],
+                "varies": len(day["pairs"]) > 1,
+            }
+        )
+    return result
+
+
+@season_staff_required(P.MANAGE_CALENDAR)
+def staff_deadlines(request, season):
+    """Move a matchday's or a fixture's deadlines (datetime-local inputs in the season's
+    time zone); lists the chosen competition's matchdays with their deadlines."""
+    zone = ZoneInfo(season.time_zone)
+    competitions = list(season.competitions.order_by("position", "id"))
+    source = request.POST if request.method == "POST" else request.GET
+    chosen = next((c for c in competitions if c.slug == source.get("competition")), None)
+    chosen = chosen or (competitions[0] if competitions else None)
+    if request.method == "POST":
+        form = DeadlinesForm(request.POST, competitions=competitions, zone=zone)
+        if form.is_valid():
+            data = form.cleaned_data
+            competition = next(c for c in competitions if c.slug == data["competition"])
+            competition.season = season
+            match = None
+            if data["match"]:
+                match = competition.matches.filter(code=data["match"].strip()).first()
+            try:
+                if data["match"] and match is None:
+                    raise UserError(
+                        _("No fixture %(code)s in this competition.") % {"code": data["match"]}
+                    )
+                count = sanctions.move_deadlines(
+                    competition,
+                    request.user,
+                    initial=data["initial"],
+                    final=data["final"],
+                    round=None if match else data["round"],
+                    match=match,
+                    reason=data["reason"],
+                )
+            except UserError as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(
+                    request,
+                    _("Deadlines moved for %(n)d fixture(s).") % {"n": count},
+                )
+                url = reverse("leagues:staff-deadlines", kwargs={"slug": season.slug})
+                return redirect(f"{url}?competition={competition.slug}")
+    else:
+        initial = {"competition": chosen.slug if chosen else None}
+        rnd = _int_or_none(request.GET.get("round"))
+        code = (request.GET.get("match") or "").strip()
+        if chosen and code:
+            m = chosen.matches.filter(code=code).first()
+            if m:
+                initial.update(
+                    match=m.code,
+                    initial=_input_value(m.initial_deadline, zone),
+                    final=_input_value(m.final_deadline, zone),
+                )
+        elif chosen and rnd:
+            m = chosen.matches.filter(round=rnd).order_by("id").first()
+            initial["round"] = rnd
+            if m:
+                initial.update(
+                    initial=_input_value(m.initial_deadline, zone),
+                    final=_input_value(m.final_deadline, zone),
+                )
+        form = DeadlinesForm(initial=initial, competitions=competitions, zone=zone)
+    return render(
+        request,
+        "leagues/staff_deadlines.html",
+        {
+            **_nav(season, request.season_permissions, "deadlines"),
+            "form": form,
+            "competitions": competitions,
+            "chosen": chosen,
+            "matchdays": _matchday_deadlines(chosen) if chosen else [],
+            "zone": season.time_zone,
+        },
+    )
+
+
+# --------------------------------------------------------------------------- ledger
+class AdjustmentForm(forms.Form):
+    competition = forms.ChoiceField(label=gettext_lazy("Competition"))
+    team = forms.ChoiceField(label=gettext_lazy("Team"))
+    points = forms.IntegerField(
+        label=gettext_lazy("Points"),
+        min_value=-sanctions.MAX_ADJUSTMENT,
+        max_value=sanctions.MAX_ADJUSTMENT,
+        help_text=gettext_lazy(
+            "Negative for a deduction. A mistake is corrected by another entry."
+        ),
+    )
+    reason = forms.CharField(label=gettext_lazy("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, competitions, teams, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["competition"].choices = [
+            (c.slug, c.name) for c in competitions if c.kind != Competition.Kind.KNOCKOUT
+        ]
+        self.fields["team"].choices = [(t.code, f"{t.name} ({t.handle})") for t in teams]
+
+
+@season_staff_required(P.VIEW_STAFF_PAGES)
+def staff_adjustments(request, season):
+    """The points ledger of every competition; the add form for the tribunal
+    (``DECIDE_SANCTIONS``)."""
+    perms = request.season_permissions
+    can_add = P.DECIDE_SANCTIONS in perms
+    competitions = list(season.competitions.order_by("position", "id"))
+    teams = list(season.teams.order_by("id"))
+    form = None
+    if request.method == "POST":
+        if not can_add:
+            raise PermissionDenied
+        form = AdjustmentForm(request.POST, competitions=competitions, teams=teams)
+        if form.is_valid():
+            data = form.cleaned_data
+            competition = next(c for c in competitions if c.slug == data["competition"])
+            competition.season = season
+            team = next(t for t in teams if t.code == data["team"])
+            try:
+                sanctions.add_adjustment(
+                    competition, team, data["points"], data["reason"], request.user
+                )
+            except UserError as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, _("Ledger entry added."))
+                return redirect("leagues:staff-adjustments", slug=season.slug)
+    elif can_add:
+        form = AdjustmentForm(competitions=competitions, teams=teams)
+    entries = list(
+        Adjustment.objects.filter(competition__season=season)
+        .select_related("team", "created_by")
+        .order_by("competition_id", "id")
+    )
+    ledgers = []
+    for c in competitions:
+        rows = [e for e in entries if e.competition_id == c.pk]
+        if rows or c.kind != Competition.Kind.KNOCKOUT:
+            ledgers.append({"competition": c, "entries": rows, "total": len(rows)})
+    return render(
+        request,
+        "leagues/staff_adjustments.html",
+        {**_nav(season, perms, "adjustments"), "ledgers": ledgers, "form": form},
+    )
+
+
+# --------------------------------------------------------------------------- abandonment
+@season_staff_required(P.DECIDE_SANCTIONS)
+def staff_abandon(request, season, team):
+    """A team abandons (ANFPES T24 §III.4): standing, fixtures annulled or awarded, reason,
+    and an explicit confirmation."""
+    team = get_object_or_404(Team, season=season, code=team)
+    team.season = season
+    remaining = list(
+        Match.objects.filter(Q(home=team) | Q(away=team), competition__season=season)
+        .filter(status=Match.Status.SCHEDULED)
+        .select_related("competition", "home", "away")
+        .order_by("competition__position", "round", "id")
+    )
+    errors = []
+    values = {"standing": "suspended", "award": "void", "reason": ""}
+    if request.method == "POST":
+        values = {
+            "standing": request.POST.get("standing", ""),
+            "award": request.POST.get("award", ""),
+            "reason": request.POST.get("reason", ""),
+        }
+        if values["award"] not in ("void", "award"):
+            errors.append(_("Choose what happens to the remaining fixtures."))
+        if not request.POST.get("confirm"):
+            errors.append(_("Tick the confirmation box."))
+        if not errors:
+            try:
+                result = sanctions.abandon_team(
+                    team,
+                    request.user,
+                    standing=values["standing"],
+                    award=values["award"] == "award",
+                    reason=values["reason"],
+                )
+            except UserError as exc:
+                errors.append(str(exc))
+            else:
+                messages.success(
+                    request,
+                    _(
+                        "%(team)s: %(standing)s. %(voided)d fixture(s) annulled, "
+                        "%(awarded)d awarded as walkovers."
+                    )
+                    % {
+                        "team": team.name,
+                        "standing": team.get_status_display(),
+                        "voided": len(result["voided"]),
+                        "awarded": len(result["awarded"]),
+                    },
+                )
+                return redirect("leagues:staff-home", slug=season.slug)
+    return render(
+        request,
+        "leagues/staff_abandon.html",
+        {
+            **_nav(season, request.season_permissions, "home"),
+            "team": team,
+            "remaining": remaining,
+            "errors": errors,
+            "values": values,
+            "standings": [
+                ("suspended", _("Suspended until next season")),
+                ("expelled", _("Expelled")),
+            ],
+        },
+    )
+
+
+# --------------------------------------------------------------------------- audit log
+@season_staff_required(P.VIEW_STAFF_PAGES)
+def staff_audit(request, season):
+    """The season's audit entries (target ``<season>`` or ``<season>/…``), newest first."""
+    rows = (
+        AuditLog.objects.filter(Q(target=season.slug) | Q(target__startswith=f"{season.slug}/"))
+        .select_related("actor")
+        .order_by("-at", "-id")
+    )
+    page = Paginator(rows, AUDIT_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "leagues/staff_audit.html",
+        {**_nav(season, request.season_permissions, "audit"), "page": page},
+    )
+
+
+# --------------------------------------------------------------------------- match sanctions
+def _done(request, match, message):
+    messages.success(request, message)
+    return redirect(match_url(match))
+
+
+def _failed(request, match, exc):
+    messages.error(request, str(exc))
+    return redirect(match_url(match))
+
+
+@match_staff_required(P.RECORD_WALKOVERS)
+@require_POST
+def match_walkover(request, match):
+    """Walkover (``absent``: home/away) or, with ``refusal``, a refusal to play (the
+    tribunal's: ``DECIDE_SANCTIONS``, else 403). Needs ``confirm``."""
+    refusal = bool(request.POST.get("refusal"))
+    if refusal and P.DECIDE_SANCTIONS not in request.season_permissions:
+        raise PermissionDenied
+    if not request.POST.get("confirm"):
+        return _failed(request, match, UserError(_("Tick the confirmation box.")))
+    try:
+        sanctions.record_walkover(
+            match,
+            request.user,
+            request.POST.get("absent", ""),
+            refusal=refusal,
+            reason=request.POST.get("reason", ""),
+        )
+    except UserError as exc:
+        return _failed(request, match, exc)
+    if refusal:
+        return _done(request, match, _("Refusal to play recorded."))
+    return _done(request, match, _("Walkover recorded."))
+
+
+@match_staff_required(P.DECIDE_SANCTIONS)
+@require_POST
+def match_void(request, match):
+    """Annul the fixture (the tribunal, with a reason)."""
+    if not request.POST.get("confirm"):
+        return _failed(request, match, UserError(_("Tick the confirmation box.")))
+    try:
+        sanctions.void_match(match, request.user, request.POST.get("reason", ""))
+    except UserError as exc:
+        return _failed(request, match, exc)
+    return _done(request, match, _("Match annulled."))
+
+
+def _goals(text):
+    text = (text or "").strip()
+    if text == "":
+        return None
+    value = _int_or_none(text)
+    if value is None:
+        raise UserError(_("Goals must be whole numbers."))
+    return value
+
+
+def _deduction(text):
+    text = (text or "").strip()
+    if text in ("", "0"):
+        return 0
+    value = _int_or_none(text)
+    if value is None:
+        raise UserError(_("Deductions must be whole numbers."))
+    return -abs(value) if value > 0 else value
+
+
+@match_staff_required(P.DECIDE_SANCTIONS)
+@require_POST
+def match_tribunal(request, match):
+    """Both absent: the tribunal's score (optional) and deductions for each team. A
+    positive number typed in a deduction box is read as that many points off **[choice]**."""
+    if not request.POST.get("confirm"):
+        return _failed(request, match, UserError(_("Tick the confirmation box.")))
+    try:
+        sanctions.tribunal_decision(
+            match,
+            request.user,
+            home_goals=_goals(request.POST.get("home_goals")),
+            away_goals=_goals(request.POST.get("away_goals")),
+            deductions={
+                match.home: _deduction(request.POST.get("home_deduction")),
+                match.away: _deduction(request.POST.get("away_deduction")),
+            },
+            reason=request.POST.get("reason", ""),
+        )
+    except UserError as exc:
+        return _failed(request, match, exc)
+    return _done(request, match, _("Tribunal decision recorded."))
