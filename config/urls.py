@@ -37,5 +37,10 @@ urlpatterns = [
         leagues_api.season_compliance,
         name="api-season-compliance",
     ),
+    path(
+        "api/v1/seasons/<slug:slug>/draft-order",
+        leagues_api.season_draft_order,
+        name="api-season-draft-order",
+    ),
     path("admin/", admin.site.urls),
 ]

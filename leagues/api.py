@@ -37,3 +37,16 @@ def season_compliance(request, slug):
     if season is None:
         return _error(404, "no such season")
     return JsonResponse(services.season_compliance(season))
+
+
+@require_GET
+def season_draft_order(request, slug):
+    """``GET /api/v1/seasons/<slug>/draft-order`` — the next season's draft order with the
+    rule that placed each team and the recorded draw by lot (CONTRACTS §6, SPEC-leagues §9;
+    :func:`leagues.drafting.draft_order_document`)."""
+    from leagues import drafting
+
+    season = Season.objects.filter(slug=slug).first()
+    if season is None:
+        return _error(404, "no such season")
+    return JsonResponse(drafting.draft_order_document(season))

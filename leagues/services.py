@@ -12,15 +12,16 @@ Optional keys we add to the season file (CONTRACTS: "change them only by adding 
 fields"): on the season ``time_zone`` (IANA name; generated deadlines use it, default the
 site's ``TIME_ZONE``); on a competition ``tie_breakers`` (codes of
 :data:`leagues.rules.table.TIE_BREAKERS`, ``points`` first), ``title_decider`` (bool,
-Primera B §1.3.1) and ``counts_for_compliance`` (bool; default: league and groups count,
-knockouts do not, SPEC-leagues §8). ``export_season`` always writes them.
+Primera B §1.3.1), ``counts_for_compliance`` (bool; default: league and groups count,
+knockouts do not, SPEC-leagues §8) and ``decisions`` (team ids, best first: the staff
+decisions and decider matches that order teams no tie-breaker separates, SPEC-leagues §2). ``export_season`` always writes them.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -28,10 +29,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from events.services import audit
-from leagues.models import Adjustment, Card, Competition, Entry, Match, Season, Team
+from leagues.models import Adjustment, Card, Competition, Entry, Match, Review, Season, Team
 from leagues.rules import compliance as compliance_rules
 from leagues.rules import season as season_rules
 from leagues.rules import table as table_rules
@@ -44,6 +46,7 @@ __all__ = [
     "export_season",
     "import_season",
     "season_compliance",
+    "season_compliance_table",
 ]
 
 SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
@@ -103,6 +106,15 @@ def _check_additions(data: Any) -> list[str]:
         for key in ("title_decider", "counts_for_compliance"):
             if raw.get(key) is not None and not isinstance(raw.get(key), bool):
                 problems.append(f"{where}: {key} must be true or false")
+        decisions = raw.get("decisions")
+        if decisions is not None:
+            listed = raw.get("teams") if isinstance(raw.get("teams"), list) else []
+            if (
+                not isinstance(decisions, list)
+                or not all(isinstance(t, str) and t in listed for t in decisions)
+                or len(set(decisions)) != len(decisions)
+            ):
+                problems.append(f"{where}: decisions must list the competition's teams once each")
         matches = raw.get("matches")
         for number, match in enumerate(matches if isinstance(matches, list) else (), 1):
             if isinstance(match, Mapping) and isinstance(match.get("id"), str):
@@ -213,6 +225,7 @@ def import_season(data: Any, replace: bool = False, *, actor=None) -> Season:
                 tie_breakers=list(raw.get("tie_breakers") or table_rules.ANFPES_TIE_BREAKERS),
                 title_decider=bool(raw.get("title_decider", False)),
                 counts_for_compliance=comp.kind != "knockout" if counts is None else counts,
+                decisions=list(raw.get("decisions") or []),
                 start=comp.start,
                 position=position,
             )
@@ -365,6 +378,7 @@ def export_season(season: Season) -> dict:
             "tie_breakers": list(c.tie_breakers),
             "title_decider": c.title_decider,
             "counts_for_compliance": c.counts_for_compliance,
+            "decisions": list(c.decisions),
             "matches": [match_doc(m, c.kind == "knockout") for m in matches.get(c.pk, ())],
             "adjustments": [
                 {"team": code[a.team_id], "points": a.points, "reason": a.reason}
@@ -445,6 +459,7 @@ def competition_table(competition: Competition) -> dict:
             [m for m in matches if m.home in members and m.away in members],
             [a for a in ledger if a.team in members],
             config=config,
+            decisions=[t for t in competition.decisions if t in members],
         )
         doc = result.as_dict(competition.slug)
         for row in doc["rows"]:
@@ -467,46 +482,265 @@ def competition_table(competition: Competition) -> dict:
 
 
 # --------------------------------------------------------------------------- compliance
-def season_compliance(season: Season, as_of: datetime | None = None) -> dict:
-    """The compliance document (CONTRACTS §6, SPEC-leagues §8) of ``season`` as of
-    ``as_of`` (default: now), by :func:`leagues.rules.compliance.compute_compliance`, in
-    3 queries.
+REVIEW_KINDS = ("first_half", "second_half", "season_end")
+"""Codes of :class:`leagues.models.Review` kinds, in season order."""
 
-    Counted: the non-void matches of the competitions with ``counts_for_compliance``.
-    Fixture ids are ``<competition slug>/<match id>``. Matches without both deadlines
-    cannot be scored (a counted fixture needs them) and are listed under
-    ``without_deadlines`` instead. Not modelled yet, so never applied: excuses,
-    concessions and the reviews that reap users (``reaped`` is always false for now).
+
+@dataclass(frozen=True)
+class ComplianceInputs:
+    """What the compliance rules need for a season, loaded in 2 queries by
+    :func:`compliance_inputs`.
+
+    - ``teams``: the season's :class:`Team` rows (file order);
+    - ``fixtures``: the counted fixtures as :class:`leagues.rules.compliance.ComplianceFixture`
+      (id ``<competition slug>/<match id>``), with excuses, concessions, phase and
+      ``closes_at``;
+    - ``info``: fixture id → ``{"round", "home", "away"}`` (team codes), for display;
+    - ``missing``: counted fixtures without both deadlines (cannot be scored);
+    - ``phases``: phase → its closing date (``None`` when none of its fixtures has one);
+    - ``first_half``: the phases a ``first_half`` review covers;
+    - ``held``: review kind → when it was held.
     """
-    as_of = as_of or timezone.now()
-    teams = {t.code: t.handle for t in season.teams.all()}
-    rows = (
+
+    teams: list[Team]
+    fixtures: list[compliance_rules.ComplianceFixture]
+    info: dict[str, dict]
+    missing: list[str]
+    phases: dict[str, datetime | None]
+    first_half: frozenset[str]
+    held: dict[str, datetime]
+
+    def rule_review(self, kind: str, at: datetime) -> compliance_rules.Review:
+        """The rules' :class:`~leagues.rules.compliance.Review` for a review of ``kind`` at
+        ``at``: a ``first_half`` review covers the first-half phases (and group stages);
+        ``second_half`` and ``season_end`` cover every counted fixture (ANFPES T24 §IV.3,
+        SPEC-leagues §8)."""
+        return compliance_rules.Review(
+            code=kind,
+            at=at,
+            season_end=kind == "season_end",
+            phases=self.first_half if kind == "first_half" else None,
+        )
+
+    @property
+    def users(self) -> list[str]:
+        """The users (team handles), in file order."""
+        return [t.handle for t in self.teams]
+
+
+def _phase(kind: str, slug: str, round_: int, max_round: int) -> str:
+    """The phase of a fixture: ``<slug>/1`` (matchdays ≤ half the last matchday) or
+    ``<slug>/2`` for a league; ``<slug>`` for a group stage or a counted knockout."""
+    if kind == Competition.Kind.LEAGUE:
+        return f"{slug}/1" if 2 * round_ <= max_round else f"{slug}/2"
+    return slug
+
+
+def compliance_inputs(season: Season) -> ComplianceInputs:
+    """Load what the compliance rules need for ``season`` in 2 queries: the teams (each
+    annotated with the time of the season's reviews — at most one per kind — as
+    sub-selects) and the counted matches joined with their excuse and concession.
+
+    - Counted: matches of competitions with ``counts_for_compliance``; ``void`` ones are
+      skipped (they still count for the length of a round robin).
+    - Phases: a ``league`` competition's first half is the matchdays up to half its last
+      matchday (``<slug>/1``), the rest the second half (``<slug>/2``); a ``groups`` (or a
+      counted ``knockout``) competition is one phase ``<slug>``. The closing date of a
+      phase (the limit of an excuse, ANFPES T24 §IV.5) is the latest final deadline among
+      its fixtures **[choice]**: the rules give no date, and staff move deadlines per
+      fixture, so the phase closes with its last fixture.
+    - Excuses (:class:`leagues.models.Excuse`) become the rules'
+      :class:`~leagues.rules.compliance.Excuse` (requested by the asking team's user, for
+      the fixture's matchday, evidence the stored file name); effective only when both the
+      opponent and staff answered yes. Concessions give the conceding team's user.
+    """
+    review_at = {
+        f"review_{kind}": Subquery(
+            Review.objects.filter(season=OuterRef("season"), kind=kind).values("at")[:1]
+        )
+        for kind in REVIEW_KINDS
+    }
+    teams = list(season.teams.order_by("id").annotate(**review_at))
+    handle = {t.code: t.handle for t in teams}
+    held: dict[str, datetime] = {}
+    if teams:
+        for kind in REVIEW_KINDS:
+            at = getattr(teams[0], f"review_{kind}")
+            if at is not None:
+                held[kind] = at
+    rows = list(
         Match.objects.filter(competition__season=season, competition__counts_for_compliance=True)
-        .exclude(status=Match.Status.VOID)
         .order_by("competition__position", "round", "id")
         .values(
             *MATCH_FIELDS,
             "competition__slug",
+            "competition__kind",
             "reported_at",
             "initial_deadline",
             "final_deadline",
+            "excuse__id",
+            "excuse__team__handle",
+            "excuse__reason",
+            "excuse__evidence",
+            "excuse__opponent_answer",
+            "excuse__staff_answer",
+            "concession__team__handle",
         )
     )
-    fixtures, missing = [], []
+    max_round: dict[str, int] = {}
     for row in rows:
+        slug = row["competition__slug"]
+        max_round[slug] = max(max_round.get(slug, 0), row["round"])
+    fixtures, missing, info = [], [], {}
+    phases: dict[str, datetime | None] = {}
+    first_half: set[str] = set()
+    for row in rows:
+        if row["status"] == Match.Status.VOID:
+            continue
+        slug, kind = row["competition__slug"], row["competition__kind"]
+        phase = _phase(kind, slug, row["round"], max_round[slug])
+        phases.setdefault(phase, None)
+        if kind == Competition.Kind.GROUPS or (
+            kind == Competition.Kind.LEAGUE and phase.endswith("/1")
+        ):
+            first_half.add(phase)
         # Match ids repeat across competitions; fixture ids must not.
-        match = replace(_rule_matches([row])[0], id=f"{row['competition__slug']}/{row['code']}")
+        match = replace(_rule_matches([row])[0], id=f"{slug}/{row['code']}")
         if match.initial_deadline is None or match.final_deadline is None:
             missing.append(match.id)
             continue
-        fixtures += compliance_rules.fixtures_from_matches(
-            [match], teams, phase=row["competition__slug"]
+        closes = phases[phase]
+        phases[phase] = (
+            match.final_deadline if closes is None else max(closes, match.final_deadline)
         )
-    table = compliance_rules.compute_compliance(fixtures, as_of, users=list(teams.values()))
-    team_of = {user: code for code, user in teams.items()}
+        excuse = None
+        if row["excuse__id"] is not None:
+            excuse = compliance_rules.Excuse(
+                requested_by=row["excuse__team__handle"],
+                matchdays=(row["round"],),
+                reason=row["excuse__reason"],
+                evidence=(row["excuse__evidence"],) if row["excuse__evidence"] else (),
+                opponent_confirmed=row["excuse__opponent_answer"] == "yes",
+                staff_approved=row["excuse__staff_answer"] == "yes",
+            )
+        (fixture,) = compliance_rules.fixtures_from_matches(
+            [match],
+            handle,
+            phase=phase,
+            excuses={match.id: excuse} if excuse else None,
+            concessions=(
+                {match.id: row["concession__team__handle"]}
+                if row["concession__team__handle"]
+                else None
+            ),
+        )
+        fixtures.append(fixture)
+        info[match.id] = {"round": match.round, "home": match.home, "away": match.away}
+    # Closing dates are known only once every fixture of the phase has been seen.
+    fixtures = [replace(f, closes_at=phases[f.phase]) for f in fixtures]
+    return ComplianceInputs(teams, fixtures, info, missing, phases, frozenset(first_half), held)
+
+
+def season_compliance_table(
+    season: Season, as_of: datetime | None = None, inputs: ComplianceInputs | None = None
+) -> compliance_rules.ComplianceTable:
+    """The rules' :class:`~leagues.rules.compliance.ComplianceTable` of ``season`` as of
+    ``as_of`` (default now), with the reviews held by then (exact ratios, for the draft
+    order, SPEC-leagues §9). 2 queries, none when ``inputs`` are given."""
+    as_of = as_of or timezone.now()
+    inputs = inputs or compliance_inputs(season)
+    reviews = [inputs.rule_review(kind, at) for kind, at in inputs.held.items()]
+    return compliance_rules.compute_compliance(
+        inputs.fixtures, as_of, reviews=reviews, users=inputs.users
+    )
+
+
+def season_compliance(season: Season, as_of: datetime | None = None) -> dict:
+    """The compliance document (CONTRACTS §6, SPEC-leagues §8, ANFPES T24 §IV) of ``season``
+    as of ``as_of`` (default: now), by :func:`leagues.rules.compliance.compute_compliance`,
+    in 2 queries (:func:`compliance_inputs`).
+
+    Counted: the non-void matches of the competitions with ``counts_for_compliance``, with
+    their excuses, concessions and phases; the reviews held by ``as_of`` reap users
+    (``reaped``, ``reaped_in``). Fixture ids are ``<competition slug>/<match id>``. Matches
+    without both deadlines cannot be scored and are listed under ``without_deadlines``.
+
+    Shape: ``{"season", "as_of", "rows": [{"team", "name", "user", "points",
+    "max_points", "percentage", "reaped", "reaped_in", "loses_cup_bonus", "fixtures":
+    [{"fixture", "points", "outcome", "due", "round", "home", "away"}]}],
+    "without_deadlines": [...], "phases": {phase: closes_at}, "reviews": [{"kind", "at",
+    "reaped", "causes"}]}`` — ``name``, ``round``/``home``/``away``, ``phases`` and
+    ``reviews`` are optional additions to CONTRACTS §6. Date-times in the season's time
+    zone.
+    """
+    as_of = as_of or timezone.now()
+    tz = ZoneInfo(season.time_zone)
+    inputs = compliance_inputs(season)
+    table = season_compliance_table(season, as_of, inputs)
+    team_of = {t.handle: t for t in inputs.teams}
+
+    def when(value: datetime | None) -> str | None:
+        return None if value is None else timezone.localtime(value, tz).isoformat()
+
+    rows = []
+    for row in table.rows:
+        team = team_of.get(row.user)
+        doc = {
+            "team": team.code if team else None,
+            "name": team.name if team else None,
+            **row.as_dict(),
+        }
+        for fixture in doc["fixtures"]:
+            fixture |= inputs.info.get(fixture["fixture"], {})
+        rows.append(doc)
     return {
         "season": season.slug,
-        "as_of": timezone.localtime(as_of, ZoneInfo(season.time_zone)).isoformat(),
-        "rows": [{"team": team_of.get(row.user), **row.as_dict()} for row in table.rows],
-        "without_deadlines": missing,
+        "as_of": when(as_of),
+        "rows": rows,
+        "without_deadlines": inputs.missing,
+        "phases": {phase: when(closes) for phase, closes in inputs.phases.items()},
+        "reviews": [
+            {
+                "kind": result.review.code,
+                "at": when(result.review.at),
+                "reaped": list(result.reaped),
+                "causes": {user: list(ids) for user, ids in result.causes.items()},
+            }
+            for result in table.reviews
+        ],
     }
+
+
+def decide_tie(competition: Competition, actor, order: list[str], reason: str) -> Competition:
+    """League staff order teams that every tie-breaker leaves tied, or record the decider
+    match that settled a Primera B title tie (SPEC-leagues §2 "then staff decision",
+    ANFPES T24 §1.3.1). ``order``: the tied teams' ids, best first; they replace their
+    earlier place in :attr:`Competition.decisions`. Needs league staff
+    (``REVIEW_RESULTS``); ``UserError`` for an unknown or repeated team or no reason."""
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+    from leagues.access import LeaguePermission, require
+
+    reason = (reason or "").strip()
+    if not reason:
+        raise UserError(_("Give the reason of the decision."), field="reason")
+    with transaction.atomic():
+        competition = Competition.objects.select_for_update().get(pk=competition.pk)
+        require(actor, competition.season, LeaguePermission.REVIEW_RESULTS)
+        codes = set(competition.entries.values_list("team__code", flat=True))
+        if len(order) < 2 or len(set(order)) != len(order) or not set(order) <= codes:
+            raise UserError(_("List each tied team once, best first."))
+        before = list(competition.decisions)
+        competition.decisions = [t for t in before if t not in order] + list(order)
+        competition.save(update_fields=["decisions"])
+        audit(
+            None,
+            actor,
+            "league.tie_decided",
+            f"{competition.season.slug}/{competition.slug}",
+            before={"decisions": before},
+            after={"decisions": competition.decisions},
+            comment=reason,
+        )
+    return competition

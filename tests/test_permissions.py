@@ -62,10 +62,28 @@ MATRIX = {
     "leagues:excuse-decide": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
     "leagues:excuse-evidence": ("get", "match", [404, 404, 404, 404, 404, 404, 404]),
     "leagues:match-concede": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:competition-decide-tie": ("post", "event", [302, 404, 404, 404, 404, 404, 404]),
     # --- end league match
     # --- league: season staff and tribunal (leagues/urls_staff.py)
+    # no season/competition with the fixture's slugs: sign-in first, then 404 for everyone
+    # (tests/leagues/test_sanctions.py checks the roles)
+    "leagues:staff-home": ("get", "event", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:staff-deadlines": ("get", "event", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:staff-adjustments": ("get", "event", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:staff-abandon": ("get", "team", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:staff-audit": ("get", "event", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:match-walkover": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:match-void": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:match-tribunal": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
     # --- end league staff
     # --- league: compliance, reviews, draft (leagues/urls_compliance.py)
+    # public pages and API: no season with the event's slug → 404 for all
+    # (tests/leagues/test_compliance_pages.py checks the 200s and the staff answers)
+    "api-season-draft-order": ("get", "event", [404, 404, 404, 404, 404, 404, 404]),
+    "leagues:compliance": ("get", "event", [404, 404, 404, 404, 404, 404, 404]),
+    "leagues:draft": ("get", "event", [404, 404, 404, 404, 404, 404, 404]),
+    "leagues:staff-reviews": ("get", "event", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:staff-draft": ("get", "event", [302, 404, 404, 404, 404, 404, 404]),
     # --- end league compliance
     # staff
     "manage:dashboard": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),

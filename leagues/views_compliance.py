@@ -1,0 +1,184 @@
+"""Compliance table, reviews and draft order pages (SPEC-leagues §8–§9).
+
+Public: ``/seasons/<slug>/compliance/`` and ``/seasons/<slug>/draft/``. Staff
+(:func:`leagues.access.season_staff_required`): ``/seasons/<slug>/manage/reviews/``
+(``MANAGE_COMPLIANCE``) and ``/seasons/<slug>/manage/draft/`` (``MANAGE_DRAFT``).
+
+Views are thin: the documents come from :func:`leagues.services.season_compliance` and
+:mod:`leagues.drafting` in bounded queries; changes go through the services, whose
+:class:`events.errors.UserError` is shown as a message (never a 500).
+"""
+
+import json
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from events.errors import UserError
+from leagues import drafting, services
+from leagues.access import LeaguePermission, season_permissions, season_staff_required
+from leagues.labels import draft_rule_label, outcome_label
+from leagues.models import Review, Season
+
+
+def _staff_links(request, season):
+    perms = season_permissions(request.user, season)
+    return {
+        "can_review": LeaguePermission.MANAGE_COMPLIANCE in perms,
+        "can_draft": LeaguePermission.MANAGE_DRAFT in perms,
+    }
+
+
+def _kind_labels():
+    return dict(Review.Kind.choices)
+
+
+def compliance_page(request, slug):
+    """Public compliance table: per user points, maximum, percentage, reaped, and each
+    fixture's outcome in a ``<details>``."""
+    season = get_object_or_404(Season, slug=slug)
+    doc = services.season_compliance(season)
+    names = {row["team"]: row["name"] for row in doc["rows"]}
+    kinds = _kind_labels()
+    rows = []
+    for row in doc["rows"]:
+        fixtures = [
+            {
+                **f,
+                "label": outcome_label(f["outcome"]),
+                "home_name": names.get(f.get("home"), f.get("home")),
+                "away_name": names.get(f.get("away"), f.get("away")),
+            }
+            for f in row["fixtures"]
+        ]
+        rows.append(
+            {
+                **row,
+                # Fixtures not due yet are only counted: a season has 30 matchdays.
+                "fixtures": [f for f in fixtures if f["due"]],
+                "not_due": sum(1 for f in fixtures if not f["due"]),
+                "reaped_labels": [kinds.get(k, k) for k in row["reaped_in"]],
+            }
+        )
+    reviews = [{**r, "label": kinds.get(r["kind"], r["kind"])} for r in doc["reviews"]]
+    return render(
+        request,
+        "leagues/compliance.html",
+        {
+            "season": season,
+            "rows": rows,
+            "reviews": reviews,
+            "without_deadlines": doc["without_deadlines"],
+            "as_of": timezone.now(),
+            **_staff_links(request, season),
+        },
+    )
+
+
+def _draft_context(season):
+    doc = drafting.draft_order_document(season)
+    names = {slot["team"]: slot["name"] for slot in doc["order"]}
+    order = [{**slot, "label": draft_rule_label(slot["rule"])} for slot in doc["order"]]
+    lot = doc["lot"]
+    if lot:
+        lot = {
+            **lot,
+            "entrant_names": [names.get(c, c) for c in lot["entrants"]],
+            "order_names": [names.get(c, c) for c in lot["order"]],
+            "drawn_at": datetime.fromisoformat(lot["drawn_at"]),
+            # A Python string literal of the seed, for the re-run snippet.
+            "seed_literal": json.dumps(lot["seed"]),
+        }
+    return {"doc": doc, "order": order, "lot": lot}
+
+
+def draft_page(request, slug):
+    """Public draft order: each position with the rule that placed it, and the draw by lot
+    with its seed and how to re-run it."""
+    season = get_object_or_404(Season, slug=slug)
+    return render(
+        request,
+        "leagues/draft.html",
+        {"season": season, **_draft_context(season), **_staff_links(request, season)},
+    )
+
+
+def _parse_local(value: str, season: Season):
+    """A ``datetime-local`` value in the season's time zone, or ``None`` when blank."""
+    value = (value or "").strip()
+    if not value:
+        return None
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        raise UserError(_("Enter the date and time as YYYY-MM-DD HH:MM.")) from None
+    if timezone.is_naive(when):
+        when = timezone.make_aware(when, ZoneInfo(season.time_zone))
+    return when
+
+
+@require_http_methods(["GET", "POST"])
+@season_staff_required(LeaguePermission.MANAGE_COMPLIANCE)
+def staff_reviews(request, season):
+    """Reviews: a preview of whom each review not held yet would reap now, a button to
+    hold it, and the reviews held with whom they reaped."""
+    if request.method == "POST":
+        kind = request.POST.get("kind", "")
+        try:
+            at = _parse_local(request.POST.get("at", ""), season)
+            drafting.hold_review(season, kind, request.user, at=at)
+        except UserError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request,
+                _("Review held: %(review)s.") % {"review": _kind_labels().get(kind, kind)},
+            )
+        return redirect("leagues:staff-reviews", slug=season.slug)
+    overview = drafting.reviews_overview(season)
+    kinds = _kind_labels()
+    for item in overview["held"] + overview["pending"]:
+        item["label"] = kinds.get(item["kind"], item["kind"])
+    return render(
+        request,
+        "leagues/staff_reviews.html",
+        {"season": season, "overview": overview, "now": timezone.now()},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@season_staff_required(LeaguePermission.MANAGE_DRAFT)
+def staff_draft(request, season):
+    """Draft: enter the base order (one team id per line) and draw lots among the
+    suspended teams."""
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "draw":
+                lot = drafting.draw_draft_lots(season, request.user, request.POST.get("seed"))
+                messages.success(request, _("Lots drawn with seed %(seed)s.") % {"seed": lot.seed})
+            else:
+                codes = request.POST.get("base", "").splitlines()
+                drafting.set_draft_base(season, codes, request.user)
+                messages.success(request, _("Base order saved."))
+        except UserError as exc:
+            messages.error(request, str(exc))
+        return redirect("leagues:staff-draft", slug=season.slug)
+    context = _draft_context(season)
+    teams = list(season.teams.order_by("id"))
+    base = season.draft_base or [t.code for t in teams]
+    return render(
+        request,
+        "leagues/staff_draft.html",
+        {
+            "season": season,
+            "teams": teams,
+            "base_text": "\n".join(base),
+            "suspended": [t for t in teams if t.status == "suspended"],
+            **context,
+        },
+    )
