@@ -15,7 +15,7 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from penalties import vekn_guide
+from penalties import myl_rules, vekn_guide
 
 
 class BadRequest(ValueError):
@@ -26,9 +26,13 @@ def _error(status: int, message: str, **extra) -> JsonResponse:
     return JsonResponse({"error": message, **extra}, status=status)
 
 
-def _penalty_list(body: dict, key: str, ruleset: vekn_guide.Ruleset) -> list:
+def _penalty_list(
+    body: dict, key: str, ruleset: Any, prior: Callable = vekn_guide.PriorPenalty
+) -> list:
     """``history`` / ``prior_events``: a list of ``{"infraction": code, "level": level}``
-    objects (optional ``"linked": bool``; other keys ignored). Absent or null → empty."""
+    objects (optional ``"linked": bool``; other keys ignored). Absent or null → empty.
+    ``prior`` builds one entry from ``(code, level, linked)`` (the ruleset's own
+    ``PriorPenalty``)."""
     value = body.get(key)
     if value is None:
         return []
@@ -51,7 +55,7 @@ def _penalty_list(body: dict, key: str, ruleset: vekn_guide.Ruleset) -> list:
         linked = item.get("linked", False)
         if not isinstance(linked, bool):
             raise BadRequest(f"{where}.linked must be true or false")
-        penalties.append(vekn_guide.PriorPenalty(code, vekn_guide.Level(level), linked))
+        penalties.append(prior(code, level, linked))
     return penalties
 
 
@@ -79,17 +83,46 @@ def _vekn(body: dict, ruleset: vekn_guide.Ruleset) -> JsonResponse:
     return JsonResponse(assessment.as_json())
 
 
-# Ruleset code → (its rules, the function answering for it). A Mitos y Leyendas engine
-# adds its own entry here.
+def _myl(body: dict, ruleset: myl_rules.Ruleset) -> JsonResponse:
+    """Mitos y Leyendas (SPEC-penalties §2.2): ``history`` and ``prior_events`` both count
+    towards a repeat; ``alternatives`` / ``also`` are MyL level codes."""
+    code = body.get("infraction")
+    if not isinstance(code, str):
+        raise BadRequest('"infraction" must be an infraction code such as "2.1"')
+    try:
+        infraction = ruleset.infraction(code)
+    except myl_rules.UnknownInfraction as error:
+        return _error(404, str(error))
+    conditions = body.get("conditions")
+    if conditions is None:
+        conditions = {}
+    if not isinstance(conditions, dict):
+        raise BadRequest(
+            '"conditions" must be an object of yes/no answers, e.g. {"intentional": false}'
+        )
+    history = _penalty_list(body, "history", ruleset, myl_rules.PriorPenalty)
+    prior_events = _penalty_list(body, "prior_events", ruleset, myl_rules.PriorPenalty)
+    try:
+        assessment = myl_rules.assess(
+            infraction.code, conditions, history, prior_events, ruleset=ruleset
+        )
+    except myl_rules.ConditionError as error:
+        return _error(400, str(error), condition=error.condition)
+    return JsonResponse(assessment.as_json())
+
+
+# Ruleset code → (its rules, the function answering for it).
 ENGINES: dict[str, tuple[Any, Callable[[dict, Any], JsonResponse]]] = {
-    code: (ruleset, _vekn) for code, ruleset in vekn_guide.RULESETS.items()
+    **{code: (ruleset, _vekn) for code, ruleset in vekn_guide.RULESETS.items()},
+    **{code: (ruleset, _myl) for code, ruleset in myl_rules.RULESETS.items()},
 }
 
 
 @csrf_exempt
 @require_POST
 def penalty(request, ruleset):
-    """``POST /api/v1/rulesets/<ruleset>/penalty`` (CONTRACTS §4; JG §1.2.1 for ``vekn``).
+    """``POST /api/v1/rulesets/<ruleset>/penalty`` (CONTRACTS §4; JG §1.2.1 for ``vekn``,
+    SPEC-penalties §2.2 for ``myl``).
 
     Body: ``{"infraction": "3.7", "conditions": {"pattern": false}, "history": [{"infraction":
     "3.7", "level": "warning"}], "prior_events": [...]}`` — ``conditions``, ``history``
