@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from leagues.rules.table import ANFPES_TIE_BREAKERS
 
@@ -191,7 +192,7 @@ class Match(models.Model):
         SCHEDULED = "scheduled", _("Scheduled")
         PLAYED = "played", _("Played")
         WALKOVER = "walkover", _("Walkover")
-        VOID = "void", _("Void")
+        VOID = "void", pgettext_lazy("match status", "Void")
 
     class Absent(models.TextChoices):
         HOME = "home", _("Home team")
@@ -447,7 +448,7 @@ class ResultReport(models.Model):
     screenshot = models.ImageField(_("screenshot"), upload_to=screenshot_path, max_length=200)
     status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.PENDING)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    dispute_reason = models.TextField(_("reason of the dispute"), blank=True, default="")
+    dispute_reason = models.TextField(_("reason for the dispute"), blank=True, default="")
     responded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         models.SET_NULL,

@@ -281,7 +281,7 @@ def resolve_report(
         if report.status not in OPEN:
             raise UserError(_("This report was already decided."))
         if not reason and (decision != "accept" or report.status == ResultReport.Status.DISPUTED):
-            raise UserError(_("Give the reason of the decision."), field="reason")
+            raise UserError(_("Give the reason for the decision."), field="reason")
         before = _snapshot(match)
         if decision == "reject":
             report.status = ResultReport.Status.REJECTED
@@ -326,7 +326,7 @@ def correct_result(
     annulled matches are the tribunal's (``leagues.sanctions``)."""
     reason = (reason or "").strip()
     if not reason:
-        raise UserError(_("Give the reason of the correction."), field="reason")
+        raise UserError(_("Give the reason for the correction."), field="reason")
     home_goals, away_goals = _score(home_goals, away_goals)
     with transaction.atomic():
         match = _lock(match)
@@ -376,7 +376,7 @@ def request_excuse(
         old = Excuse.objects.select_for_update().filter(match=match).first()
         if old is not None:
             if "no" not in (old.opponent_answer, old.staff_answer):
-                raise UserError(_("An excuse for this match is already asked."))
+                raise UserError(_("An excuse for this match has already been requested."))
             audit(
                 None,
                 user,

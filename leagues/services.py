@@ -724,7 +724,7 @@ def decide_tie(competition: Competition, actor, order: list[str], reason: str) -
 
     reason = (reason or "").strip()
     if not reason:
-        raise UserError(_("Give the reason of the decision."), field="reason")
+        raise UserError(_("Give the reason for the decision."), field="reason")
     with transaction.atomic():
         competition = Competition.objects.select_for_update().get(pk=competition.pk)
         require(actor, competition.season, LeaguePermission.REVIEW_RESULTS)

@@ -23,7 +23,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from events.errors import UserError
@@ -275,7 +275,12 @@ def staff_deadlines(request, season):
             else:
                 messages.success(
                     request,
-                    _("Deadlines moved for %(n)d fixture(s).") % {"n": count},
+                    ngettext(
+                        "Deadlines moved for %(n)d fixture.",
+                        "Deadlines moved for %(n)d fixtures.",
+                        count,
+                    )
+                    % {"n": count},
                 )
                 url = reverse("leagues:staff-deadlines", kwargs={"slug": season.slug})
                 return redirect(f"{url}?competition={competition.slug}")
@@ -422,8 +427,8 @@ def staff_abandon(request, season, team):
                 messages.success(
                     request,
                     _(
-                        "%(team)s: %(standing)s. %(voided)d fixture(s) annulled, "
-                        "%(awarded)d awarded as walkovers."
+                        "%(team)s: %(standing)s. Fixtures annulled: %(voided)d; "
+                        "awarded as walkovers: %(awarded)d."
                     )
                     % {
                         "team": team.name,
