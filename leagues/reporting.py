@@ -25,7 +25,8 @@ Errors: :class:`events.errors.UserError` (translated, shown to the user; nothing
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
@@ -39,6 +40,8 @@ from leagues.models import MAX_GOALS, Concession, Excuse, Match, ResultReport, T
 
 POSTING_CLOCK_SKEW = timedelta(minutes=5)
 """How far in the future a posting time may be (phone clocks drift) **[choice]**."""
+OLDEST_POSTING = timedelta(days=366)
+"""How far in the past a posting time may be, at most **[choice]**."""
 
 OPEN = (ResultReport.Status.PENDING, ResultReport.Status.DISPUTED)
 
@@ -89,12 +92,30 @@ def _score(home_goals, away_goals) -> tuple[int, int]:
     return home_goals, away_goals
 
 
-def _posted(posted_at: datetime, now: datetime) -> datetime:
+def _posted(posted_at: datetime, now: datetime, match: Match) -> datetime:
+    """The posting time checked: aware, not in the future (give or take
+    :data:`POSTING_CLOCK_SKEW`), not before the competition started (its ``start`` day at
+    00:00 in the season's time zone) nor more than :data:`OLDEST_POSTING` ago **[choice]**:
+    a typo in the year must not turn a late result into an early one."""
     if posted_at is None or timezone.is_naive(posted_at):
         raise UserError(_("Give the date and time the result was posted."))
     if posted_at > now + POSTING_CLOCK_SKEW:
         raise UserError(_("The posting time is in the future."))
+    earliest = now - OLDEST_POSTING
+    start = match.competition.start
+    if start is not None:
+        zone = ZoneInfo(match.competition.season.time_zone)
+        earliest = max(earliest, datetime.combine(start, time.min, tzinfo=zone))
+    if posted_at < earliest:
+        raise UserError(
+            _("The posting time is before %(date)s: check the date.")
+            % {"date": timezone.localtime(earliest, match_zone(match)).strftime("%Y-%m-%d")}
+        )
     return posted_at
+
+
+def match_zone(match: Match) -> ZoneInfo:
+    return ZoneInfo(match.competition.season.time_zone)
 
 
 def _playable(match: Match) -> None:
@@ -143,7 +164,7 @@ def report_result(
         if side is None:
             raise PermissionDenied
         _playable(match)
-        posted_at = _posted(posted_at, timezone.now())
+        posted_at = _posted(posted_at, timezone.now(), match)
         if match.reports.filter(status__in=OPEN).exists():
             raise UserError(_("A result for this match is already waiting for an answer."))
         try:
@@ -292,7 +313,7 @@ def resolve_report(
             if decision == "amend":
                 score = _score(home_goals, away_goals)
                 if posted_at is not None:
-                    when = _posted(posted_at, timezone.now())
+                    when = _posted(posted_at, timezone.now(), match)
             _apply(match, *score, when)
             report.status = ResultReport.Status.RESOLVED
         report.resolution = reason
@@ -336,7 +357,7 @@ def correct_result(
         if match.reports.filter(status__in=OPEN).exists():
             raise UserError(_("Decide the open report of this match first."))
         now = timezone.now()
-        when = _posted(reported_at, now) if reported_at else (match.reported_at or now)
+        when = _posted(reported_at, now, match) if reported_at else (match.reported_at or now)
         before = _snapshot(match)
         _apply(match, home_goals, away_goals, when)
         audit(
@@ -459,6 +480,8 @@ def concede(match: Match, user) -> Concession:
         side = side_of(user, match)
         if side is None:
             raise PermissionDenied
+        if match.status != Match.Status.SCHEDULED:
+            raise UserError(_("Compliance points are conceded before the match is played."))
         if Concession.objects.filter(match=match).exists():
             raise UserError(_("This match's compliance points were already conceded."))
         try:

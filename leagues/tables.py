@@ -1,6 +1,7 @@
 """django-tables2 tables of the league pages (server-side rendering)."""
 
 import django_tables2 as tables
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 TIE_BREAKER_LABELS = {
@@ -25,38 +26,44 @@ def tie_breaker_label(code):
     return TIE_BREAKER_LABELS.get(code, code)
 
 
-def _num(title):
+def _num(title, *, detail=False):
+    """Attributes of a number column. ``detail``: hidden on phones (``hide-sm``), so that
+    the table fits a 360-pixel screen with position, team, P, GD and points."""
     # app.css lets grid cells wrap anywhere (long names); numbers must not break.
     nowrap = "white-space:nowrap;overflow-wrap:normal"
-    return {"td": {"class": "num", "style": nowrap}, "th": {"class": "num", "title": title}}
+    css = "num hide-sm" if detail else "num"
+    return {"td": {"class": css, "style": nowrap}, "th": {"class": css, "title": title}}
 
 
 class LeagueTable(tables.Table):
     """Rows of the CONTRACTS §6 table document (``leagues.services.competition_table``)."""
 
     position = tables.Column(verbose_name="#", attrs=_num(_("Position")))
-    name = tables.Column(verbose_name=_("Team"))
+    name = tables.Column(verbose_name=_("Team"), attrs={"td": {"class": "team-cell"}})
     played = tables.Column(verbose_name=_("P"), attrs=_num(_("Played")))
-    won = tables.Column(verbose_name=_("W"), attrs=_num(_("Won")))
-    drawn = tables.Column(verbose_name=_("D"), attrs=_num(_("Drawn")))
-    lost = tables.Column(verbose_name=_("L"), attrs=_num(_("Lost")))
-    goals_for = tables.Column(verbose_name=_("GF"), attrs=_num(_("Goals for")))
-    goals_against = tables.Column(verbose_name=_("GA"), attrs=_num(_("Goals against")))
+    won = tables.Column(verbose_name=_("W"), attrs=_num(_("Won"), detail=True))
+    drawn = tables.Column(verbose_name=_("D"), attrs=_num(_("Drawn"), detail=True))
+    lost = tables.Column(verbose_name=_("L"), attrs=_num(_("Lost"), detail=True))
+    goals_for = tables.Column(verbose_name=_("GF"), attrs=_num(_("Goals for"), detail=True))
+    goals_against = tables.Column(verbose_name=_("GA"), attrs=_num(_("Goals against"), detail=True))
     goal_difference = tables.Column(verbose_name=_("GD"), attrs=_num(_("Goal difference")))
-    adjustments = tables.Column(verbose_name=_("Adj."), attrs=_num(_("Points adjustments")))
-    no_shows = tables.Column(verbose_name=_("NS"), attrs=_num(_("No-shows")))
-    points = tables.Column(verbose_name=_("Pts"), attrs=_num(_("Points")))
-    note = tables.Column(
-        verbose_name="",
-        default="",
-        orderable=False,
-        attrs={"td": {"class": "muted", "style": "font-size:.85rem"}},
+    adjustments = tables.Column(
+        verbose_name=_("Adj."), attrs=_num(_("Points adjustments"), detail=True)
     )
+    no_shows = tables.Column(verbose_name=_("NS"), attrs=_num(_("No-shows"), detail=True))
+    points = tables.Column(verbose_name=_("Pts"), attrs=_num(_("Points")))
 
     class Meta:
         orderable = False
         attrs = {"class": "grid league-table"}
         row_attrs = {"class": lambda record: record["css"]}
+
+    def render_name(self, value, record):
+        """The team, and under it which criterion placed it above the next team (or the
+        flag of a tie only a decision can break): on every screen size."""
+        if not record["note"]:
+            return value
+        return format_html('{}<br><small class="muted">{}</small>', value, record["note"])
 
     def render_goal_difference(self, value):
         return f"{value:+d}" if value else "0"

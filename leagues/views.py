@@ -31,7 +31,15 @@ from leagues.tables import LeagueTable, tie_breaker_label
 def season_page(request, slug):
     season = get_object_or_404(Season, slug=slug)
     competitions = list(season.competitions.order_by("position", "id"))
-    return render(request, "leagues/season.html", {"season": season, "competitions": competitions})
+    return render(
+        request,
+        "leagues/season.html",
+        {
+            "season": season,
+            "competitions": competitions,
+            "is_staff": bool(season_permissions(request.user, season)),
+        },
+    )
 
 
 def _matchdays(competition):
@@ -124,7 +132,17 @@ def my_fixtures(request):
     return render(
         request,
         "leagues/my_fixtures.html",
-        {"teams": teams, "fixtures": _pending_fixtures(request.user), "feed_url": feed},
+        {
+            "teams": teams,
+            "fixtures": _pending_fixtures(request.user),
+            "recent": list(
+                Match.objects.filter(Q(home__user=request.user) | Q(away__user=request.user))
+                .exclude(status=Match.Status.SCHEDULED)
+                .select_related("competition", "home", "away")
+                .order_by(F("reported_at").desc(nulls_last=True), "-id")[:10]
+            ),
+            "feed_url": feed,
+        },
     )
 
 

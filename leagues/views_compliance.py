@@ -147,7 +147,12 @@ def staff_reviews(request, season):
     return render(
         request,
         "leagues/staff_reviews.html",
-        {"season": season, "overview": overview, "now": timezone.now()},
+        {
+            "season": season,
+            "season_perms": request.season_permissions,
+            "overview": overview,
+            "now": timezone.now(),
+        },
     )
 
 
@@ -156,18 +161,22 @@ def staff_reviews(request, season):
 def staff_draft(request, season):
     """Draft: enter the base order (one team id per line) and draw lots among the
     suspended teams."""
+    typed, status = None, 200
     if request.method == "POST":
         try:
             if request.POST.get("action") == "draw":
                 lot = drafting.draw_draft_lots(season, request.user, request.POST.get("seed"))
                 messages.success(request, _("Lots drawn with seed %(seed)s.") % {"seed": lot.seed})
             else:
-                codes = request.POST.get("base", "").splitlines()
-                drafting.set_draft_base(season, codes, request.user)
+                typed = request.POST.get("base", "")
+                drafting.set_draft_base(season, typed.splitlines(), request.user)
                 messages.success(request, _("Base order saved."))
         except UserError as exc:
+            # Show the page again with what was typed (nothing is lost) and the error.
             messages.error(request, str(exc))
-        return redirect("leagues:staff-draft", slug=season.slug)
+            status = 400
+        else:
+            return redirect("leagues:staff-draft", slug=season.slug)
     context = _draft_context(season)
     teams = list(season.teams.order_by("id"))
     base = season.draft_base or [t.code for t in teams]
@@ -176,9 +185,11 @@ def staff_draft(request, season):
         "leagues/staff_draft.html",
         {
             "season": season,
+            "season_perms": request.season_permissions,
             "teams": teams,
-            "base_text": "\n".join(base),
+            "base_text": typed if typed is not None else "\n".join(base),
             "suspended": [t for t in teams if t.status == "suspended"],
             **context,
         },
+        status=status,
     )

@@ -72,8 +72,9 @@ def _page(request, match: Match, *, status=200, **forms):
         "concession": concession,
         "can_review": can_review,
         "can_decide_excuse": LeaguePermission.MANAGE_COMPLIANCE in perms,
-        "report_form": forms.get("report_form")
-        or (ReportForm(zone=zone) if side and scheduled and not open_report else None),
+        "report_form": (forms.get("report_form") or ReportForm(zone=zone))
+        if side and scheduled and not open_report
+        else None,
         "dispute_form": forms.get("dispute_form") or DisputeForm(),
         "resolve_form": forms.get("resolve_form")
         or (ResolveForm(zone=zone) if can_review and open_report else None),

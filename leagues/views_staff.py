@@ -201,8 +201,10 @@ class DeadlinesForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if bool(data.get("round")) == bool(data.get("match")):
+        if data.get("round") and data.get("match"):
             raise forms.ValidationError(_("Choose a matchday or a fixture, not both."))
+        if not data.get("round") and not data.get("match"):
+            raise forms.ValidationError(_("Choose a matchday or a fixture."))
         for name in ("initial", "final"):
             if name in data:
                 value = _local_datetime(data[name], self.zone)
@@ -316,6 +318,7 @@ def staff_deadlines(request, season):
             "matchdays": _matchday_deadlines(chosen) if chosen else [],
             "zone": season.time_zone,
         },
+        status=400 if form.is_bound else 200,
     )
 
 

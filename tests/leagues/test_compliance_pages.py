@@ -104,8 +104,10 @@ def test_staff_pages_permissions(client, users, name):
     for who, status in (("outsider", 404), ("tribunal", 403), ("staff", 200)):
         client.force_login(users[who])
         assert client.get(url(name)).status_code == status, who
-        # A staff POST without data is refused with a message and a redirect.
-        assert client.post(url(name)).status_code == (302 if who == "staff" else status), who
+        # A staff POST without data is refused with a message (the draft page shows the
+        # form again with what was typed, 400; the reviews page redirects).
+        refused = 400 if name == "staff-draft" else 302
+        assert client.post(url(name)).status_code == (refused if who == "staff" else status), who
 
 
 def test_the_reviews_page_previews_and_holds(client, season, users, django_assert_max_num_queries):
@@ -150,3 +152,23 @@ def test_the_draft_staff_page_saves_the_base_and_draws(client, season, users):
     response = client.post(url("staff-draft"), {"action": "draw", "seed": "42"}, follow=True)
     assert "Lots drawn with seed 42" in response.content.decode()
     assert DraftLot.objects.get().entrants == ["t7", "t3"]  # base order: t16 … t1
+
+
+def test_a_refused_base_order_keeps_what_was_typed(client, season, users):
+    client.force_login(users["staff"])
+    typed = "t16\nt99\nt1"
+    response = client.post(url("staff-draft"), {"action": "base", "base": typed})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "t99" in html and "t16\nt99\nt1" in html
+
+
+def test_the_review_banner_counts_the_reaped_players(client, season, users):
+    from leagues.drafting import hold_review
+    from leagues.services import season_compliance
+
+    hold_review(season, "first_half", users["staff"])
+    reaped = [row for row in season_compliance(season)["rows"] if row["reaped"]]
+    assert len(reaped) >= 2
+    html = client.get(url("compliance")).content.decode()
+    assert f"End of the first half: {len(reaped)} players reaped." in html

@@ -468,3 +468,53 @@ def test_match_page_query_count_is_bounded(client, league, django_assert_max_num
 def test_unknown_match_answers_404(client, league):
     url = reverse("leagues:match", kwargs={"slug": "t24-primera-a", "code": "nope"})
     assert client.get(url).status_code == 404
+
+
+def test_a_played_match_cannot_be_conceded(league):
+    r = report(league)
+    reporting.confirm_report(r, league["away"])
+    with pytest.raises(UserError):
+        reporting.concede(league["match"], league["away"])
+
+
+@pytest.mark.parametrize("years_ago", [2, 2000])
+def test_a_posting_time_long_ago_is_refused(league, years_ago):
+    with pytest.raises(UserError, match="check the date"):
+        report(league, posted_at=timezone.now() - timedelta(days=366 * years_ago))
+    assert not ResultReport.objects.exists()
+
+
+def test_a_posting_time_before_the_competition_started_is_refused(league):
+    from leagues.models import Competition
+
+    Competition.objects.filter(slug="t24-primera-a").update(start=timezone.localdate())
+    league["match"].competition.refresh_from_db()
+    yesterday = timezone.now() - timedelta(days=1, hours=2)
+    with pytest.raises(UserError, match="check the date"):
+        report(league, posted_at=yesterday)
+    report(league, posted_at=timezone.now() - timedelta(minutes=1))
+
+
+def test_a_refused_dispute_shows_its_error_open(client, league):
+    r = report(league)
+    client.force_login(league["away"])
+    response = client.post(match_url(league, "leagues:report-dispute", pk=r.pk), {"reason": "   "})
+    assert response.status_code == 400
+    assert b"<details open>" in response.content and b"This field is required" in response.content
+
+
+def test_a_refused_report_on_a_played_match_does_not_offer_the_form_again(client, league):
+    reporting.confirm_report(report(league), league["away"])
+    client.force_login(league["home"])
+    response = client.post(
+        match_url(league, "leagues:match-report"),
+        {
+            "home_goals": "1",
+            "away_goals": "0",
+            "posted_at": "2026-03-02T21:10",
+            "screenshot": png(),
+        },
+    )
+    assert response.status_code == 400
+    assert b"already has a result" in response.content
+    assert b'id="report"' not in response.content

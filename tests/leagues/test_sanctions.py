@@ -675,7 +675,7 @@ def test_deadlines_page_one_fixture_and_errors(client, big):
     ]
     for data in bad:
         response = client.post(url("staff-deadlines", slug="t24"), data)
-        assert response.status_code == 200, data
+        assert response.status_code == 400, data
         assert response.context["form"].errors, data
     assert snapshot(big["season"]) == before
     client.force_login(big["tribunal"])

@@ -1,0 +1,37 @@
+"""The audit pages show entries in words, with local times (events.templatetags.audit)."""
+
+from django.utils import timezone
+
+from events.templatetags.audit import action_label, audit_pairs
+
+
+def test_action_codes_in_words():
+    assert action_label("league.result_confirmed") == "Result confirmed"
+    assert action_label("seat_round") == "Seat round"
+    assert action_label("") == ""
+
+
+def test_values_in_words_with_local_times(settings):
+    settings.TIME_ZONE = "America/Santiago"
+    with timezone.override("America/Santiago"):
+        pairs = audit_pairs(
+            {
+                "status": "played",
+                "home_goals": 2,
+                "reported_at": "2026-03-03T00:10:00+00:00",
+                "agree": True,
+                "decisions": ["t2", "t1"],
+                "nothing": None,
+            }
+        )
+    assert pairs == [
+        ("status", "played"),
+        ("home goals", "2"),
+        ("reported at", "Mon 2 Mar 2026 21:10"),
+        ("agree", "yes"),
+        ("decisions", "t2, t1"),
+        ("nothing", "—"),
+    ]
+    assert audit_pairs(None) == [] and audit_pairs({}) == []
+    assert audit_pairs([1, 2]) == [("", "1, 2")]
+    assert audit_pairs({"day": "2026-03-02"}) == [("day", "2026-03-02")]
