@@ -72,7 +72,12 @@ def _matchdays(competition):
 
 
 def competition_page(request, slug):
+    """Table(s) and fixtures. While fixtures remain to be played, teams level on every
+    tie-breaker are simply level: the "staff decision required" flag appears once the
+    phase is over (the API always lists them under ``unresolved_ties``) **[choice]**."""
     competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
+    matchdays = _matchdays(competition)
+    closed = bool(matchdays) and not any(day["pending"] for day in matchdays)
     tables, tie_breakers = [], []
     if competition.kind != Competition.Kind.KNOCKOUT:
         doc = services.competition_table(competition)
@@ -83,6 +88,15 @@ def competition_page(request, slug):
             groups = [("", doc)]
         for name, group_doc in groups:
             names = {row["team"]: row["name"] for row in group_doc["rows"]}
+            if not closed:
+                group_doc = {
+                    **group_doc,
+                    "unresolved": [
+                        tie
+                        for tie in group_doc.get("unresolved", [])
+                        if tie["reason"] != "decision_required"
+                    ],
+                }
             tables.append(
                 {
                     "group": name,
@@ -103,7 +117,7 @@ def competition_page(request, slug):
             "season": competition.season,
             "tables": tables,
             "tie_breakers": tie_breakers,
-            "matchdays": _matchdays(competition),
+            "matchdays": matchdays,
         },
     )
 

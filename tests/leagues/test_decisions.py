@@ -87,3 +87,19 @@ def test_a_season_file_with_bad_decisions_is_refused(db):
     season["competitions"][0]["decisions"] = ["t1", "t3"]
     with pytest.raises(services.LeagueRuleError, match="decisions"):
         services.import_season(season)
+
+
+def test_level_teams_are_flagged_only_once_the_phase_is_over(client, db):
+    data = tied_season(False)
+    league = data["competitions"][0]
+    league["teams"] = ["t1", "t2", "t3"]
+    league["matches"].append({"id": "m3", "round": 3, "home": "t1", "away": "t3"})
+    services.import_season(data)
+    competition = Competition.objects.get(slug="t24-primera-a")
+    url = reverse("leagues:competition", kwargs={"slug": competition.slug})
+    assert services.competition_table(competition)["unresolved_ties"] == [["t1", "t2"]]
+    assert "Staff decision required" not in client.get(url).content.decode()
+    from leagues.models import Match
+
+    Match.objects.filter(code="m3", competition=competition).update(status="void")
+    assert "Staff decision required" in client.get(url).content.decode()
