@@ -139,6 +139,18 @@ class Event(models.Model):
         _("final"), max_length=20, choices=FinalMode, default=FinalMode.FINAL
     )
     finalists_count = models.PositiveSmallIntegerField(_("finalists"), default=5)
+    best_of = models.PositiveSmallIntegerField(
+        _("games per match"),
+        default=3,
+        choices=[(1, _("Best of 1")), (3, _("Best of 3"))],
+        help_text=_("Mitos y Leyendas: games per 1-v-1 match (SPEC-events §2)."),
+    )
+    top_cut = models.PositiveSmallIntegerField(
+        _("top cut"),
+        default=0,
+        choices=[(0, _("No top cut")), (4, _("Top 4")), (8, _("Top 8"))],
+        help_text=_("Mitos y Leyendas: single elimination of the top players after the Swiss."),
+    )
     standings_published = models.BooleanField(_("standings published"), default=False)
     results_approved = models.BooleanField(_("results approved"), default=False)
     time_zone = models.CharField(_("time zone"), max_length=64, default="America/Santiago")
@@ -178,6 +190,12 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=Q(finalists_count__gte=2, finalists_count__lte=5),
                 name="events_event_finalists_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(best_of__in=[1, 3]), name="events_event_best_of_1_or_3"
+            ),
+            models.CheckConstraint(
+                condition=Q(top_cut__in=[0, 4, 8]), name="events_event_top_cut_0_4_8"
             ),
             models.CheckConstraint(
                 condition=Q(sanctioned=True) | ~Q(unsanctioned_reason=""),
@@ -312,6 +330,17 @@ class Round(models.Model):
         blank=True,
         help_text=_("Steps of the final's seating ritual: [registration id, position]."),
     )
+    is_top_cut = models.BooleanField(
+        _("top cut round"),
+        default=False,
+        help_text=_("Mitos y Leyendas: a single-elimination round after the Swiss rounds."),
+    )
+    seed = models.BigIntegerField(
+        _("pairing seed"),
+        null=True,
+        blank=True,
+        help_text=_("Seed of the random draws of this round's pairing, so it can be re-run."),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -344,6 +373,9 @@ class Table(models.Model):
             "Why an irregular sheet is accepted (card effects, mid-game disqualification)."
         ),
     )
+    is_bye = models.BooleanField(
+        _("bye"), default=False, help_text=_("Mitos y Leyendas: one player, a won match.")
+    )
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
@@ -374,6 +406,12 @@ class Seat(models.Model):
     loss = models.BooleanField(
         _("loss"), default=False, help_text=_("Left after seating or over 15 minutes late.")
     )
+    games_won = models.PositiveSmallIntegerField(
+        _("games won"),
+        null=True,
+        blank=True,
+        help_text=_("Mitos y Leyendas: games this player won in the match (as reported)."),
+    )
 
     class Meta:
         verbose_name = _("seat")
@@ -392,6 +430,10 @@ class Seat(models.Model):
             models.CheckConstraint(
                 condition=Q(vp__isnull=True) | Q(vp__gte=Decimal("0"), vp__lte=Decimal("5")),
                 name="events_seat_vp_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(games_won__isnull=True) | Q(games_won__lte=3),
+                name="events_seat_games_won_range",
             ),
         ]
 

@@ -24,6 +24,10 @@ class Permission(models.TextChoices):
     LOG_PENALTIES = "log_penalties", _("Log infractions and time extensions")
     CONFIRM_PENALTIES = "confirm_penalties", _("Confirm, change or void penalties (head judge)")
     APPROVE_RESULTS = "approve_results", _("Approve the event's results")
+    DECIDE_APPEALS = (
+        "decide_appeals",
+        _("Decide written appeals against penalties (national Organised Play manager)"),
+    )
 
 
 class Role(models.TextChoices):
@@ -33,11 +37,14 @@ class Role(models.TextChoices):
     HEAD_JUDGE = "head_judge", _("Head judge")
     JUDGE = "judge", _("Judge")
     SCOREKEEPER = "scorekeeper", _("Scorekeeper")
+    OP_MANAGER = "op_manager", _("Organised Play manager")
 
 
 P = Permission
 ROLE_PERMISSIONS: dict[str, frozenset[Permission]] = {
-    Role.ORGANISER: frozenset(Permission),
+    # The organiser runs the event; written appeals go to the Organised Play manager
+    # (Mitos y Leyendas conduct rules §4.5), a role of its own.
+    Role.ORGANISER: frozenset(Permission) - {Permission.DECIDE_APPEALS},
     Role.HEAD_JUDGE: frozenset(
         {
             P.VIEW_STAFF_PAGES,
@@ -56,6 +63,7 @@ ROLE_PERMISSIONS: dict[str, frozenset[Permission]] = {
         {P.VIEW_STAFF_PAGES, P.MANAGE_SEATING, P.ENTER_RESULTS, P.OVERRIDE_RESULTS, P.LOG_PENALTIES}
     ),
     Role.SCOREKEEPER: frozenset({P.VIEW_STAFF_PAGES, P.MANAGE_PLAYERS, P.ENTER_RESULTS}),
+    Role.OP_MANAGER: frozenset({P.VIEW_STAFF_PAGES, P.DECIDE_APPEALS}),
 }
 
 

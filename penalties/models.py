@@ -14,12 +14,18 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Level(models.TextChoices):
-    """VEKN levels (JG §1.1). Stored codes are an API: never rename."""
+    """Penalty levels of both rulesets (CONTRACTS §2 ``level``). VEKN (JG §1.1): caution,
+    warning, standings adjustment, disqualification. Mitos y Leyendas (conduct rules
+    §4.1): warning, game loss, disqualification, suspension, permanent ban. Stored codes
+    are an API: never rename."""
 
     CAUTION = "caution", _("Caution")
     WARNING = "warning", _("Warning")
     STANDINGS_ADJUSTMENT = "standings_adjustment", _("Standings adjustment")
+    GAME_LOSS = "game_loss", _("Game loss")
     DISQUALIFICATION = "disqualification", _("Disqualification")
+    SUSPENSION = "suspension", _("Suspension")
+    PERMANENT_BAN = "permanent_ban", _("Permanent ban")
 
 
 class Timing(models.TextChoices):
@@ -239,3 +245,158 @@ class TimeExtension(models.Model):
 
     def __str__(self):
         return f"+{self.minutes} min {self.table}"
+
+
+class Sanction(models.Model):
+    """A suspension (with its first and last day) or a permanent ban of a person
+    (Mitos y Leyendas conduct rules §4.1): they cannot be registered to an event whose
+    date falls in it (SPEC-penalties §2.4). Usually created by a penalty; lifted (never
+    deleted) when an appeal reverts that penalty."""
+
+    class Kind(models.TextChoices):
+        SUSPENSION = "suspension", _("Suspension")
+        PERMANENT_BAN = "permanent_ban", _("Permanent ban")
+
+    person = models.ForeignKey(
+        "events.Person", models.PROTECT, related_name="sanctions", verbose_name=_("person")
+    )
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind)
+    starts_on = models.DateField(_("from"))
+    ends_on = models.DateField(
+        _("until"), null=True, blank=True, help_text=_("Last day; empty for a permanent ban.")
+    )
+    penalty = models.ForeignKey(
+        Penalty,
+        models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="sanctions",
+        verbose_name=_("penalty"),
+    )
+    reason = models.TextField(_("reason"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    lift_reason = models.TextField(_("why lifted"), blank=True, default="")
+
+    class Meta:
+        verbose_name = _("suspension or ban")
+        verbose_name_plural = _("suspensions and bans")
+        ordering = ["person", "-starts_on", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="permanent_ban", ends_on__isnull=True)
+                | Q(kind="suspension", ends_on__gte=F("starts_on")),
+                name="penalties_sanction_period",
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="penalties_sanction_reason"),
+            models.CheckConstraint(
+                condition=Q(lifted_at__isnull=True) | ~Q(lift_reason=""),
+                name="penalties_sanction_lift_reason",
+            ),
+        ]
+        indexes = [models.Index(fields=["person", "starts_on"], name="penalties_sanction_person")]
+
+    def __str__(self):
+        return f"{self.person}: {self.get_kind_display()} {self.starts_on}–{self.ends_on or '∞'}"
+
+    def covers(self, day) -> bool:
+        """Whether ``day`` (a date) falls in this sanction and it was not lifted."""
+        if self.lifted_at is not None or day < self.starts_on:
+            return False
+        return self.ends_on is None or day <= self.ends_on
+
+
+class Appeal(models.Model):
+    """An appeal against a penalty (Mitos y Leyendas conduct rules §4.5, SPEC-penalties
+    §2.4): ``in_event`` to the head judge, decided at once and final for the event;
+    ``written`` to the national Organised Play manager, accepted until ``deadline`` (5
+    business days, ``penalties.appeals``). ``decision``: empty while pending, ``confirmed``
+    or ``reverted``; a reverted penalty is voided and its effects undone."""
+
+    class Kind(models.TextChoices):
+        IN_EVENT = "in_event", _("To the head judge, during the event")
+        WRITTEN = "written", _("Written, to the Organised Play manager")
+
+    class Decision(models.TextChoices):
+        PENDING = "", _("Pending")
+        CONFIRMED = "confirmed", _("Penalty confirmed")
+        REVERTED = "reverted", _("Penalty reverted")
+
+    penalty = models.ForeignKey(
+        Penalty, models.PROTECT, related_name="appeals", verbose_name=_("penalty")
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind)
+    statement = models.TextField(_("the player's statement"))
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    submitted_at = models.DateTimeField(_("submitted at"), auto_now_add=True)
+    deadline = models.DateField(_("deadline"), null=True, blank=True)
+    decision = models.CharField(
+        _("decision"), max_length=10, choices=Decision, blank=True, default=""
+    )
+    decision_reason = models.TextField(_("reasons"), blank=True, default="")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("appeal")
+        verbose_name_plural = _("appeals")
+        ordering = ["penalty", "submitted_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["penalty", "kind"], name="penalties_appeal_once_per_kind"
+            ),
+            models.CheckConstraint(condition=~Q(statement=""), name="penalties_appeal_statement"),
+            models.CheckConstraint(
+                condition=Q(decision="") | ~Q(decision_reason=""),
+                name="penalties_appeal_decision_reason",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.penalty}: {self.get_kind_display()} ({self.get_decision_display()})"
+
+
+class AggressionReport(models.Model):
+    """The incident report of an aggression (Mitos y Leyendas conduct rules §5.8):
+    witnesses, description, kind (physical/verbal/both), penalties, authorities called.
+    Printable from the penalty's page."""
+
+    class Kind(models.TextChoices):
+        PHYSICAL = "physical", _("Physical")
+        VERBAL = "verbal", _("Verbal")
+        BOTH = "both", _("Physical and verbal")
+
+    penalty = models.OneToOneField(
+        Penalty, models.CASCADE, related_name="aggression_report", verbose_name=_("penalty")
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind)
+    description = models.TextField(_("what happened"))
+    witnesses = models.TextField(_("witnesses (names)"), blank=True, default="")
+    authorities_called = models.BooleanField(_("authorities called"), default=False)
+    authorities_detail = models.TextField(_("which authorities, when"), blank=True, default="")
+    written_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("aggression report")
+        verbose_name_plural = _("aggression reports")
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(description=""), name="penalties_aggression_description"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.penalty}: {self.get_kind_display()}"
