@@ -164,13 +164,45 @@ def find_or_create_person(name: str, vekn_number: str = "") -> Person:
     return Person.objects.create(name=name, vekn_number=vekn_number)
 
 
+def blocking_sanction(person: Person, day):
+    """The suspension or permanent ban that keeps ``person`` out of an event on ``day``
+    (Mitos y Leyendas conduct rules §4.1, SPEC-penalties §2.4), or ``None``. A sanction
+    blocks events of every ruleset **[choice]**: it is a ban from organised play."""
+    from penalties.models import Sanction
+
+    for sanction in Sanction.objects.filter(
+        person=person, lifted_at__isnull=True, starts_on__lte=day
+    ).order_by("-starts_on", "-id"):
+        if sanction.covers(day):
+            return sanction
+    return None
+
+
 def register(event: Event, person: Person, actor=None, *, check_in: bool = False) -> Registration:
     """Register ``person``. Once a round has been seated the player is a late arrival and
-    joins from the next round (TR §3.3.1). ``UserError`` if already registered."""
+    joins from the next round (TR §3.3.1). ``UserError`` if already registered, or if a
+    suspension or a permanent ban covers the event's date (:func:`blocking_sanction`)."""
     with transaction.atomic():
         Event.objects.select_for_update().get(pk=event.pk)
         if event.registrations.filter(person=person).exists():
             raise UserError(_("%(name)s is already registered.") % {"name": person.name})
+        sanction = blocking_sanction(person, event.date)
+        if sanction is not None:
+            if sanction.ends_on is None:
+                message = _("%(name)s is banned from organised play (since %(start)s).")
+            else:
+                message = _(
+                    "%(name)s is suspended from %(start)s to %(end)s and cannot play on "
+                    "this event's date."
+                )
+            raise UserError(
+                message
+                % {
+                    "name": person.name,
+                    "start": sanction.starts_on.isoformat(),
+                    "end": sanction.ends_on.isoformat() if sanction.ends_on else "",
+                }
+            )
         last = event.rounds.aggregate(n=Max("number"))["n"] or 0
         if event.rounds.filter(is_final=True).exists():
             raise UserError(_("The final has started: no more players can join."))
