@@ -388,6 +388,11 @@ def request_excuse(
         raise UserError(_("Attach the screenshots that support it."), field="evidence")
     if date_from is None or date_to is None or date_to < date_from:
         raise UserError(_("The end date must be on or after the start date."), field="date_to")
+    today = timezone.localdate()
+    if date_from < today - OLDEST_POSTING or date_to > today + OLDEST_POSTING:
+        raise UserError(
+            _("The dates must be within a year of today: check them."), field="date_from"
+        )
     with transaction.atomic():
         match = _lock(match)
         side = side_of(user, match)

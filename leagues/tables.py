@@ -47,9 +47,7 @@ class LeagueTable(tables.Table):
     goals_for = tables.Column(verbose_name=_("GF"), attrs=_num(_("Goals for"), detail=True))
     goals_against = tables.Column(verbose_name=_("GA"), attrs=_num(_("Goals against"), detail=True))
     goal_difference = tables.Column(verbose_name=_("GD"), attrs=_num(_("Goal difference")))
-    adjustments = tables.Column(
-        verbose_name=_("Adj."), attrs=_num(_("Points adjustments"), detail=True)
-    )
+    adjustments = tables.Column(verbose_name=_("Adj."), attrs=_num(_("Points adjustments")))
     no_shows = tables.Column(verbose_name=_("NS"), attrs=_num(_("No-shows"), detail=True))
     points = tables.Column(verbose_name=_("Pts"), attrs=_num(_("Points")))
 

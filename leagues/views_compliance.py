@@ -17,6 +17,7 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from events.errors import UserError
@@ -130,14 +131,26 @@ def staff_reviews(request, season):
     if request.method == "POST":
         kind = request.POST.get("kind", "")
         try:
+            if not request.POST.get("confirm"):
+                raise UserError(_("Tick the confirmation: a review is held once."))
             at = _parse_local(request.POST.get("at", ""), season)
             drafting.hold_review(season, kind, request.user, at=at)
         except UserError as exc:
             messages.error(request, str(exc))
         else:
+            reaped = sum(
+                1
+                for row in services.season_compliance(season)["rows"]
+                if kind in row.get("reaped_in", ())
+            )
             messages.success(
                 request,
-                _("Review held: %(review)s.") % {"review": _kind_labels().get(kind, kind)},
+                ngettext(
+                    "Review held: %(review)s. %(n)d player reaped.",
+                    "Review held: %(review)s. %(n)d players reaped.",
+                    reaped,
+                )
+                % {"review": _kind_labels().get(kind, kind), "n": reaped},
             )
         return redirect("leagues:staff-reviews", slug=season.slug)
     overview = drafting.reviews_overview(season)

@@ -121,6 +121,15 @@ def _failed(request, match, exc: UserError, **forms):
 def report(request, slug, code):
     match = _match(slug, code)
     form = ReportForm(request.POST, request.FILES, zone=match.competition.season.time_zone)
+    if match.status != Match.Status.SCHEDULED:
+        return _failed(
+            request,
+            match,
+            UserError(
+                _("This match already has a result (%(status)s).")
+                % {"status": match.get_status_display()}
+            ),
+        )
     if not form.is_valid():
         return _page(request, match, status=400, report_form=form)
     try:

@@ -6,8 +6,9 @@ from events.templatetags.audit import action_label, audit_pairs
 
 
 def test_action_codes_in_words():
-    assert action_label("league.result_confirmed") == "Result confirmed"
-    assert action_label("seat_round") == "Seat round"
+    assert action_label("league.result_confirmed") == "League: result confirmed"
+    assert action_label("round.seat") == "Round: seat"
+    assert action_label("unknown.some_thing") == "Some thing"
     assert action_label("") == ""
 
 

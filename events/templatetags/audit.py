@@ -7,13 +7,153 @@ from datetime import datetime
 from django import template
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
+from django.utils.translation import gettext_lazy as _
 
 register = template.Library()
+
+ACTION_LABELS = {
+    "draft.base": _("Draft: base"),
+    "draft.lot": _("Draft: lot"),
+    "event.create": _("Event: create"),
+    "event.force_majeure": _("Event: force majeure"),
+    "event.force_majeure_lifted": _("Event: force majeure lifted"),
+    "event.import": _("Event: import"),
+    "event.replace": _("Event: replace"),
+    "event.update": _("Event: update"),
+    "event.venue_interference": _("Event: venue interference"),
+    "final.create": _("Final: create"),
+    "final.first_player": _("Final: first player"),
+    "final.ritual": _("Final: ritual"),
+    "final.ritual_undo": _("Final: ritual undo"),
+    "final.seated": _("Final: seated"),
+    "league.adjustment_added": _("League: adjustment added"),
+    "league.compliance_conceded": _("League: compliance conceded"),
+    "league.deadlines_moved": _("League: deadlines moved"),
+    "league.excuse_answered": _("League: excuse answered"),
+    "league.excuse_decided": _("League: excuse decided"),
+    "league.excuse_replaced": _("League: excuse replaced"),
+    "league.excuse_requested": _("League: excuse requested"),
+    "league.match_voided": _("League: match voided"),
+    "league.refusal_recorded": _("League: refusal recorded"),
+    "league.report_accept": _("League: report accept"),
+    "league.report_amend": _("League: report amend"),
+    "league.report_reject": _("League: report reject"),
+    "league.result_confirmed": _("League: result confirmed"),
+    "league.result_corrected": _("League: result corrected"),
+    "league.result_disputed": _("League: result disputed"),
+    "league.result_reported": _("League: result reported"),
+    "league.result_withdrawn": _("League: result withdrawn"),
+    "league.team_abandoned": _("League: team abandoned"),
+    "league.tie_decided": _("League: tie decided"),
+    "league.tribunal_decision": _("League: tribunal decision"),
+    "league.walkover_recorded": _("League: walkover recorded"),
+    "penalty.change": _("Penalty: change"),
+    "penalty.confirm": _("Penalty: confirm"),
+    "penalty.dq_report": _("Penalty: dq report"),
+    "penalty.linked": _("Penalty: linked"),
+    "penalty.log": _("Penalty: log"),
+    "penalty.reassess": _("Penalty: reassess"),
+    "penalty.void": _("Penalty: void"),
+    "player.approved": _("Player: approved"),
+    "player.checked_in": _("Player: checked in"),
+    "player.claim_approved": _("Player: claim approved"),
+    "player.claim_rejected": _("Player: claim rejected"),
+    "player.disqualified": _("Player: disqualified"),
+    "player.dropped": _("Player: dropped"),
+    "player.non_competing": _("Player: non competing"),
+    "player.pending": _("Player: pending"),
+    "player.register": _("Player: register"),
+    "player.registered": _("Player: registered"),
+    "player.rejected": _("Player: rejected"),
+    "results.approve": _("Results: approve"),
+    "results.reopen": _("Results: reopen"),
+    "review.hold": _("Compliance review: hold"),
+    "round.hide": _("Round: hide"),
+    "round.publish": _("Round: publish"),
+    "round.reseat": _("Round: reseat"),
+    "round.seat": _("Round: seat"),
+    "round.start": _("Round: start"),
+    "round.swap": _("Round: swap"),
+    "season.import": _("Season: import"),
+    "season.replace": _("Season: replace"),
+    "staff.add": _("Staff: add"),
+    "staff.remove": _("Staff: remove"),
+    "standings.hide": _("Standings: hide"),
+    "standings.publish": _("Standings: publish"),
+    "standings.toss": _("Standings: toss"),
+    "table.extension": _("Table: extension"),
+    "table.substitute": _("Table: substitute"),
+}
+"""Words for the audit action codes (stable codes, see the services' ``audit`` calls)."""
+
+KEY_LABELS = {
+    "report": _("report"),
+    "step": _("step"),
+    "staff": _("staff"),
+    "seed": _("seed"),
+    "row": _("row"),
+    "decisions": _("decisions"),
+    "code": _("code"),
+    "total": _("total"),
+    "to": _("to"),
+    "team": _("team"),
+    "tables": _("tables"),
+    "status": _("status"),
+    "side": _("side"),
+    "role": _("role"),
+    "reason": _("reason"),
+    "preset": _("preset"),
+    "points": _("points"),
+    "order": _("order"),
+    "minutes": _("minutes"),
+    "linked_to": _("linked to"),
+    "late": _("late"),
+    "intentional": _("intentional"),
+    "initial": _("initial"),
+    "from": _("from"),
+    "first_round": _("first round"),
+    "finalists": _("finalists"),
+    "final": _("final"),
+    "entrants": _("entrants"),
+    "award": _("award"),
+    "agree": _("agree"),
+    "account": _("account"),
+    "home_goals": _("home goals"),
+    "away_goals": _("away goals"),
+    "reported_at": _("reported at"),
+    "posted_at": _("posted at"),
+    "kind": _("kind"),
+    "at": _("at"),
+    "reaped": _("reaped"),
+    "causes": _("causes"),
+    "teams": _("teams"),
+    "competitions": _("competitions"),
+    "matches": _("matches"),
+    "generated": _("generated"),
+    "level": _("level"),
+    "vp": _("vp"),
+    "absent": _("absent"),
+    "before": _("before"),
+    "after": _("after"),
+    "name": _("name"),
+    "slug": _("slug"),
+    "date": _("date"),
+    "deadline": _("deadline"),
+    "initial_deadline": _("initial deadline"),
+    "final_deadline": _("final deadline"),
+    "standing": _("standing"),
+    "voided": _("voided"),
+    "awarded": _("awarded"),
+    "comment": _("comment"),
+}
+"""Words for the keys of the values recorded before and after a change."""
 
 
 @register.filter
 def action_label(code: str) -> str:
-    """The last part of a dotted action code, in words."""
+    """The action in words (translated), else the last part of its code in words."""
+    if code in ACTION_LABELS:
+        return str(ACTION_LABELS[code])
     words = str(code or "").rsplit(".", 1)[-1].replace("_", " ").strip()
     return words[:1].upper() + words[1:]
 
@@ -22,7 +162,7 @@ def _text(value) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return str(_("yes")) if value else str(_("no"))
     if isinstance(value, str):
         try:
             moment = datetime.fromisoformat(value)
@@ -45,5 +185,7 @@ def audit_pairs(value) -> list[tuple[str, str]]:
     if value is None or value == {}:
         return []
     if isinstance(value, dict):
-        return [(str(k).replace("_", " "), _text(v)) for k, v in value.items()]
+        return [
+            (str(KEY_LABELS.get(k, str(k).replace("_", " "))), _text(v)) for k, v in value.items()
+        ]
     return [("", _text(value))]

@@ -118,17 +118,30 @@ def test_the_reviews_page_previews_and_holds(client, season, users, django_asser
     # Unplayed matchday-1/2 fixtures past their deadlines would reap their users now.
     assert "End of the first half" in html and "t24-primera-b/m3" in html
     assert "Team 3 – Team 14 (matchday 1)" in html
+    # Without the confirmation nothing is held.
     response = client.post(url("staff-reviews"), {"kind": "first_half"}, follow=True)
+    assert "Tick the confirmation" in response.content.decode()
+    assert not Review.objects.exists()
+    response = client.post(
+        url("staff-reviews"), {"kind": "first_half", "confirm": "1"}, follow=True
+    )
     assert "Review held" in response.content.decode()
+    assert "players reaped" in response.content.decode()
     assert Review.objects.get().held_by == users["staff"]
     # Holding it again is a message, not an error page.
-    response = client.post(url("staff-reviews"), {"kind": "first_half"}, follow=True)
+    response = client.post(
+        url("staff-reviews"), {"kind": "first_half", "confirm": "1"}, follow=True
+    )
     assert response.status_code == 200
     assert "already been held" in response.content.decode()
     future = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
-    response = client.post(url("staff-reviews"), {"kind": "season_end", "at": future}, follow=True)
+    response = client.post(
+        url("staff-reviews"), {"kind": "season_end", "at": future, "confirm": "1"}, follow=True
+    )
     assert "cannot be held in the future" in response.content.decode()
-    response = client.post(url("staff-reviews"), {"kind": "season_end", "at": "soon"}, follow=True)
+    response = client.post(
+        url("staff-reviews"), {"kind": "season_end", "at": "soon", "confirm": "1"}, follow=True
+    )
     assert "YYYY-MM-DD" in response.content.decode()
     assert Review.objects.count() == 1
     html = client.get(url("staff-reviews")).content.decode()

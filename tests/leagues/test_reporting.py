@@ -518,3 +518,23 @@ def test_a_refused_report_on_a_played_match_does_not_offer_the_form_again(client
     assert response.status_code == 400
     assert b"already has a result" in response.content
     assert b'id="report"' not in response.content
+
+
+def test_excuse_dates_must_be_within_a_year(league):
+    with pytest.raises(UserError, match="within a year"):
+        reporting.request_excuse(
+            league["match"],
+            league["home"],
+            date_from=date(1, 1, 1),
+            date_to=date(1, 1, 2),
+            reason="trip",
+            evidence=png(),
+        )
+    assert not Excuse.objects.exists()
+
+
+def test_an_incomplete_report_on_a_played_match_says_why(client, league):
+    reporting.confirm_report(report(league), league["away"])
+    client.force_login(league["home"])
+    response = client.post(match_url(league, "leagues:match-report"), {"home_goals": "1"})
+    assert response.status_code == 400 and b"already has a result" in response.content

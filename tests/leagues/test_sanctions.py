@@ -849,13 +849,17 @@ def test_sanctions_partial_per_role(small):
         "leagues/_match_sanctions.html", {"match": played, "season_perms": perms}
     )
     assert html.strip() == ""
-    # Before the final deadline staff are told only a refusal can be recorded now.
     Match.objects.filter(pk=m.pk).update(
         initial_deadline=timezone.now(), final_deadline=timezone.now() + timedelta(days=2)
     )
     m.refresh_from_db()
-    assert "only a refusal" in render(small["staff"])
+    # Before the final deadline staff (who cannot record a refusal) get no form, only
+    # the explanation; the tribunal is told only a refusal can be recorded now.
+    assert walkover not in render(small["staff"])
+    assert "once the final deadline has passed" in render(small["staff"])
+    assert "only a refusal" in render(small["tribunal"])
     past_deadlines(m)
+    assert walkover in render(small["staff"])
     assert "only a refusal" not in render(small["staff"])
 
 
