@@ -13,6 +13,14 @@ Modules:
   ordered tie-breaker codes (SPEC-leagues §2, CONTRACTS §6).
 - :mod:`leagues.rules.compliance` — the "Tuxedo Mask" compliance table (SPEC-leagues §8).
 - :mod:`leagues.rules.draft` — draft order and draws by lot (SPEC-leagues §9).
+- :mod:`leagues.rules.ties` — two-legged ties on aggregate, third matches (SPEC-leagues
+  §3–§4, §7).
+- :mod:`leagues.rules.brackets` — playoff, promotion, zone and Liguilla brackets whose
+  slots say where they are fed from; next season's divisions (SPEC-leagues §3–§4).
+- :mod:`leagues.rules.cards` — suspensions from cards in the final phases (SPEC-leagues §5).
+- :mod:`leagues.rules.cups` — Champagne League pots, draw and cross-group rankings;
+  Nucommunity Shit (SPEC-leagues §7).
+- :mod:`leagues.rules.match_rules` — broadcast rule and §V match incidents (SPEC-leagues §6).
 
 Sources are cited as "ANFPES T24 §…" (``shared/rules/anfpes-t24-league.es.txt``),
 "SPEC-leagues §…" and "CONTRACTS §…". Choices where the text is silent are marked
