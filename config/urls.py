@@ -42,5 +42,15 @@ urlpatterns = [
         leagues_api.season_draft_order,
         name="api-season-draft-order",
     ),
+    path(
+        "api/v1/competitions/<slug:slug>/bracket",
+        leagues_api.competition_bracket,
+        name="api-competition-bracket",
+    ),
+    path(
+        "api/v1/seasons/<slug:slug>/suspensions",
+        leagues_api.season_suspensions,
+        name="api-season-suspensions",
+    ),
     path("admin/", admin.site.urls),
 ]

@@ -93,8 +93,83 @@ def goals_field(label):
     )
 
 
+MAX_BOOKINGS = 40
+"""Most bookings one report may list (a typing guard) **[choice]**."""
+
+CARD_WORDS = {
+    "yellow": "yellow",
+    "y": "yellow",
+    "amarilla": "yellow",
+    "red": "red",
+    "r": "red",
+    "roja": "red",
+}
+"""Words accepted for a card kind in the bookings box (English and Spanish)."""
+
+
+def parse_bookings(text: str) -> list[dict]:
+    """The bookings box: one booking per line, ``team; footballer; card`` (``team``:
+    ``home``, ``away``, the team id or its name — resolved against the match by
+    :func:`leagues.reporting.check_cards`; ``card``: ``yellow``/``red``, or ``amarilla``/
+    ``roja``; a second yellow in one match is a second ``yellow`` line). Empty lines are
+    skipped. Raises ``ValidationError`` naming the first bad lines."""
+    bookings, errors = [], []
+    lines = [(n, line.strip()) for n, line in enumerate((text or "").splitlines(), 1)]
+    lines = [(n, line) for n, line in lines if line]
+    if len(lines) > MAX_BOOKINGS:
+        raise ValidationError(_("At most %(max)s bookings, one per line.") % {"max": MAX_BOOKINGS})
+    for number, line in lines:
+        parts = [p.strip() for p in line.split(";")]
+        if len(parts) != 3 or not all(parts):
+            errors.append(
+                _('Line %(n)s: write "team; footballer; card", e.g. "home; N. Surname; yellow".')
+                % {"n": number}
+            )
+            continue
+        team, footballer, card = parts
+        kind = CARD_WORDS.get(card.lower())
+        if kind is None:
+            errors.append(
+                _("Line %(n)s: the card must be yellow or red, not %(card)s.")
+                % {"n": number, "card": card}
+            )
+            continue
+        if len(footballer) > 200 or len(team) > 200:
+            errors.append(_("Line %(n)s: the name is too long.") % {"n": number})
+            continue
+        bookings.append({"team": team, "footballer": " ".join(footballer.split()), "card": kind})
+    if errors:
+        raise ValidationError(errors[:5])
+    return bookings
+
+
+class BookingsField(forms.CharField):
+    """A textarea of bookings (:func:`parse_bookings`); its value is a list of
+    ``{"team", "footballer", "card"}`` with ``team`` as typed."""
+
+    widget = forms.Textarea(
+        attrs={
+            "rows": 3,
+            "autocapitalize": "words",
+            "spellcheck": "false",
+            "placeholder": "home; N. Surname; yellow",
+        }
+    )
+
+    def to_python(self, value):
+        return parse_bookings(super().to_python(value))
+
+    def validate(self, value):
+        """Nothing to add: an empty box is no bookings."""
+
+    def run_validators(self, value):
+        """The text was checked by :func:`parse_bookings`."""
+
+
 class ReportForm(_SeasonForm):
-    """A player's report: score, screenshot, and when the result was posted in the chat."""
+    """A player's report: score, screenshot, and when the result was posted in the chat;
+    optionally the bookings (final phases, ANFPES T24 §1.4), whose evidence is the same
+    screenshot **[choice]**."""
 
     home_goals = goals_field(_("Home goals"))
     away_goals = goals_field(_("Away goals"))
@@ -103,6 +178,22 @@ class ReportForm(_SeasonForm):
     )
     screenshot = forms.ImageField(
         label=_("Screenshot of the result"), validators=[validate_image], widget=ImageInput
+    )
+    stream_url = forms.URLField(
+        label=_("Stream link (final phases)"),
+        required=False,
+        max_length=500,
+        assume_scheme="https",
+        help_text=_("A final-phase match without its broadcast link does not count."),
+    )
+    cards = BookingsField(
+        label=_("Bookings (optional)"),
+        required=False,
+        help_text=_(
+            "One booking per line: team; footballer; card. Team: home, away or the team's "
+            "name; card: yellow or red (a second yellow in the match is a second yellow "
+            "line). Show them on the screenshot."
+        ),
     )
 
 

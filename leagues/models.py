@@ -446,6 +446,23 @@ class ResultReport(models.Model):
         _("posted at"), help_text=_("Time of the message that posted the result in the chat.")
     )
     screenshot = models.ImageField(_("screenshot"), upload_to=screenshot_path, max_length=200)
+    stream_url = models.URLField(
+        _("stream link"),
+        max_length=500,
+        blank=True,
+        default="",
+        help_text=_("The match's broadcast; a final-phase match without one does not count."),
+    )
+    cards = models.JSONField(
+        _("bookings"),
+        default=list,
+        blank=True,
+        help_text=_(
+            'The bookings reported with the result, as in the season file: [{"team": "t1", '
+            '"footballer": "N. Surname", "card": "yellow"}]; they become the match\'s cards '
+            "when the result is accepted."
+        ),
+    )
     status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.PENDING)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     dispute_reason = models.TextField(_("reason for the dispute"), blank=True, default="")

@@ -4,7 +4,9 @@ the compliance table. The one ORM adapter for these flows (views call it, rules 
 Result life (issue 4; SPEC-leagues §8 for the posting time):
 
 1. One of the two players **reports** the score with a screenshot and the time the result
-   was posted in the league chat (:func:`report_result`). The match does not change yet.
+   was posted in the league chat (:func:`report_result`), optionally with the bookings
+   (:func:`check_cards`; they become the match's cards when the result is accepted). The
+   match does not change yet.
 2. The opponent **confirms** it (:func:`confirm_report`): the match takes the score and
    ``reported_at = posted_at``, the reference of the compliance table. Or the opponent
    **disputes** it with a reason (:func:`dispute_report`); the reporter may **withdraw** a
@@ -36,7 +38,7 @@ from django.utils.translation import gettext as _
 from events.errors import UserError
 from events.services import audit
 from leagues.access import LeaguePermission, require, season_permissions
-from leagues.models import MAX_GOALS, Concession, Excuse, Match, ResultReport, Team
+from leagues.models import MAX_GOALS, Card, Concession, Excuse, Match, ResultReport, Team
 
 POSTING_CLOCK_SKEW = timedelta(minutes=5)
 """How far in the future a posting time may be (phone clocks drift) **[choice]**."""
@@ -137,24 +139,134 @@ def _snapshot(match: Match) -> dict:
     }
 
 
-def _apply(match: Match, home_goals: int, away_goals: int, posted_at: datetime) -> None:
+def _apply(
+    match: Match, home_goals: int, away_goals: int, posted_at: datetime, stream_url: str = ""
+) -> None:
+    """The match takes a result; a report's stream link replaces an empty one only."""
     match.status = Match.Status.PLAYED
     match.home_goals, match.away_goals = home_goals, away_goals
     match.reported_at = posted_at
-    match.save(update_fields=["status", "home_goals", "away_goals", "reported_at"])
+    if stream_url and not match.stream_url:
+        match.stream_url = stream_url
+    match.save(update_fields=["status", "home_goals", "away_goals", "reported_at", "stream_url"])
+
+
+# --------------------------------------------------------------------------- bookings
+HOME_WORDS = ("home", "local")
+AWAY_WORDS = ("away", "visit", "visita", "visitante")
+"""Words for a booking's team besides its id and name (English and Spanish)."""
+
+
+def check_cards(match: Match, cards) -> list[dict]:
+    """The bookings of a report checked against ``match`` (CONTRACTS §5 ``cards``): a list
+    of ``{"team", "footballer", "card"}`` where ``team`` is ``home``/``away`` (or
+    ``local``/``visita``), the team id or the team's name (any case); returns them with
+    the team id. ``UserError`` (``field="cards"``) for an unknown team, an empty name, a
+    card other than yellow/red, or an impossible set for one footballer in one match
+    (more than two yellows, two reds, or a red after two yellows: a second yellow is two
+    ``yellow`` bookings)."""
+    if not cards:
+        return []
+    if not isinstance(cards, list | tuple):
+        raise UserError(_("The bookings must be a list."), field="cards")
+    teams = {"home": match.home, "away": match.away}
+    result, problems = [], []
+    for number, booking in enumerate(cards, 1):
+        if not isinstance(booking, dict):
+            problems.append(_("Booking %(n)s is not readable.") % {"n": number})
+            continue
+        token = str(booking.get("team") or "").strip().casefold()
+        footballer = " ".join(str(booking.get("footballer") or "").split())
+        card = booking.get("card")
+        if token in HOME_WORDS:
+            team = teams["home"]
+        elif token in AWAY_WORDS:
+            team = teams["away"]
+        else:
+            team = next(
+                (t for t in teams.values() if token in (t.code.casefold(), t.name.casefold())),
+                None,
+            )
+        if team is None:
+            problems.append(
+                _("Booking %(n)s: the team must be home, away, %(home)s or %(away)s, not %(team)s.")
+                % {
+                    "n": number,
+                    "home": match.home.name,
+                    "away": match.away.name,
+                    "team": booking.get("team") or "—",
+                }
+            )
+            continue
+        if not footballer or len(footballer) > 200:
+            problems.append(_("Booking %(n)s: give the footballer's name.") % {"n": number})
+            continue
+        if card not in ("yellow", "red"):
+            problems.append(_("Booking %(n)s: the card must be yellow or red.") % {"n": number})
+            continue
+        result.append({"team": team.code, "footballer": footballer, "card": card})
+    tally: dict[tuple[str, str], list[str]] = {}
+    for booking in result:
+        key = (booking["team"], booking["footballer"].casefold())
+        tally.setdefault(key, []).append(booking["card"])
+    for (_team_code, _name), kinds in tally.items():
+        yellows, reds = kinds.count("yellow"), kinds.count("red")
+        if yellows > 2 or reds > 1 or (yellows == 2 and reds == 1):
+            name = next(b["footballer"] for b in result if b["footballer"].casefold() == _name)
+            problems.append(
+                _(
+                    "%(name)s cannot get these cards in one match (a second yellow is "
+                    "two yellow bookings, then he is off)."
+                )
+                % {"name": name}
+            )
+    if problems:
+        raise UserError(" ".join(problems), field="cards")
+    return result
+
+
+def _apply_cards(match: Match, cards: list[dict]) -> dict:
+    """The match's bookings become ``cards`` (team ids): its earlier Card rows are
+    replaced. Returns ``{"before", "after"}`` for the audit log."""
+    existing = list(match.cards.select_related("team").order_by("id"))
+    before = [{"team": c.team.code, "footballer": c.footballer, "card": c.card} for c in existing]
+    if existing:
+        match.cards.all().delete()
+    teams = {match.home.code: match.home, match.away.code: match.away}
+    Card.objects.bulk_create(
+        [
+            Card(match=match, team=teams[c["team"]], footballer=c["footballer"], card=c["card"])
+            for c in cards
+        ]
+    )
+    return {"before": before, "after": list(cards)}
 
 
 # --------------------------------------------------------------------------- players
 def report_result(
-    match: Match, user, *, home_goals: int, away_goals: int, posted_at: datetime, screenshot
+    match: Match,
+    user,
+    *,
+    home_goals: int,
+    away_goals: int,
+    posted_at: datetime,
+    screenshot,
+    cards=None,
+    stream_url: str = "",
 ) -> ResultReport:
     """A player of ``match`` reports its result with a screenshot (an uploaded image file
     the boundary already validated, ``leagues.forms``) and the time the result was posted
     in the chat (aware ``datetime``, at most :data:`POSTING_CLOCK_SKEW` ahead of now).
 
+    ``cards``: the bookings (:func:`check_cards`; the screenshot is their evidence
+    **[choice]**), kept with the report; they become the match's cards when the result
+    is accepted. ``stream_url``: the broadcast link (an http(s) URL the form validated);
+    it becomes the match's when the result is accepted (a final-phase match without one
+    does not count, ANFPES T24 §1.4).
+
     Returns the ``pending`` :class:`ResultReport`. Raises ``PermissionDenied`` for anyone
     but the two players; ``UserError`` when the match already has a result or an open
-    report, for goals outside 0–99 or a missing/future posting time."""
+    report, for goals outside 0–99, a missing/future posting time or bad bookings."""
     home_goals, away_goals = _score(home_goals, away_goals)
     if screenshot is None:
         raise UserError(_("Attach the screenshot of the result."))
@@ -165,6 +277,7 @@ def report_result(
             raise PermissionDenied
         _playable(match)
         posted_at = _posted(posted_at, timezone.now(), match)
+        cards = check_cards(match, cards)
         if match.reports.filter(status__in=OPEN).exists():
             raise UserError(_("A result for this match is already waiting for an answer."))
         try:
@@ -177,6 +290,8 @@ def report_result(
                     away_goals=away_goals,
                     posted_at=posted_at,
                     screenshot=screenshot,
+                    cards=cards,
+                    stream_url=(stream_url or "").strip(),
                 )
         except IntegrityError:  # the other player's report won the race
             raise UserError(
@@ -192,6 +307,7 @@ def report_result(
                 "home_goals": home_goals,
                 "away_goals": away_goals,
                 "posted_at": posted_at.isoformat(),
+                "cards": cards,
             },
         )
     return report
@@ -207,7 +323,7 @@ def _opponent_check(report: ResultReport, match: Match, user) -> None:
 
 def confirm_report(report: ResultReport, user) -> ResultReport:
     """The opponent confirms a ``pending`` report: the match takes its score and posting
-    time (``reported_at``). ``PermissionDenied`` for anyone but the two players;
+    time (``reported_at``), and the report's bookings become its cards. ``PermissionDenied`` for anyone but the two players;
     ``UserError`` for the reporter themselves or a report no longer pending."""
     with transaction.atomic():
         report, match = _lock_report(report)
@@ -216,7 +332,8 @@ def confirm_report(report: ResultReport, user) -> ResultReport:
             raise UserError(_("This report was already answered."))
         _playable(match)
         before = _snapshot(match)
-        _apply(match, report.home_goals, report.away_goals, report.posted_at)
+        _apply(match, report.home_goals, report.away_goals, report.posted_at, report.stream_url)
+        booked = _apply_cards(match, check_cards(match, report.cards))
         report.status = ResultReport.Status.CONFIRMED
         report.responded_by, report.responded_at = user, timezone.now()
         report.save(update_fields=["status", "responded_by", "responded_at"])
@@ -225,8 +342,8 @@ def confirm_report(report: ResultReport, user) -> ResultReport:
             user,
             "league.result_confirmed",
             target(match),
-            before=before,
-            after={**_snapshot(match), "report": report.pk},
+            before={**before, "cards": booked["before"]},
+            after={**_snapshot(match), "report": report.pk, "cards": booked["after"]},
         )
     return report
 
@@ -284,12 +401,15 @@ def resolve_report(
     home_goals: int | None = None,
     away_goals: int | None = None,
     posted_at: datetime | None = None,
+    cards=None,
 ) -> ResultReport:
     """League staff decide an open (pending or disputed) report.
 
     ``decision``: ``"accept"`` (the report's score and posting time), ``"amend"`` (the
     given ``home_goals``/``away_goals`` and, if given, ``posted_at`` instead) or
-    ``"reject"`` (the match stays unplayed; the players may report again). ``reason`` is
+    ``"reject"`` (the match stays unplayed; the players may report again). On accept and
+    amend the report's bookings become the match's cards (``cards``, for amend only:
+    another list of bookings, :func:`check_cards`). ``reason`` is
     required except to accept an undisputed report. Needs
     :attr:`LeaguePermission.REVIEW_RESULTS`; ``UserError`` for a closed report, a match
     that already has a result, or bad values."""
@@ -304,6 +424,7 @@ def resolve_report(
         if not reason and (decision != "accept" or report.status == ResultReport.Status.DISPUTED):
             raise UserError(_("Give the reason for the decision."), field="reason")
         before = _snapshot(match)
+        booked = None
         if decision == "reject":
             report.status = ResultReport.Status.REJECTED
         else:
@@ -314,7 +435,11 @@ def resolve_report(
                 score = _score(home_goals, away_goals)
                 if posted_at is not None:
                     when = _posted(posted_at, timezone.now(), match)
-            _apply(match, *score, when)
+            bookings = report.cards
+            if decision == "amend" and cards is not None:
+                bookings = cards
+            _apply(match, *score, when, report.stream_url)
+            booked = _apply_cards(match, check_cards(match, bookings))
             report.status = ResultReport.Status.RESOLVED
         report.resolution = reason
         report.resolved_by, report.resolved_at = actor, timezone.now()
@@ -324,8 +449,9 @@ def resolve_report(
             actor,
             f"league.report_{decision}",
             target(match),
-            before=before,
-            after={**_snapshot(match), "report": report.pk},
+            before={**before, "cards": booked["before"]} if booked else before,
+            after={**_snapshot(match), "report": report.pk}
+            | ({"cards": booked["after"]} if booked else {}),
             comment=reason,
         )
     return report

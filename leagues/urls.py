@@ -9,8 +9,14 @@ from leagues import urls_compliance, urls_match, urls_staff, views
 app_name = "leagues"
 urlpatterns = [
     path("seasons/<slug:slug>/", views.season_page, name="season"),
+    path("seasons/<slug:slug>/suspensions/", views.suspensions_page, name="suspensions"),
     path("competitions/<slug:slug>/", views.competition_page, name="competition"),
     path("competitions/<slug:slug>/decide-tie/", views.decide_tie, name="competition-decide-tie"),
+    path(
+        "competitions/<slug:slug>/close-regular-phase/",
+        views.close_regular_phase,
+        name="competition-close-regular-phase",
+    ),
     path("players/me/fixtures/", views.my_fixtures, name="my-fixtures"),
     path("players/me/fixtures.ics", views.my_fixtures_ics, name="my-fixtures-ics"),
     path("players/feed/<str:token>/fixtures.ics", views.fixtures_feed, name="fixtures-feed"),

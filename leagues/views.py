@@ -107,12 +107,22 @@ def competition_page(request, slug):
                     ],
                 }
             )
+    bracket = None
+    if competition.kind == Competition.Kind.KNOCKOUT:
+        from leagues import finals
+
+        doc = finals.competition_bracket(competition)
+        bracket = {"doc": doc, "stages": finals.bracket_display(doc)}
     perms = season_permissions(request.user, competition.season)
     return render(
         request,
         "leagues/competition.html",
         {
+            "bracket": bracket,
             "can_decide": LeaguePermission.REVIEW_RESULTS in perms,
+            "can_close": LeaguePermission.REVIEW_RESULTS in perms
+            and closed
+            and competition.kind == Competition.Kind.LEAGUE,
             "competition": competition,
             "season": competition.season,
             "tables": tables,
@@ -120,6 +130,22 @@ def competition_page(request, slug):
             "matchdays": matchdays,
         },
     )
+
+
+def suspensions_page(request, slug):
+    """Footballers suspended for their team's next final-phase match, with the cards that
+    caused it, and the suspensions already served (:func:`leagues.finals.season_suspensions`,
+    ANFPES T24 §1.4, §2.2)."""
+    from leagues import finals
+
+    season = get_object_or_404(Season, slug=slug)
+    doc = finals.season_suspensions(season)
+    for item in doc["suspensions"] + doc["flags"]:
+        ref = item.get("next_match") or item.get("match")
+        if ref:
+            slug_, code = ref.split("/", 1)
+            item["url"] = reverse("leagues:match", kwargs={"slug": slug_, "code": code})
+    return render(request, "leagues/suspensions.html", {"season": season, "doc": doc})
 
 
 def _pending_fixtures(user):
@@ -238,3 +264,26 @@ def decide_tie(request, slug):
     else:
         messages.success(request, _("Order saved."))
     return redirect(reverse("leagues:competition", kwargs={"slug": slug}) + "#table")
+
+
+@login_required
+@require_POST
+def close_regular_phase(request, slug):
+    """League staff close Primera A's regular phase: the playoffs are created from the
+    final table (:func:`leagues.finals.close_regular_phase`). Needs a confirmation."""
+    from leagues import finals
+
+    competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
+    if not season_permissions(request.user, competition.season):
+        raise Http404("No such competition")
+    try:
+        if not request.POST.get("confirm"):
+            raise UserError(_("Tick the confirmation: the playoffs are created from the table."))
+        playoffs = finals.close_regular_phase(
+            competition, request.user, final_four=request.POST.get("final_four") != "no"
+        )
+    except UserError as exc:
+        messages.error(request, str(exc))
+        return redirect(reverse("leagues:competition", kwargs={"slug": slug}) + "#table")
+    messages.success(request, _("Regular phase closed: the playoffs are ready."))
+    return redirect(reverse("leagues:competition", kwargs={"slug": playoffs.slug}))
