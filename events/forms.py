@@ -11,8 +11,27 @@ from events.models import Event, Person
 from events.permissions import Role
 from events.presets import PRESETS
 
+MYL_ROUND_MINUTES = (40, 60)
+"""Mitos y Leyendas rounds last 40 to 60 minutes (conduct rules §5.5)."""
+
+MYL_ONLY_FIELDS = ("best_of", "top_cut")
+VEKN_ONLY_FIELDS = ("final_mode", "final_minutes")
+
+
+def preset_initial(code: str) -> dict:
+    """Initial values of the event creation form for preset ``code``: the preset's own
+    values for a Mitos y Leyendas preset (the VEKN form keeps the model's defaults)."""
+    preset = PRESETS.get(code)
+    if preset is None or preset.ruleset == "vekn":
+        return {"preset": code if preset else "vekn-2026"}
+    return {**preset.event_fields(), "preset": code}
+
 
 class EventCreateForm(forms.ModelForm):
+    """The event form. Its fields depend on the ruleset of the chosen preset (or of the
+    event): VEKN events have the final (TR §3.1), Mitos y Leyendas events the games per
+    match and the top cut (SPEC-events §2); each ruleset checks its own round time."""
+
     preset = forms.ChoiceField(label=_("Preset"), choices=())
 
     class Meta:
@@ -27,6 +46,8 @@ class EventCreateForm(forms.ModelForm):
             "round_minutes",
             "decklists_required",
             "final_mode",
+            "best_of",
+            "top_cut",
             "time_zone",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
@@ -53,6 +74,27 @@ class EventCreateForm(forms.ModelForm):
                     MaxValueValidator(720 if name != "preliminary_rounds" else 20)
                 )
                 field.widget.attrs["max"] = 720 if name != "preliminary_rounds" else 20
+        self.ruleset = self._ruleset()
+        drop = VEKN_ONLY_FIELDS if self.ruleset == "myl" else MYL_ONLY_FIELDS
+        for name in drop:
+            self.fields.pop(name, None)
+        if self.ruleset == "myl":
+            low, high = MYL_ROUND_MINUTES
+            self.fields["round_minutes"].widget.attrs.update({"min": low, "max": high})
+            self.fields["round_minutes"].help_text = _(
+                "%(low)s to %(high)s minutes (Mitos y Leyendas conduct rules §5.5)."
+            ) % {"low": low, "high": high}
+            self.fields["preliminary_rounds"].label = _("Swiss rounds")
+
+    def _ruleset(self) -> str:
+        """The ruleset this form is for: the event's, else the chosen preset's."""
+        if self.instance.pk:
+            return self.instance.ruleset
+        code = (self.data.get("preset") if self.is_bound else None) or self.initial.get(
+            "preset", "vekn-2026"
+        )
+        preset = PRESETS.get(code)
+        return preset.ruleset if preset else "vekn"
 
     def clean_time_zone(self):
         import zoneinfo
@@ -74,8 +116,39 @@ class EventCreateForm(forms.ModelForm):
 
     def clean_round_minutes(self):
         value = self.cleaned_data["round_minutes"]
+        if self.ruleset == "myl":
+            low, high = MYL_ROUND_MINUTES
+            if not low <= value <= high:
+                raise forms.ValidationError(
+                    _(
+                        "Mitos y Leyendas rounds last %(low)s to %(high)s minutes "
+                        "(conduct rules §5.5)."
+                    )
+                    % {"low": low, "high": high}
+                )
+            return value
         if value < 120:
             raise forms.ValidationError(_("Rounds last at least two hours (TR §3.1.1)."))
+        return value
+
+    def clean_best_of(self):
+        value = self.cleaned_data["best_of"]
+        if self.instance.pk and value != self.instance.best_of and self.instance.rounds.exists():
+            raise forms.ValidationError(
+                _("Rounds are paired: the games per match can no longer change.")
+            )
+        return value
+
+    def clean_top_cut(self):
+        value = self.cleaned_data["top_cut"]
+        if (
+            self.instance.pk
+            and value != self.instance.top_cut
+            and self.instance.rounds.filter(is_top_cut=True).exists()
+        ):
+            raise forms.ValidationError(
+                _("The top cut has started: its size can no longer change.")
+            )
         return value
 
 
@@ -90,6 +163,8 @@ class EventSettingsForm(EventCreateForm):
             "final_minutes",
             "decklists_required",
             "final_mode",
+            "best_of",
+            "top_cut",
             "time_zone",
         ]
 

@@ -8,6 +8,15 @@
 Optional keys we add (CONTRACTS allows optional additions): ``preliminary_rounds`` and
 ``final_mode`` (``final`` | ``none`` | ``extra_round``) when the file's rounds alone do
 not say them; a table may be an object ``{"seats": [...], "override": "reason"}``.
+
+Mitos y Leyendas files (``"ruleset": "myl"``, SPEC-events §2): a table is a match, two
+seats with ``"games_won"`` (omitted while it is played), and a bye is one seat with
+``"bye": true`` (or a table object ``{"seats": [...], "bye": true}``). Optional keys:
+``best_of`` (1 | 3, default 3) and ``top_cut`` (0 | 4 | 8) at the top level, and
+``"top_cut": true`` on the rounds of the top cut (after the Swiss rounds; the first one's
+matches in bracket order 1v8, 4v5, 2v7, 3v6 give the seeds). ``preliminary_rounds`` is the
+number of Swiss rounds. Incidents of ``myl`` files use the Mitos y Leyendas conduct rules
+(``penalties.myl_services``: MyL sections and levels, no ``linked_to``).
 """
 
 from __future__ import annotations
@@ -45,12 +54,14 @@ class FilePlayer:
 class FileSeat:
     player: str
     vp: Decimal | None
+    games_won: int | None = None
 
 
 @dataclass(frozen=True)
 class FileTable:
     seats: tuple[FileSeat, ...]
     override: str | None = None
+    bye: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,6 +69,7 @@ class FileRound:
     number: int
     final: bool
     tables: tuple[FileTable, ...]
+    top_cut: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,6 +98,8 @@ class EventFile:
     preliminary_rounds: int | None = None
     final_mode: str | None = None
     incidents: tuple[FileIncident, ...] = field(default=())
+    best_of: int = 3
+    top_cut: int = 0
 
 
 def _vp(value, where: str, problems: list[str]) -> Decimal | None:
@@ -115,10 +129,16 @@ def validate_event_file(data) -> EventFile:
     if data.get("format") != FORMAT:
         problems.append(f"format: must be {FORMAT!r}, found {data.get('format')!r}")
     ruleset = data.get("ruleset")
-    if ruleset == "myl":
-        problems.append("ruleset: 'myl' events cannot be imported yet (VEKN only for now)")
-    elif ruleset != "vekn":
+    if ruleset not in ("vekn", "myl"):
         problems.append(f"ruleset: must be 'vekn' or 'myl', found {ruleset!r}")
+    best_of, top_cut = data.get("best_of", 3), data.get("top_cut", 0)
+    if ruleset == "myl":
+        if best_of not in (1, 3) or isinstance(best_of, bool):
+            problems.append("best_of: must be 1 or 3")
+            best_of = 3
+        if top_cut not in (0, 4, 8) or isinstance(top_cut, bool):
+            problems.append("top_cut: must be 0, 4 or 8")
+            top_cut = 0
     slug = data.get("slug")
     if not isinstance(slug, str) or not SLUG_RE.match(slug):
         problems.append("slug: letters, digits, hyphens and underscores only (1–80)")
@@ -173,7 +193,10 @@ def validate_event_file(data) -> EventFile:
         problems.append("rounds: must be a list")
         raw_rounds = []
     for ri, r in enumerate(raw_rounds, start=1):
-        rounds_problem = _round(r, ri, seen, problems)
+        if ruleset == "myl":
+            rounds_problem = _myl_round(r, ri, seen, best_of, problems)
+        else:
+            rounds_problem = _round(r, ri, seen, problems)
         if rounds_problem is not None:
             rounds.append(rounds_problem)
     if [r.number for r in rounds] != list(range(1, len(rounds) + 1)):
@@ -184,9 +207,11 @@ def validate_event_file(data) -> EventFile:
     if finals and len(rounds) - 1 < 2:
         problems.append("rounds: a final needs at least 2 preliminary rounds before it (TR §3.1)")
 
+    if ruleset == "myl":
+        _myl_rounds_order(rounds, top_cut, data.get("preliminary_rounds"), problems)
     toss = _id_list(data.get("toss"), "toss", seen, problems)
     dropped = _id_list(data.get("dropped"), "dropped", seen, problems)
-    incidents = _incidents(data.get("incidents"), seen, len(rounds), problems)
+    incidents = _incidents(data.get("incidents"), seen, len(rounds), problems, ruleset)
     prelim = data.get("preliminary_rounds")
     if prelim is not None and (
         not isinstance(prelim, int) or isinstance(prelim, bool) or prelim < 2
@@ -211,16 +236,118 @@ def validate_event_file(data) -> EventFile:
         preliminary_rounds=prelim,
         final_mode=final_mode,
         incidents=incidents,
+        best_of=best_of if ruleset == "myl" else 3,
+        top_cut=top_cut if ruleset == "myl" else 0,
     )
+
+
+def _games(value, where: str, need: int, problems: list[str]) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= need:
+        problems.append(f"{where}: games_won must be a whole number from 0 to {need}")
+        return None
+    return value
+
+
+def _myl_round(r, ri: int, known: set[str], best_of: int, problems: list[str]):
+    """A round of a ``myl`` file: matches of two seats with ``games_won``, byes of one."""
+    where = f"round {ri}"
+    if not isinstance(r, dict):
+        problems.append(f"{where}: must be an object")
+        return None
+    number = r.get("number")
+    if not isinstance(number, int) or isinstance(number, bool):
+        problems.append(f"{where}: number missing")
+        return None
+    where = f"round {number}"
+    if r.get("final", False) is not False:
+        problems.append(f"{where}: a myl event has no VEKN final (use top_cut rounds)")
+    top_cut = r.get("top_cut", False)
+    if not isinstance(top_cut, bool):
+        problems.append(f"{where}: top_cut must be true or false")
+        top_cut = False
+    raw_tables = r.get("tables")
+    if not isinstance(raw_tables, list) or not raw_tables:
+        problems.append(f"{where}: tables must be a non-empty list")
+        return None
+    need = best_of // 2 + 1
+    tables: list[FileTable] = []
+    in_round: set[str] = set()
+    for ti, t in enumerate(raw_tables, start=1):
+        tw = f"{where}, table {ti}"
+        bye = False
+        if isinstance(t, dict):
+            bye = t.get("bye", False) is True
+            t = t.get("seats")
+        if not isinstance(t, list):
+            problems.append(f"{tw}: must be a list of seats")
+            continue
+        seats: list[FileSeat] = []
+        for si, seat in enumerate(t, start=1):
+            sw = f"{tw}, seat {si}"
+            if not isinstance(seat, dict) or not isinstance(seat.get("player"), str):
+                problems.append(f"{sw}: must be an object with a player id")
+                continue
+            pid = seat["player"]
+            if pid not in known:
+                problems.append(f"{sw}: unknown player {pid!r}")
+            if pid in in_round:
+                problems.append(f"{sw}: {pid} plays twice in this round")
+            in_round.add(pid)
+            if "vp" in seat:
+                problems.append(f"{sw}: a myl seat has games_won, not vp")
+            bye = bye or seat.get("bye") is True
+            seats.append(FileSeat(pid, None, _games(seat.get("games_won"), sw, need, problems)))
+        if bye:
+            if len(seats) != 1:
+                problems.append(f"{tw}: a bye has one player")
+            if top_cut:
+                problems.append(f"{tw}: no bye in the top cut")
+        elif len(seats) != 2:
+            problems.append(f"{tw}: {len(seats)} seats; a match has 2 players")
+        else:
+            a, b = seats[0].games_won, seats[1].games_won
+            if (a is None) != (b is None):
+                problems.append(f"{tw}: give games_won for both players or neither")
+            elif a is not None and a == need and b == need:
+                problems.append(f"{tw}: both players cannot win {need} games")
+            elif a is not None and top_cut and a == b:
+                problems.append(f"{tw}: a top-cut match cannot be a draw")
+        tables.append(FileTable(tuple(seats), None, bye))
+    return FileRound(number=number, final=False, tables=tuple(tables), top_cut=top_cut)
+
+
+def _myl_rounds_order(rounds: list[FileRound], top_cut: int, prelim, problems: list[str]):
+    """Top-cut rounds come after every Swiss round, in halving sizes from the cut."""
+    swiss = [r for r in rounds if not r.top_cut]
+    cut = [r for r in rounds if r.top_cut]
+    if cut and rounds[: len(swiss)] != swiss:
+        problems.append("rounds: the top-cut rounds come after every Swiss round")
+    if cut and not top_cut:
+        problems.append("top_cut: the file has top-cut rounds; give top_cut 4 or 8")
+    if cut and top_cut:
+        sizes = [len(r.tables) for r in cut]
+        expected = [top_cut // 2 ** (k + 1) for k in range(len(cut))]
+        if sizes != expected:
+            problems.append(
+                f"rounds: the top {top_cut} has rounds of {expected} matches, found {sizes}"
+            )
+    if isinstance(prelim, int) and not isinstance(prelim, bool) and cut and prelim != len(swiss):
+        problems.append("preliminary_rounds: must equal the Swiss rounds before the top cut")
 
 
 TIMINGS = ("during_game", "between_rounds", "before_first_round", "after_last_game")
 LEVELS = ("caution", "warning", "standings_adjustment", "disqualification")
 
 
-def _incidents(value, known: set[str], rounds: int, problems: list[str]) -> tuple:
+def _incidents(
+    value, known: set[str], rounds: int, problems: list[str], ruleset: str = "vekn"
+) -> tuple:
     """Validate the ``incidents`` list (CONTRACTS §1) and assess it with the judges' guide
-    engine, so that an unknown infraction or a missing condition is a located problem."""
+    engine (the MyL conduct rules for ``myl`` files), so that an unknown infraction or a
+    missing condition is a located problem."""
+    from penalties import myl_services
     from penalties import vekn_guide as guide
 
     if value is None:
@@ -262,7 +389,7 @@ def _incidents(value, known: set[str], rounds: int, problems: list[str]) -> tupl
         if timing in ("during_game", "between_rounds") and rnd is None:
             problems.append(f"{where}: timing {timing} needs a round")
         level = item.get("level")
-        if level is not None and level not in LEVELS:
+        if level is not None and level not in LEVELS and ruleset != "myl":
             problems.append(f"{where}: level must be null or one of {', '.join(LEVELS)}")
             level = None
         reason = item.get("reason")
@@ -281,7 +408,9 @@ def _incidents(value, known: set[str], rounds: int, problems: list[str]) -> tupl
                 reason=reason if isinstance(reason, str) else None,
             )
         )
-    if not problems:
+    if ruleset == "myl":
+        myl_services.check_file_incidents(out, problems)
+    elif not problems:
         try:
             guide.assess_incidents(guide.VEKN_V2, [_guide_incident(i) for i in out])
         except (guide.InvalidIncident, guide.UnknownInfraction, ValueError) as exc:
@@ -402,25 +531,28 @@ def import_event(
             organisation, _ = Organisation.objects.get_or_create(
                 slug="imported", defaults={"name": "Imported events"}
             )
-        prelim_count = sum(1 for r in ef.rounds if not r.final)
-        has_final = any(r.final for r in ef.rounds)
-        final_mode = ef.final_mode or "final"
-        if has_final and final_mode != "final":
-            raise EventFileError(["final_mode: the file has a final round"])
-        event = Event.objects.create(
-            organisation=organisation,
-            slug=ef.slug,
-            name=ef.name,
-            date=ef.date,
-            ruleset=ef.ruleset,
-            preliminary_rounds=ef.preliminary_rounds
-            or (prelim_count if has_final else max(prelim_count, 3)),
-            final_mode=final_mode,
-            standings_published=publish,
-        )
-        extra = 1 if final_mode == "extra_round" else 0
-        if prelim_count > event.preliminary_rounds + extra:
-            raise EventFileError(["preliminary_rounds: the file has more preliminary rounds"])
+        if ef.ruleset == "myl":
+            event = _create_myl_event(ef, organisation, publish)
+        else:
+            prelim_count = sum(1 for r in ef.rounds if not r.final)
+            has_final = any(r.final for r in ef.rounds)
+            final_mode = ef.final_mode or "final"
+            if has_final and final_mode != "final":
+                raise EventFileError(["final_mode: the file has a final round"])
+            event = Event.objects.create(
+                organisation=organisation,
+                slug=ef.slug,
+                name=ef.name,
+                date=ef.date,
+                ruleset=ef.ruleset,
+                preliminary_rounds=ef.preliminary_rounds
+                or (prelim_count if has_final else max(prelim_count, 3)),
+                final_mode=final_mode,
+                standings_published=publish,
+            )
+            extra = 1 if final_mode == "extra_round" else 0
+            if prelim_count > event.preliminary_rounds + extra:
+                raise EventFileError(["preliminary_rounds: the file has more preliminary rounds"])
         first_seen: dict[str, int] = {}
         for r in ef.rounds:
             for t in r.tables:
@@ -447,19 +579,32 @@ def import_event(
                 toss_position=toss_pos.get(p.id),
                 competing=p.competing,
             )
+        first_cut = next((r for r in ef.rounds if r.top_cut), None)
         for r in ef.rounds:
             rnd = Round.objects.create(
-                event=event, number=r.number, is_final=r.final, seating_published=True
+                event=event,
+                number=r.number,
+                is_final=r.final,
+                is_top_cut=r.top_cut,
+                seating_published=True,
+                finalists=[regs[p].id for p in _myl_seeds(first_cut)] if r is first_cut else [],
             )
             tables = Table.objects.bulk_create(
                 [
-                    Table(round=rnd, number=i, override_reason=t.override or "")
+                    Table(round=rnd, number=i, override_reason=t.override or "", is_bye=t.bye)
                     for i, t in enumerate(r.tables, start=1)
                 ]
             )
             Seat.objects.bulk_create(
                 [
-                    Seat(table=table, round=rnd, registration=regs[s.player], position=pos, vp=s.vp)
+                    Seat(
+                        table=table,
+                        round=rnd,
+                        registration=regs[s.player],
+                        position=pos,
+                        vp=s.vp,
+                        games_won=s.games_won,
+                    )
                     for table, t in zip(tables, r.tables, strict=True)
                     for pos, s in enumerate(t.seats, start=1)
                 ]
@@ -479,6 +624,45 @@ def import_event(
     return event
 
 
+def _create_myl_event(ef: EventFile, organisation, publish: bool):
+    """A Mitos y Leyendas event with the ``myl-2026`` preset's values and the file's."""
+    from events.models import Event
+    from events.presets import get_preset
+
+    swiss = sum(1 for r in ef.rounds if not r.top_cut)
+    fields = get_preset("myl-2026").event_fields()
+    fields.update(
+        preliminary_rounds=ef.preliminary_rounds or max(swiss, 2),
+        best_of=ef.best_of,
+        top_cut=ef.top_cut,
+    )
+    if swiss > fields["preliminary_rounds"]:
+        raise EventFileError(["preliminary_rounds: the file has more Swiss rounds"])
+    return Event.objects.create(
+        organisation=organisation,
+        slug=ef.slug,
+        name=ef.name,
+        date=ef.date,
+        standings_published=publish,
+        **fields,
+    )
+
+
+def _myl_seeds(first_cut: FileRound | None) -> list[str]:
+    """The top cut's seeds, best first, from its first round's matches in bracket order
+    (1v8, 4v5, 2v7, 3v6; top 4: 1v4, 2v3)."""
+    from standings import myl
+
+    if first_cut is None:
+        return []
+    players = [s.player for t in first_cut.tables for s in t.seats]
+    numbers = [n for pair in myl.top_cut_pairs(range(1, len(players) + 1)) for n in pair]
+    seeds = [""] * len(players)
+    for number, player in zip(numbers, players, strict=True):
+        seeds[number - 1] = player
+    return seeds
+
+
 def _import_incidents(event, ef: EventFile, regs) -> None:
     """Incidents of a file are what happened: confirmed penalties at the level the rules
     give unless ``level`` says otherwise (CONTRACTS §1), assessed in file order."""
@@ -489,6 +673,11 @@ def _import_incidents(event, ef: EventFile, regs) -> None:
     from penalties.models import Penalty
 
     if not ef.incidents:
+        return
+    if ef.ruleset == "myl":
+        from penalties import myl_services
+
+        myl_services.import_file_incidents(event, ef.incidents, regs)
         return
     assessments = guide.assess_incidents(guide.VEKN_V2, [_guide_incident(i) for i in ef.incidents])
     rounds = {r.number: r for r in event.rounds.all()}
@@ -523,6 +712,7 @@ def export_event(event) -> dict:
     regs = list(event.registrations.select_related("person").order_by("id"))
     code = {r.id: r.code for r in regs}
     rounds = list(event.rounds.order_by("number").prefetch_related("tables"))
+    myl_event = event.ruleset == "myl"
     seats: dict[int, list] = {}
     for s in Seat.objects.filter(round__event=event).order_by("position"):
         seats.setdefault(s.table_id, []).append(s)
@@ -533,7 +723,12 @@ def export_event(event) -> dict:
             seat_list = []
             for s in seats.get(table.id, []):
                 entry = {"player": code[s.registration_id]}
-                if s.vp is not None:
+                if myl_event:
+                    if table.is_bye:
+                        entry["bye"] = True
+                    elif s.games_won is not None:
+                        entry["games_won"] = s.games_won
+                elif s.vp is not None:
                     entry["vp"] = float(s.vp)
                 seat_list.append(entry)
             tables.append(
@@ -541,7 +736,10 @@ def export_event(event) -> dict:
                 if table.override_reason
                 else seat_list
             )
-        doc_rounds.append({"number": rnd.number, "final": rnd.is_final, "tables": tables})
+        doc_rounds.append(
+            {"number": rnd.number, "final": rnd.is_final, "tables": tables}
+            | ({"top_cut": True} if rnd.is_top_cut else {})
+        )
     doc = {
         "format": FORMAT,
         "ruleset": event.ruleset,
@@ -557,6 +755,8 @@ def export_event(event) -> dict:
         ],
         "rounds": doc_rounds,
     }
+    if myl_event:
+        doc.update(best_of=event.best_of, top_cut=event.top_cut)
     toss = [r.code for r in sorted(regs, key=lambda r: r.toss_position or 0) if r.toss_position]
     if toss:
         doc["toss"] = toss

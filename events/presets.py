@@ -16,6 +16,10 @@ class Preset:
     ``preliminary_rounds``: ≥ 2 (TR §3.1); ``round_minutes``: ≥ 120 for VEKN (TR §3.1.1);
     ``final_mode``: ``final`` | ``none`` | ``extra_round`` (TR §3.1.6, only with fewer than
     8 players); ``finalists_count``: 5 (TR §3.1).
+
+    Mitos y Leyendas (SPEC-events §2): ``preliminary_rounds`` are the Swiss rounds,
+    ``round_minutes`` 40–60 (conduct rules §5.5), ``best_of`` 1 or 3 games per match and
+    ``top_cut`` 0, 4 or 8. ``None`` (VEKN presets) leaves the model's default.
     """
 
     code: str
@@ -28,10 +32,13 @@ class Preset:
     final_mode: str
     finalists_count: int
     format: str = "constructed"
+    best_of: int | None = None
+    top_cut: int | None = None
 
     def event_fields(self) -> dict:
-        """The Event field values this preset sets (everything but code and label)."""
-        fields = asdict(self)
+        """The Event field values this preset sets (everything but code and label; fields
+        left ``None`` are not set)."""
+        fields = {k: v for k, v in asdict(self).items() if v is not None}
         fields.pop("label")
         fields["preset"] = fields.pop("code")
         return fields
@@ -49,7 +56,21 @@ VEKN_2026 = Preset(
     finalists_count=5,
 )
 
-PRESETS: dict[str, Preset] = {p.code: p for p in (VEKN_2026,)}
+MYL_2026 = Preset(
+    code="myl-2026",
+    label=_("Mitos y Leyendas 2026 — Swiss rounds, best of 3"),
+    ruleset="myl",
+    preliminary_rounds=4,
+    round_minutes=50,
+    final_minutes=50,
+    decklists_required=False,
+    final_mode="none",
+    finalists_count=5,
+    best_of=3,
+    top_cut=0,
+)
+
+PRESETS: dict[str, Preset] = {p.code: p for p in (VEKN_2026, MYL_2026)}
 
 
 def get_preset(code: str) -> Preset:

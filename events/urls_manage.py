@@ -3,7 +3,9 @@
 from django.urls import path
 
 from events import views_manage as v
+from events import views_swiss as sv
 from penalties import views as pv
+from penalties import views_myl as pmyl
 
 app_name = "manage"
 urlpatterns = [
@@ -50,4 +52,20 @@ urlpatterns = [
     path("cases/", pv.organisational_cases, name="cases"),
     path("export/penalties.csv", pv.export_penalties_csv, name="export-penalties-csv"),
     path("export/penalties.json", pv.export_penalties_json, name="export-penalties-json"),
+    # Mitos y Leyendas conduct rules (penalties/views_myl.py)
+    path(
+        "penalties/<int:pk>/aggression-report/",
+        pmyl.aggression_report,
+        name="myl-aggression-report",
+    ),
+    path("appeals/", pmyl.appeals, name="myl-appeals"),
+    # Mitos y Leyendas events (events/views_swiss.py)
+    path("myl/pair/", sv.pair, name="myl-pair"),
+    path("myl/rounds/<int:number>/repair/", sv.repair, name="myl-repair"),
+    path(
+        "myl/rounds/<int:number>/matches/<int:table_number>/",
+        sv.match_result,
+        name="myl-match",
+    ),
+    path("myl/top-cut/", sv.top_cut, name="myl-top-cut"),
 ]

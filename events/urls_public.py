@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from events import views
+from events import views, views_swiss
 
 app_name = "events"
 urlpatterns = [
@@ -10,4 +10,5 @@ urlpatterns = [
     path("events/<slug:slug>/standings/", views.standings_page, name="public-standings"),
     path("events/<slug:slug>/seating/", views.seating_page, name="public-seating"),
     path("events/<slug:slug>/results/", views.results_page, name="public-results"),
+    path("events/<slug:slug>/my-match/", views_swiss.my_match, name="my-match"),
 ]

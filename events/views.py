@@ -82,6 +82,9 @@ def event_page(request, slug):
             winner = next(
                 (result.players[r.player].name for r in result.standings.rows if r.winner), None
             )
+        elif event.standings_published and any(r.is_top_cut for r in rounds):
+            result = event_standings(event)  # Mitos y Leyendas: the top-cut champion
+            winner = result.name(result.champion) if result.champion else None
         return render_to_string(
             "events/public_event.html",
             {
@@ -108,6 +111,10 @@ def standings_page(request, slug):
         return render(request, "events/not_published.html", {"event": event}, status=200)
 
     def build():
+        if event.ruleset == "myl":
+            from events.views_swiss import public_standings
+
+            return public_standings(request, event, staff)
         result = event_standings(event)
         table = StandingsTable.from_result(result, request=request, public=True)
         return render_to_string(

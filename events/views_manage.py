@@ -11,10 +11,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from events import exports, services
+from events import exports, services, views_swiss
 from events.access import organisation_organiser_required, staff_required
 from events.errors import ConflictError, UserError
-from events.forms import AddPlayerForm, EventCreateForm, EventSettingsForm, StaffForm
+from events.forms import (
+    AddPlayerForm,
+    EventCreateForm,
+    EventSettingsForm,
+    StaffForm,
+    preset_initial,
+)
 from events.models import AuditLog, EventRole, PlayerClaim, Registration, Seat, Table
 from events.permissions import Permission as P
 from events.views import round_or_404
@@ -41,7 +47,10 @@ def _fail(request, exc: UserError):
 # ---------------------------------------------------------------- event
 @organisation_organiser_required
 def event_create(request, org):
-    form = EventCreateForm(request.POST or None, initial={"preset": "vekn-2026"})
+    # ``?preset=myl-2026`` opens the form with that preset's fields and values.
+    form = EventCreateForm(
+        request.POST or None, initial=preset_initial(request.GET.get("preset", "vekn-2026"))
+    )
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         try:
@@ -68,6 +77,8 @@ def event_create(request, org):
 
 @staff_required(P.VIEW_STAFF_PAGES)
 def dashboard(request, event):
+    if event.ruleset == "myl":
+        return views_swiss.dashboard(request, event)
     rounds = list(event.rounds.order_by("number"))
     last = rounds[-1] if rounds else None
     counts = {s: 0 for s in Registration.Status.values}
@@ -193,6 +204,8 @@ def player_status(request, event, reg_id):
 @staff_required(P.MANAGE_SEATING)
 @require_POST
 def round_seat(request, event):
+    if event.ruleset == "myl":
+        return views_swiss.pair_view(request, event)
     try:
         rnd = services.seat_next_round(event, request.user)
     except UserError as exc:
@@ -204,6 +217,8 @@ def round_seat(request, event):
 
 @staff_required(P.VIEW_STAFF_PAGES)
 def round_detail(request, event, number):
+    if event.ruleset == "myl":
+        return views_swiss.round_page(request, event, number)
     rnd = round_or_404(event, number)
     score = services.seating_score(rnd) if not rnd.is_final else None
     tables = services.round_overview(rnd)
@@ -237,6 +252,8 @@ def round_detail(request, event, number):
 @staff_required(P.MANAGE_SEATING)
 @require_POST
 def round_reseat(request, event, number):
+    if event.ruleset == "myl":
+        return views_swiss.repair_view(request, event, number)
     rnd = round_or_404(event, number)
     try:
         services.reseat_round(rnd, request.user)
@@ -249,6 +266,8 @@ def round_reseat(request, event, number):
 @staff_required(P.MANAGE_SEATING)
 @require_POST
 def round_swap(request, event, number):
+    if event.ruleset == "myl":
+        raise Http404("Mitos y Leyendas rounds are paired again, not swapped")
     rnd = round_or_404(event, number)
     try:
         a, b = _db_int(request.POST.get("a")), _db_int(request.POST.get("b"))
@@ -276,7 +295,10 @@ def round_publish(request, event, number):
     rnd = round_or_404(event, number)
     published = request.POST.get("published") == "1"
     services.set_seating_published(rnd, published, request.user)
-    messages.success(request, _("Seating published.") if published else _("Seating hidden."))
+    if event.ruleset == "myl":
+        messages.success(request, _("Pairings published.") if published else _("Pairings hidden."))
+    else:
+        messages.success(request, _("Seating published.") if published else _("Seating hidden."))
     if rnd.is_final:
         return _back(event, "final")
     return _back(event, "round", number=number)
@@ -321,6 +343,8 @@ def _result_context(request, event, table, values=None, error=None, override="")
 
 @staff_required(P.ENTER_RESULTS)
 def table_result(request, event, number, table_number):
+    if event.ruleset == "myl":
+        return views_swiss.match_page(request, event, number, table_number)
     table = _table(event, number, table_number)
     if request.method != "POST":
         return render(request, "manage/result.html", _result_context(request, event, table))
@@ -365,6 +389,8 @@ def table_result(request, event, number, table_number):
 @require_POST
 def table_check(request, event, number, table_number):
     """htmx: live validation of the sheet as the scorekeeper types (SPEC-events §1.2)."""
+    if event.ruleset == "myl":
+        raise Http404("No VEKN sheet in a Mitos y Leyendas event")
     table = _table(event, number, table_number)
     seats = table.seats.count()
     values = [request.POST.get(f"vp_{i}", "") for i in range(1, seats + 1)]
@@ -375,6 +401,8 @@ def table_check(request, event, number, table_number):
 # ---------------------------------------------------------------- standings & final
 @staff_required(P.VIEW_STAFF_PAGES)
 def standings(request, event):
+    if event.ruleset == "myl":
+        return views_swiss.standings_page(request, event)
     result = event_standings(event)
     return render(
         request,
@@ -401,6 +429,9 @@ def standings(request, event):
 @staff_required(P.RUN_FINAL)
 @require_POST
 def toss(request, event):
+    if event.ruleset == "myl" and event.rounds.filter(is_top_cut=True).exists():
+        messages.error(request, _("The top cut has started: the toss can no longer change."))
+        return _back(event, "standings")
     ids = request.POST.getlist("player")
     try:
         ids = [_db_int(i) for i in ids]
@@ -429,6 +460,8 @@ def publish_standings(request, event):
 
 @staff_required(P.RUN_FINAL)
 def final(request, event):
+    if event.ruleset == "myl":
+        raise Http404("Mitos y Leyendas events have a top cut, not a VEKN final")
     final_round = event.rounds.filter(is_final=True).first()
     if request.method == "POST":
         action = request.POST.get("action")
@@ -520,6 +553,8 @@ def final(request, event):
 # ---------------------------------------------------------------- exports, audit, staff
 @staff_required(P.VIEW_STAFF_PAGES)
 def export_csv(request, event):
+    if event.ruleset == "myl":
+        return views_swiss.export_csv(request, event)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
     writer = csv.writer(response)
@@ -530,6 +565,8 @@ def export_csv(request, event):
 
 @staff_required(P.VIEW_STAFF_PAGES)
 def export_archondata(request, event):
+    if event.ruleset == "myl":
+        raise Http404("The VEKN report is for VEKN events")
     response = HttpResponse(
         exports.archondata(event_standings(event)), content_type="text/plain; charset=utf-8"
     )

@@ -179,6 +179,14 @@ class Penalty(models.Model):
 
         from penalties.vekn_guide import RULESETS
 
+        spanish = (get_language() or "").startswith("es")
+        if self.ruleset == "myl":
+            from penalties.myl_rules import MYL_V1
+
+            inf = MYL_V1.catalogue.get(self.infraction)
+            if inf is None:
+                return ""
+            return inf.title_es if spanish else inf.name
         inf = RULESETS.get(self.ruleset, None)
         inf = inf.catalogue.get(self.infraction) if inf else None
         if inf is None:

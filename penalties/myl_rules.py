@@ -1330,6 +1330,8 @@ def render_markdown(ruleset: Ruleset = MYL_V1) -> str:
         "`penalties/appeals.py`); every rule cites its section as `MyL conduct §…`.",
         "This page is generated from the engine's own data: "
         "`.venv/bin/python -m penalties.myl_rules > docs/rules-myl-penalties.md`.",
+        "How judges, players and the Organised Play manager use it in the app: "
+        "[`judging-myl.md`](judging-myl.md).",
         "",
         "## Penalties (§4.1)",
         "",

@@ -143,7 +143,13 @@ def assessment_fields(a: guide.Assessment) -> dict:
 
 
 def apply_effects(p: Penalty) -> None:
-    """Public name of the effects of a confirmed penalty on the registration (DQ, JG §1.1.4)."""
+    """Public name of the effects of a confirmed penalty on the registration (DQ, JG §1.1.4;
+    Mitos y Leyendas penalties: ``penalties.myl_services``)."""
+    if p.ruleset == "myl":
+        from penalties import myl_services
+
+        myl_services.apply_effects(p)
+        return
     _apply_effects(p)
 
 
@@ -356,6 +362,10 @@ def _lock(penalty: Penalty, expected: str | None = None) -> Penalty:
 
 def confirm(penalty: Penalty, actor=None, *, expected: str | None = None) -> Penalty:
     """The head judge confirms a pending standings adjustment or disqualification."""
+    if penalty.ruleset == "myl":
+        from penalties import myl_services
+
+        return myl_services.confirm(penalty, actor, expected=expected)
     _ensure_open(penalty.event)
     with transaction.atomic():
         penalty = _lock(penalty, expected)
@@ -376,6 +386,10 @@ def change_level(
     penalty: Penalty, level: str, reason: str, actor=None, *, expected: str | None = None
 ) -> Penalty:
     """A head-judge deviation after the fact: give ``level`` instead, with a reason."""
+    if penalty.ruleset == "myl":
+        from penalties import myl_services
+
+        return myl_services.change_level(penalty, level, reason, actor, expected=expected)
     reason = (reason or "").strip()
     if level not in Level.values:
         raise UserError(_("Unknown level."))
@@ -413,6 +427,10 @@ def void(penalty: Penalty, reason: str, actor=None, *, expected: str | None = No
     """Void a penalty with a reason (it stays in the history). Later penalties of the same
     person in the event are reassessed (their offence numbers may drop) and a voided
     disqualification gives the player back their place."""
+    if penalty.ruleset == "myl":
+        from penalties import myl_services
+
+        return myl_services.void(penalty, reason, actor, expected=expected)
     reason = (reason or "").strip()
     if not reason:
         raise UserError(_("Say why the penalty is voided."))

@@ -113,6 +113,10 @@ def _flow_objects(request, event, data):
 @staff_required(P.LOG_PENALTIES)
 def incident_new(request, event):
     """Steps 2–4: choose the infraction, answer its questions, read the preview, confirm."""
+    if event.ruleset == "myl":
+        from penalties import views_myl
+
+        return views_myl.incident_new(request, event)
     data = request.POST if request.method == "POST" else request.GET
     reg, table = _flow_objects(request, event, data)
     code = data.get("code", "")
@@ -266,6 +270,10 @@ def penalty_detail(request, event, pk):
         pk=pk,
         event=event,
     )
+    if penalty.ruleset == "myl":
+        from penalties import views_myl
+
+        return views_myl.penalty_detail(request, event, penalty)
     if request.method == "POST":
         if P.CONFIRM_PENALTIES not in request.event_permissions:
             raise Http404
@@ -467,15 +475,25 @@ def export_penalties_json(request, event):
 
 @login_required
 def my_sanctions(request):
-    """The signed-in player's own sanction history across events (active and voided)."""
+    """The signed-in player's own sanction history across events (active and voided); for
+    Mitos y Leyendas penalties, the written appeal's deadline and form (MyL conduct §5.10)."""
+    from penalties import views_myl
+
     person = Person.objects.filter(user=request.user).first()
+    if request.method == "POST":
+        if person is None:
+            raise Http404
+        return views_myl.submit_appeal(request, person)
     penalties = (
-        Penalty.objects.filter(person=person, is_linked=False)
-        .select_related("event")
-        .order_by("-created_at")
+        list(
+            Penalty.objects.filter(person=person, is_linked=False)
+            .select_related("event")
+            .order_by("-created_at")
+        )
         if person
         else []
     )
+    views_myl.annotate_my_penalties(penalties, person)
     return render(
         request, "penalties/my_sanctions.html", {"person": person, "penalties": penalties}
     )

@@ -45,7 +45,14 @@ class EventStandings:
 def event_standings(event: Event) -> EventStandings:
     """Compute the standings of ``event`` (TR §3.1, §3.7; SPEC-events §1.3–§1.5) from the
     VP adjusted by confirmed standings adjustments (JG §1.1.3), in four queries:
-    registrations with people, rounds, seats, adjustments."""
+    registrations with people, rounds, seats, adjustments.
+
+    A Mitos y Leyendas event gets its own result instead
+    (``events.swiss_services.MylEventStandings``, SPEC-events §2)."""
+    if event.ruleset == "myl":
+        from events.swiss_services import myl_standings
+
+        return myl_standings(event)
     all_regs = list(
         Registration.objects.filter(event=event).select_related("person").order_by("id")
     )
@@ -163,7 +170,13 @@ def _force_majeure_cut(rounds, seats):
 
 
 def standings_document(result: EventStandings) -> dict:
-    """The standings JSON document of CONTRACTS §2 (``arbitro`` API and ``standings --json``)."""
+    """The standings JSON document of CONTRACTS §2 (``arbitro`` API and ``standings --json``).
+    Mitos y Leyendas rows carry ``match_points``, ``omw``, ``gw_pct``, ``ogw`` instead
+    (``events.swiss_services.standings_document``)."""
+    if getattr(result, "ruleset", "vekn") == "myl":
+        from events.swiss_services import standings_document as myl_document
+
+        return myl_document(result)
     s = result.standings
     return {
         "event": result.event.slug,

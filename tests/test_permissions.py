@@ -63,6 +63,11 @@ MATRIX = {
     "leagues:excuse-evidence": ("get", "match", [404, 404, 404, 404, 404, 404, 404]),
     "leagues:match-concede": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
     "leagues:competition-decide-tie": ("post", "event", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:competition-close-regular-phase": (
+        "post",
+        "event",
+        [302, 404, 404, 404, 404, 404, 404],
+    ),
     # --- end league match
     # --- league: season staff and tribunal (leagues/urls_staff.py)
     # no season/competition with the fixture's slugs: sign-in first, then 404 for everyone
@@ -85,6 +90,13 @@ MATRIX = {
     "leagues:staff-reviews": ("get", "event", [302, 404, 404, 404, 404, 404, 404]),
     "leagues:staff-draft": ("get", "event", [302, 404, 404, 404, 404, 404, 404]),
     # --- end league compliance
+    # --- league finals (leagues/finals.py)
+    # public pages and API: no season/competition with the event's slug → 404 for all
+    # (tests/leagues/test_finals.py checks the 200s)
+    "api-competition-bracket": ("get", "event", [404, 404, 404, 404, 404, 404, 404]),
+    "api-season-suspensions": ("get", "event", [404, 404, 404, 404, 404, 404, 404]),
+    "leagues:suspensions": ("get", "event", [404, 404, 404, 404, 404, 404, 404]),
+    # --- end league finals
     # staff
     "manage:dashboard": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
     "manage:settings": ("get", "event", [302, 404, 404, 200, 403, 403, 403]),
@@ -122,6 +134,21 @@ MATRIX = {
     "manage:cases": ("get", "event", [302, 404, 404, 200, 200, 403, 403]),
     "manage:export-penalties-csv": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
     "manage:export-penalties-json": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
+    # --- myl events (events/views_swiss.py)
+    # the fixture is a VEKN event: MyL-only addresses answer 404 once the permission is
+    # held (tests/test_swiss_pages.py checks every role on a MyL event)
+    "manage:myl-pair": ("post", "event", [302, 404, 404, 404, 404, 404, 403]),
+    "manage:myl-repair": ("post", "round", [302, 404, 404, 404, 404, 404, 403]),
+    "manage:myl-match": ("get", "table", [302, 404, 404, 404, 404, 404, 404]),
+    "manage:myl-top-cut": ("post", "event", [302, 404, 404, 404, 404, 403, 403]),
+    "events:my-match": ("get", "event", [302, 404, 404, 404, 404, 404, 404]),
+    # --- end myl events
+    # --- myl penalties (penalties/views_myl.py)
+    # the fixture's penalty is a VEKN one: no aggression report (404 once allowed);
+    # written appeals are the OP manager's (tests/test_myl_penalty_pages.py checks the 200s)
+    "manage:myl-aggression-report": ("get", "penalty", [302, 404, 404, 404, 404, 404, 403]),
+    "manage:myl-appeals": ("get", "event", [302, 404, 404, 403, 403, 403, 403]),
+    # --- end myl penalties
 }
 SKIPPED_NAMESPACES = {"admin"}  # Django admin has its own staff-only login
 

@@ -106,6 +106,10 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# Mitos y Leyendas written appeals (MyL conduct §5.10): the deadline skips this country's
+# public holidays (ISO code; "none": weekends only). See penalties.myl_services.
+APPEALS_HOLIDAY_COUNTRY = env_str("APPEALS_HOLIDAY_COUNTRY", "CL")
+
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
 LOGGING = {

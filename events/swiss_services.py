@@ -1,0 +1,910 @@
+"""Mitos y Leyendas events (SPEC-events §2): the adapter between the pure rules
+(``events.swiss`` pairs a round, ``standings.myl`` scores it) and the database.
+
+A match is a ``Table`` of two ``Seat`` rows carrying ``games_won``; a bye is a ``Table``
+with ``is_bye=True`` and one seat. Swiss rounds are ``Round`` rows numbered from 1; the
+top cut follows as rounds with ``is_top_cut=True`` (the first one keeps the seeds, best
+first, in ``Round.finalists``). Every change runs in one transaction, writes the audit
+log and invalidates the public pages' cache, like ``events.services``.
+
+Choices (documented in ``docs/rules-myl.md``, "Running an event"):
+
+- Pairing a round needs the previous one complete. When no pairing without a rematch (or
+  a second bye) exists, the organiser or head judge (permission ``run_final``, the one
+  for the head judge's seating decisions) pairs it with rematches allowed — the fewest
+  possible.
+- Penalties: a confirmed ``game_loss`` makes the player lose the match of its round — or
+  of their next match when they had a bye or no match in that round; a confirmed
+  ``disqualification`` given *during a game* makes the opponent win that match. A player
+  dropped or disqualified while their match is unplayed loses it (for a drop, the "Loss"
+  seat ``events.services.set_status`` marks); an entered score takes precedence.
+- Players may enter their own match's result (no confirmation by the opponent) while no
+  result is entered; after that only staff change it.
+- Once the top cut is paired, Swiss results are locked.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from events import swiss
+from events.errors import ConflictError, UserError
+from events.models import AuditLog, Event, Registration, Round, Seat, Table
+from events.services import _changed, audit
+from standings import myl
+
+__all__ = [
+    "Match",
+    "MatchOutcome",
+    "MylEventStandings",
+    "current_match",
+    "cut_line_tie",
+    "myl_standings",
+    "pair_next_round",
+    "pair_top_cut",
+    "player_save_result",
+    "repair_round",
+    "round_label",
+    "save_match_result",
+    "standings_document",
+]
+
+
+# --------------------------------------------------------------------------- loading
+@dataclass(frozen=True)
+class Seated:
+    """One seat of a match as loaded (no model instance: a values row)."""
+
+    registration_id: int
+    position: int
+    games_won: int | None
+    loss: bool
+
+
+@dataclass(frozen=True)
+class Match:
+    """A match (or a bye) of a round, with what the penalties make of it.
+
+    ``winner``: the registration id that wins (``None`` for a draw or while it is being
+    played); ``complete``: the match counts (entered, or decided by a penalty or a drop).
+    """
+
+    table_id: int
+    number: int
+    version: int
+    is_bye: bool
+    seats: tuple[Seated, ...]
+    complete: bool = False
+    winner: int | None = None
+    penalised: frozenset[int] = frozenset()
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return tuple(s.registration_id for s in self.seats)
+
+    @property
+    def entered(self) -> bool:
+        return not self.is_bye and all(s.games_won is not None for s in self.seats)
+
+
+@dataclass(frozen=True)
+class MylEventStandings:
+    """The standings of a MyL event as loaded from the database (:func:`myl_standings`).
+
+    ``standings``: the ``standings.myl.Standings`` (player ids are registration ids);
+    ``players``: registration id → ``standings.services.PlayerInfo``; ``rounds``: every
+    round; ``matches``: round id → its matches, table order; ``swiss_done``: every Swiss
+    round is paired and complete; ``seeds``: the top cut's seeds once it is paired;
+    ``note``: why the top cut is not shown in the ranks (inconsistent data), else ``None``.
+    """
+
+    event: Event
+    standings: myl.Standings
+    players: dict
+    rounds: list[Round]
+    matches: dict[int, list[Match]]
+    data: myl.StandingsInput
+    swiss_done: bool = False
+    seeds: tuple[int, ...] = ()
+    note: str | None = None
+    ruleset: str = "myl"
+    games: dict[int, list[int]] = field(default_factory=dict)
+
+    def code(self, reg_id: int) -> str:
+        return self.players[reg_id].code
+
+    def name(self, reg_id: int | None) -> str:
+        return "" if reg_id is None else self.players[reg_id].name
+
+    def rows(self):
+        """(StandingRow, PlayerInfo) pairs in standings order."""
+        return [(row, self.players[row.player]) for row in self.standings.rows]
+
+    @property
+    def swiss_rounds(self) -> list[Round]:
+        return [r for r in self.rounds if not r.is_top_cut]
+
+    @property
+    def top_cut_rounds(self) -> list[Round]:
+        return [r for r in self.rounds if r.is_top_cut]
+
+    @property
+    def champion(self) -> int | None:
+        """The top-cut winner: from the standings, or — when the ranks could not apply the
+        top cut (``note``) — the winner of the played top-cut final."""
+        if self.standings.champion is not None:
+            return self.standings.champion
+        top = self.top_cut_rounds
+        final = self.matches.get(top[-1].id, []) if top else []
+        if len(final) == 1 and self.event.top_cut and len(top) == {4: 2, 8: 3}[self.event.top_cut]:
+            return final[0].winner
+        return None
+
+    def round_complete(self, rnd: Round) -> bool:
+        matches = self.matches.get(rnd.id, [])
+        return bool(matches) and all(m.complete for m in matches)
+
+
+def _wins_needed(best_of: int) -> int:
+    return best_of // 2 + 1
+
+
+def myl_standings(event: Event) -> MylEventStandings:
+    """Standings of a MyL event from the database in four queries (registrations with
+    people, rounds, seats with their tables, penalties), whatever its size.
+
+    Confirmed game losses and mid-game disqualifications become ``standings.myl.GameLoss``
+    inputs (see the module docstring); disqualified players are removed from the rows
+    but their matches count for their opponents (``standings.myl``)."""
+    from penalties.models import Level, Penalty, Timing
+    from standings.services import PlayerInfo
+
+    regs = list(Registration.objects.filter(event=event).select_related("person").order_by("id"))
+    rounds = list(Round.objects.filter(event=event).order_by("number"))
+    rows = (
+        Seat.objects.filter(round__event=event)
+        .order_by("round__number", "table__number", "position")
+        .values_list(
+            "round_id",
+            "table_id",
+            "table__number",
+            "table__version",
+            "table__is_bye",
+            "registration_id",
+            "position",
+            "games_won",
+            "loss",
+        )
+    )
+    penalties = list(
+        Penalty.objects.filter(
+            event=event,
+            level__in=[Level.GAME_LOSS, Level.DISQUALIFICATION],
+            status=Penalty.Status.CONFIRMED,
+            is_linked=False,
+        )
+        .order_by("created_at", "id")
+        .values_list("registration_id", "level", "round_id", "round_number", "timing", "created_at")
+    )
+    by_id = {r.id: r for r in rounds}
+    gone = {r.id for r in regs if r.status == Registration.Status.DISQUALIFIED}
+    tables: dict[int, dict[int, dict]] = {r.id: {} for r in rounds}
+    games: dict[int, list[int]] = {}
+    for round_id, table_id, number, version, is_bye, reg, position, won, loss in rows:
+        entry = tables[round_id].setdefault(
+            table_id,
+            {"number": number, "version": version, "is_bye": is_bye, "seats": []},
+        )
+        entry["seats"].append(Seated(reg, position, won, loss))
+        games.setdefault(reg, []).append(by_id[round_id].number)
+
+    # Where each player has a (non-bye) match, by round number.
+    plays: dict[tuple[int, int], int] = {}
+    for rnd in rounds:
+        for table_id, t in tables[rnd.id].items():
+            if not t["is_bye"]:
+                for s in t["seats"]:
+                    plays[(rnd.number, s.registration_id)] = table_id
+    numbers = [r.number for r in rounds]
+    penalised: dict[int, set[int]] = {}  # round number → registration ids losing its match
+    for reg, level, round_id, round_number, timing, created_at in penalties:
+        number = round_number or (by_id[round_id].number if round_id in by_id else None)
+        if number is None:
+            earlier = [r.number for r in rounds if r.created_at <= created_at]
+            number = earlier[-1] if earlier else None
+        if number is None:
+            continue
+        if level == Level.DISQUALIFICATION:
+            if timing == Timing.DURING_GAME and (number, reg) in plays:
+                penalised.setdefault(number, set()).add(reg)
+            continue
+        # A game loss in a round without a match of the player's goes to their next match.
+        target = next((n for n in numbers if n >= number and (n, reg) in plays), None)
+        if target is not None:
+            penalised.setdefault(target, set()).add(reg)
+
+    matches: dict[int, list[Match]] = {}
+    for rnd in rounds:
+        out = []
+        lost_here = penalised.get(rnd.number, set())
+        for table_id, t in sorted(tables[rnd.id].items(), key=lambda kv: kv[1]["number"]):
+            seats = tuple(t["seats"])
+            ids = [s.registration_id for s in seats]
+            if t["is_bye"]:
+                out.append(Match(table_id, t["number"], t["version"], True, seats, True, ids[0]))
+                continue
+            lost = {r for r in ids if r in lost_here}
+            entered = all(s.games_won is not None for s in seats)
+            if not entered:
+                # Left (a drop's "Loss") or disqualified before playing it: the match is lost.
+                lost |= {s.registration_id for s in seats if s.loss or s.registration_id in gone}
+            winner = None
+            if len(lost) == 1 and len(ids) == 2:
+                winner = next(r for r in ids if r not in lost)
+            elif not lost and entered and len(seats) == 2:
+                a, b = seats[0].games_won, seats[1].games_won
+                winner = ids[0] if a > b else (ids[1] if b > a else None)
+            complete = entered or bool(lost)
+            out.append(
+                Match(
+                    table_id,
+                    t["number"],
+                    t["version"],
+                    False,
+                    seats,
+                    complete,
+                    winner,
+                    frozenset(lost),
+                )
+            )
+        matches[rnd.id] = out
+
+    competing = [r for r in regs if r.competing]
+    played = {s.registration_id for ms in matches.values() for m in ms for s in m.seats}
+    S = Registration.Status
+    players = tuple(r.id for r in competing if r.id in played or r.status == S.CHECKED_IN)
+    in_event = set(players)
+    swiss_rounds = [r for r in rounds if not r.is_top_cut]
+    top_rounds = [r for r in rounds if r.is_top_cut]
+    swiss_input = []
+    for rnd in swiss_rounds:
+        results = []
+        for m in matches[rnd.id]:
+            if not all(p in in_event for p in m.players):
+                continue  # a non-competing person seated by hand: not scored
+            if m.is_bye:
+                results.append(myl.MatchResult(player=m.players[0]))
+            elif len(m.seats) == 2:
+                a, b = m.seats
+                # A drop's "Loss" on an unplayed match is scored as a game loss below.
+                results.append(
+                    myl.MatchResult(a.registration_id, b.registration_id, a.games_won, b.games_won)
+                )
+        swiss_input.append(myl.RoundResult(number=rnd.number, matches=tuple(results)))
+    game_losses = tuple(
+        myl.GameLoss(round=rnd.number, player=reg)
+        for rnd in swiss_rounds
+        for m in matches[rnd.id]
+        for reg in sorted(m.penalised)
+        if reg in in_event
+    )
+    seeds = tuple(top_rounds[0].finalists) if top_rounds else ()
+    swiss_done = len(swiss_rounds) >= event.preliminary_rounds and all(
+        all(m.complete for m in matches[r.id]) for r in swiss_rounds
+    )
+    winners: list[int] = []
+    for rnd in top_rounds:
+        decided = [m.winner for m in matches[rnd.id]]
+        prefix = []
+        for w in decided:
+            if w is None:
+                break
+            prefix.append(w)
+        winners.extend(prefix)
+        if len(prefix) < len(decided):
+            break
+    dropped = {r.id for r in competing if r.status == S.DROPPED} - set(seeds)
+    toss = tuple(
+        r.id for r in sorted(competing, key=lambda r: r.toss_position or 0) if r.toss_position
+    )
+    base = {
+        "players": players,
+        "rounds": tuple(swiss_input),
+        "best_of": event.best_of,
+        "game_losses": game_losses,
+        "dropped": frozenset(dropped & in_event),
+        "disqualified": frozenset(r.id for r in competing if r.status == S.DISQUALIFIED),
+        "toss": toss,
+    }
+    note = None
+    data = myl.StandingsInput(**base)
+    if event.top_cut and (top_rounds or swiss_done):
+        with_cut = myl.StandingsInput(
+            **base, top_cut=myl.TopCut(size=event.top_cut, winners=tuple(winners))
+        )
+        try:
+            standings = myl.compute_standings(with_cut)
+        except ValueError as exc:
+            standings = None
+            note = str(exc)
+        if standings is not None and seeds and tuple(standings.top_cut) != seeds:
+            standings, note = None, "the Swiss standings changed after the top cut was paired"
+        if standings is not None:
+            data = with_cut
+        else:
+            standings = myl.compute_standings(data)
+    else:
+        standings = myl.compute_standings(data)
+    info = {
+        r.id: PlayerInfo(r.id, r.code, r.person.name, r.person.vekn_number, r.status) for r in regs
+    }
+    return MylEventStandings(
+        event=event,
+        standings=standings,
+        players=info,
+        rounds=rounds,
+        matches=matches,
+        data=data,
+        swiss_done=swiss_done,
+        seeds=seeds,
+        note=note if top_rounds else None,
+        games=games,
+    )
+
+
+# --------------------------------------------------------------------------- pairing
+class _Named:
+    """A registration id that prints as the player's name, so the pairing rules' messages
+    name people; equality and hash are the id's."""
+
+    __slots__ = ("id", "name")
+
+    def __init__(self, reg_id: int, name: str):
+        self.id = reg_id
+        self.name = name
+
+    def __eq__(self, other):
+        return isinstance(other, _Named) and other.id == self.id
+
+    def __hash__(self):
+        return hash(self.id)
+
+    def __repr__(self):
+        return self.name
+
+
+def _eligible(event: Event, number: int) -> list[int]:
+    """Registration ids to pair in round ``number``: checked-in, competing players whose
+    first round has come (late entries join with their 0 points)."""
+    return list(
+        event.registrations.filter(
+            status=Registration.Status.CHECKED_IN, competing=True, first_round__lte=number
+        )
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+
+
+def _pairing(event: Event, number: int, *, seed: int, allow_rematches: bool) -> swiss.Pairing:
+    result = myl_standings(event)
+    eligible = set(_eligible(event, number))
+    if len(eligible) < 2:
+        raise UserError(_("At least 2 checked-in players are needed to pair a round."))
+    # Only the Swiss rounds before this one count (a re-pairing leaves out its own round).
+    earlier = myl.StandingsInput(
+        players=result.data.players,
+        rounds=tuple(r for r in result.data.rounds if r.number < number),
+        best_of=result.data.best_of,
+        game_losses=tuple(g for g in result.data.game_losses if g.round < number),
+        dropped=result.data.dropped,
+        disqualified=result.data.disqualified,
+        toss=result.data.toss,
+    )
+    named = {rid: _Named(rid, info.name) for rid, info in result.players.items()}
+    entrants = [
+        swiss.Entrant(
+            player=named[e.player],
+            match_points=e.match_points,
+            rank=e.rank,
+            opponents=frozenset(named[o] for o in e.opponents if o in named),
+            had_bye=e.had_bye,
+        )
+        for e in myl.pairing_entrants(earlier)
+        if e.player in eligible
+    ]
+    try:
+        return swiss.pair_round(
+            entrants, round_number=number, seed=seed, allow_rematches=allow_rematches
+        )
+    except swiss.PairingError as exc:
+        raise UserError(
+            _(
+                "Round %(n)s cannot be paired without a rematch or a second bye: %(detail)s. "
+                "The head judge can pair it with rematches allowed (the fewest possible)."
+            )
+            % {"n": number, "detail": str(exc)},
+            field="rematches",
+        ) from None
+
+
+def _save_pairing(rnd: Round, pairing: swiss.Pairing) -> list:
+    """Create the round's matches (table 1 first) and the bye (last table)."""
+    specs = [(m.table, False, [m.player.id, m.opponent.id]) for m in pairing.matches]
+    if pairing.bye is not None:
+        specs.append((len(pairing.matches) + 1, True, [pairing.bye.id]))
+    tables = Table.objects.bulk_create(
+        [Table(round=rnd, number=n, is_bye=is_bye) for n, is_bye, _p in specs]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(table=table, round=rnd, registration_id=reg, position=pos)
+            for table, (_n, _b, players) in zip(tables, specs, strict=True)
+            for pos, reg in enumerate(players, start=1)
+        ]
+    )
+    return [players for _n, _b, players in specs]
+
+
+def _new_seed() -> int:
+    return random.SystemRandom().randrange(1, 2**62)
+
+
+def _check_myl(event: Event) -> None:
+    if event.ruleset != "myl":
+        raise UserError(_("This is not a Mitos y Leyendas event."))
+    if event.results_approved:
+        raise UserError(_("The event's results are approved: reopen them first."))
+
+
+def pair_next_round(
+    event: Event, actor=None, *, allow_rematches: bool = False, seed: int | None = None
+) -> Round:
+    """Pair the next Swiss round (SPEC-events §2, ``events.swiss``) and store its seed.
+
+    ``UserError`` when the previous round is not complete, every Swiss round is paired,
+    the top cut has started, fewer than 2 players are checked in, or no pairing without a
+    rematch exists (the message says so; ``allow_rematches=True`` is the head judge's
+    fallback)."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        _check_myl(event)
+        rounds = list(event.rounds.order_by("number"))
+        if any(r.is_top_cut for r in rounds):
+            raise UserError(_("The top cut has started: no more Swiss rounds."))
+        if len(rounds) >= event.preliminary_rounds:
+            raise UserError(_("All Swiss rounds are paired."))
+        if rounds:
+            result = myl_standings(event)
+            if not result.round_complete(rounds[-1]):
+                raise UserError(
+                    _("Enter every result of round %(n)s first.") % {"n": rounds[-1].number}
+                )
+        number = len(rounds) + 1
+        seed = _new_seed() if seed is None else seed
+        pairing = _pairing(event, number, seed=seed, allow_rematches=allow_rematches)
+        rnd = Round.objects.create(event=event, number=number, seed=seed)
+        tables = _save_pairing(rnd, pairing)
+        audit(
+            event,
+            actor,
+            "round.pair",
+            str(rnd),
+            after={
+                "tables": tables,
+                "seed": seed,
+                "allow_rematches": allow_rematches,
+                "rematches": pairing.rematches,
+                "pair_downs": pairing.pair_downs,
+            },
+        )
+        _changed(event)
+    return rnd
+
+
+def repair_round(
+    rnd: Round, actor=None, *, allow_rematches: bool = False, seed: int | None = None
+) -> Round:
+    """Pair the last Swiss round again with a new seed (a late check-in, a mistaken drop),
+    only while none of its results is entered."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=rnd.event_id)
+        _check_myl(event)
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if rnd.is_top_cut:
+            raise UserError(_("Top-cut matches follow the seeds: they are not paired again."))
+        if event.rounds.filter(number__gt=rnd.number).exists():
+            raise UserError(_("Only the last round can be paired again."))
+        if Seat.objects.filter(round=rnd, games_won__isnull=False).exists():
+            raise UserError(_("Results of this round are entered: it cannot be paired again."))
+        before = _round_tables(rnd)
+        seed = _new_seed() if seed is None else seed
+        Seat.objects.filter(round=rnd).delete()
+        Table.objects.filter(round=rnd).delete()
+        pairing = _pairing(event, rnd.number, seed=seed, allow_rematches=allow_rematches)
+        rnd.seed = seed
+        rnd.save(update_fields=["seed"])
+        tables = _save_pairing(rnd, pairing)
+        audit(
+            event,
+            actor,
+            "round.repair",
+            str(rnd),
+            {"tables": before},
+            {"tables": tables, "seed": seed, "allow_rematches": allow_rematches},
+        )
+        _changed(event)
+    return rnd
+
+
+def _round_tables(rnd: Round) -> list[list[int]]:
+    tables: dict[int, list[int]] = {}
+    for number, reg in (
+        Seat.objects.filter(round=rnd)
+        .order_by("table__number", "position")
+        .values_list("table__number", "registration_id")
+    ):
+        tables.setdefault(number, []).append(reg)
+    return list(tables.values())
+
+
+# --------------------------------------------------------------------------- top cut
+def pair_top_cut(event: Event, actor=None) -> Round:
+    """Pair the next top-cut round: after the last Swiss round, the seeds from the
+    standings (top 8: 1v8, 4v5, 2v7, 3v6; top 4: 1v4, 2v3); then the winners of
+    consecutive matches meet, the better seed in seat 1. ``UserError`` when the event has
+    no top cut, a Swiss or top-cut result is missing, or the champion is known."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        _check_myl(event)
+        if not event.top_cut:
+            raise UserError(_("This event has no top cut."))
+        result = myl_standings(event)
+        rounds = result.rounds
+        if len(result.swiss_rounds) < event.preliminary_rounds or not result.swiss_done:
+            raise UserError(_("Play and enter every Swiss round first."))
+        top = result.top_cut_rounds
+        number = rounds[-1].number + 1
+        if not top:
+            seeds = tuple(result.standings.top_cut)
+            if len(seeds) != event.top_cut:
+                raise UserError(
+                    _("A top %(n)s needs %(n)s players who have not dropped.")
+                    % {"n": event.top_cut}
+                )
+            pairs = [list(p) for p in myl.top_cut_pairs(seeds)]
+            rnd = Round.objects.create(
+                event=event, number=number, is_top_cut=True, finalists=list(seeds)
+            )
+        else:
+            last = top[-1]
+            winners = [m.winner for m in result.matches[last.id]]
+            if any(w is None for w in winners):
+                raise UserError(
+                    _("Enter the winner of every match of %(round)s first.")
+                    % {"round": round_label(last, len(winners))}
+                )
+            if len(winners) == 1:
+                raise UserError(
+                    _("The top cut is over: %(name)s is the champion.")
+                    % {"name": result.name(winners[0])}
+                )
+            seed_of = {p: i for i, p in enumerate(top[0].finalists)}
+            pairs = [
+                sorted(pair, key=lambda p: seed_of.get(p, len(seed_of)))
+                for pair in zip(winners[::2], winners[1::2], strict=True)
+            ]
+            rnd = Round.objects.create(event=event, number=number, is_top_cut=True)
+        tables = Table.objects.bulk_create(
+            [Table(round=rnd, number=i) for i in range(1, len(pairs) + 1)]
+        )
+        Seat.objects.bulk_create(
+            [
+                Seat(table=table, round=rnd, registration_id=reg, position=pos)
+                for table, pair in zip(tables, pairs, strict=True)
+                for pos, reg in enumerate(pair, start=1)
+            ]
+        )
+        audit(
+            event,
+            actor,
+            "topcut.pair",
+            str(rnd),
+            after={"tables": [[result.code(p) for p in pair] for pair in pairs]},
+        )
+        _changed(event)
+    return rnd
+
+
+def cut_line_tie(result: MylEventStandings) -> list[int]:
+    """Players fully tied across the top-cut line (every tie-breaker equal) once the Swiss
+    is over and before the top cut is paired, unless a toss already orders them all. They
+    are seeded in registration order unless the head judge records a toss (``manage:toss``,
+    ``events.services.random_toss``) **[choice: a toss is offered, not required]**."""
+    size = result.event.top_cut
+    rows = result.standings.rows
+    if not size or not result.swiss_done or result.top_cut_rounds or len(rows) <= size:
+        return []
+    eligible = [r for r in rows if not r.dropped]
+    if len(eligible) <= size:
+        return []
+    inside, outside = eligible[size - 1], eligible[size]
+    if inside.swiss_rank != outside.swiss_rank:
+        return []
+    tied = [r.player for r in eligible if r.swiss_rank == inside.swiss_rank]
+    return [] if all(p in result.data.toss for p in tied) else tied
+
+
+def round_label(rnd: Round, matches: int | None = None) -> str:
+    """ "Round 3", or the top-cut stage by its number of matches: quarter-finals (4),
+    semi-finals (2), final (1)."""
+    if not rnd.is_top_cut:
+        return str(rnd)
+    if matches is None:
+        matches = rnd.tables.count()
+    return {
+        4: _("Quarter-finals"),
+        2: _("Semi-finals"),
+        1: _("Top-cut final"),
+    }.get(matches, str(rnd))
+
+
+# --------------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class MatchOutcome:
+    version: int
+    games: tuple[int | None, ...]
+
+
+def parse_games(value) -> int | None:
+    """One games entry: '' or None → not entered; digits → int; ``UserError`` else."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    if text == "":
+        return None
+    if not text.isdigit() or len(text) > 2:
+        raise UserError(_("“%(v)s” is not a number of games.") % {"v": text[:10]})
+    return int(text)
+
+
+def check_games(best_of: int, games: Sequence[int | None], *, top_cut: bool = False) -> None:
+    """``UserError`` unless ``games`` (two entries) is a possible match result: each
+    0..wins needed (2 in best-of-3, 1 in best-of-1), not both the wins needed; a draw is
+    allowed (1–1 at time, 0–0) except in the top cut. Both empty clears the result."""
+    if len(games) != 2:
+        raise UserError(_("A match has two players."))
+    a, b = games
+    if a is None and b is None:
+        return
+    if a is None or b is None:
+        raise UserError(_("Enter the games of both players (or neither, to clear the result)."))
+    need = _wins_needed(best_of)
+    if not (0 <= a <= need and 0 <= b <= need):
+        raise UserError(
+            _("In a best-of-%(b)s match each player wins 0 to %(n)s games.")
+            % {"b": best_of, "n": need}
+        )
+    if a == need and b == need:
+        raise UserError(_("Both players cannot win %(n)s games.") % {"n": need})
+    if top_cut and a == b:
+        raise UserError(_("A top-cut match cannot end in a draw: enter who won."))
+
+
+def _target(table: Table) -> str:
+    return f"round {table.round.number} table {table.number}"
+
+
+def save_match_result(
+    table: Table,
+    games: Sequence[int | None],
+    *,
+    version: int,
+    actor=None,
+    may_correct: bool = False,
+    only_if_empty: bool = False,
+    comment: str = "",
+) -> MatchOutcome:
+    """Save the games each player of a match won (seat order), as one transaction.
+
+    ``version`` is the table version the form was loaded with: if somebody saved in
+    between, ``ConflictError`` and nothing is saved. Refused for a bye, when the event's
+    results are approved, for Swiss results once the top cut is paired, for a top-cut
+    match once the next top-cut round is paired, and — unless ``may_correct`` (a judge) —
+    once the next round is paired. ``only_if_empty``: refuse when a result is entered
+    (a player's own entry)."""
+    games = tuple(games)
+    with transaction.atomic():
+        table = Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
+        rnd, event = table.round, table.round.event
+        if table.version != version:
+            last = (
+                AuditLog.objects.filter(event=event, action="result.save", target=_target(table))
+                .select_related("actor")
+                .first()
+            )
+            who = last.actor.get_username() if last and last.actor else _("someone")
+            raise ConflictError(
+                _(
+                    "%(who)s saved this match while you were typing. Nothing of yours was "
+                    "saved: check the result now shown and enter your change again."
+                )
+                % {"who": who}
+            )
+        _check_myl(event)
+        if table.is_bye:
+            raise UserError(_("A bye is a won match: there is no result to enter."))
+        later = event.rounds.filter(number__gt=rnd.number)
+        if not rnd.is_top_cut and event.rounds.filter(is_top_cut=True).exists():
+            raise UserError(_("The top cut has started: Swiss results are locked."))
+        if rnd.is_top_cut and later.exists():
+            raise UserError(_("The next top-cut round is paired: this match is locked."))
+        if later.exists() and not may_correct:
+            raise UserError(_("The next round is paired: only a judge can correct this match."))
+        seats = list(table.seats.select_for_update().order_by("position"))
+        if only_if_empty and any(s.games_won is not None for s in seats):
+            raise UserError(
+                _("The result of this match is already entered: ask a judge to correct it.")
+            )
+        check_games(event.best_of, games, top_cut=rnd.is_top_cut)
+        if len(seats) != 2:
+            raise UserError(_("A match has two players."))
+        before = [s.games_won for s in seats]
+        for seat, won in zip(seats, games, strict=True):
+            seat.games_won = won
+        Seat.objects.bulk_update(seats, ["games_won"])
+        table.version += 1
+        table.save(update_fields=["version", "updated_at"])
+        audit(
+            event,
+            actor,
+            "result.save",
+            _target(table),
+            {"games": before},
+            {"games": list(games)},
+            comment=comment,
+        )
+        _changed(event)
+    return MatchOutcome(version=table.version, games=games)
+
+
+def current_match(event: Event, reg: Registration) -> Seat | None:
+    """The player's seat in the latest round they are paired in (with table and round)."""
+    return (
+        Seat.objects.filter(round__event=event, registration=reg)
+        .select_related("table", "round")
+        .order_by("-round__number")
+        .first()
+    )
+
+
+def player_save_result(
+    reg: Registration, own: int | None, opponent: int | None, *, version: int, actor=None
+) -> MatchOutcome:
+    """A player enters the result of their own current match: their games and their
+    opponent's. No confirmation by the opponent is asked **[choice]**; only while no
+    result is entered and the round is the last one — after that a judge corrects it."""
+    if not reg.active:
+        raise UserError(_("You are no longer playing in this event."))
+    seat = current_match(reg.event, reg)
+    if seat is None:
+        raise UserError(_("You have no match yet."))
+    if reg.event.rounds.filter(number__gt=seat.round.number).exists():
+        raise UserError(_("This round is over: ask a judge to correct its result."))
+    games = (own, opponent) if seat.position == 1 else (opponent, own)
+    return save_match_result(
+        seat.table,
+        games,
+        version=version,
+        actor=actor,
+        only_if_empty=True,
+        comment="entered by a player",
+    )
+
+
+# --------------------------------------------------------------------------- documents
+def _pct(value) -> float:
+    """A percentage for JSON: a number with two decimals (66.67), rounded half up."""
+    return float(myl.percent(value))
+
+
+def standings_document(result: MylEventStandings) -> dict:
+    """The standings JSON document of CONTRACTS §2 for a MyL event: rows carry
+    ``match_points``, ``omw``, ``gw_pct``, ``ogw`` (percentages 0–100 as numbers with two
+    decimals, rounded half up) instead of the VEKN columns; ``top_cut`` gives the seeds and
+    the bracket."""
+    from penalties import services as penalty_services
+
+    s = result.standings
+    toss = {p: i for i, p in enumerate(result.data.toss, start=1)}
+    rows = []
+    for row, info in result.rows():
+        rows.append(
+            {
+                "rank": row.rank,
+                "player": info.code,
+                "name": info.name,
+                "match_points": row.match_points,
+                "omw": _pct(row.omw),
+                "gw_pct": _pct(row.gw_pct),
+                "ogw": _pct(row.ogw),
+                "swiss_rank": row.swiss_rank,
+                "wins": row.wins,
+                "draws": row.draws,
+                "losses": row.losses,
+                "byes": row.byes,
+                "dropped": row.dropped or info.status == "dropped",
+                "top_cut": row.top_cut,
+                "top_cut_result": row.top_cut_result,
+                "winner": row.top_cut_result == "champion",
+                "toss": toss.get(row.player),
+            }
+        )
+    doc = {
+        "event": result.event.slug,
+        "ruleset": "myl",
+        "best_of": result.event.best_of,
+        "final_played": result.champion is not None,
+        "standings": rows,
+    }
+    if result.event.top_cut:
+        doc["top_cut"] = {
+            "size": result.event.top_cut,
+            "seeds": [result.code(p) for p in (result.seeds or s.top_cut)],
+            "bracket": [
+                {
+                    "stage": m.stage,
+                    "match": m.number,
+                    "players": [result.code(m.higher_seed), result.code(m.lower_seed)],
+                    "winner": None if m.winner is None else result.code(m.winner),
+                }
+                for m in s.bracket
+            ],
+            "champion": None if result.champion is None else result.code(result.champion),
+        }
+    doc["penalties"] = penalty_services.penalties_document(result.event, result.games)
+    return doc
+
+
+def standings_csv_rows(result: MylEventStandings) -> list[list]:
+    """Staff CSV export of a MyL event's standings."""
+    out = [
+        [
+            "rank",
+            "player",
+            "name",
+            "match_points",
+            "wins",
+            "draws",
+            "losses",
+            "byes",
+            "omw",
+            "gw_pct",
+            "ogw",
+            "top_cut_result",
+            "status",
+        ]
+    ]
+    for row, info in result.rows():
+        out.append(
+            [
+                row.rank,
+                info.code,
+                info.name,
+                row.match_points,
+                row.wins,
+                row.draws,
+                row.losses,
+                row.byes,
+                f"{myl.percent(row.omw)}",
+                f"{myl.percent(row.gw_pct)}",
+                f"{myl.percent(row.ogw)}",
+                row.top_cut_result or "",
+                info.status,
+            ]
+        )
+    return out

@@ -1,0 +1,405 @@
+"""Pages of Mitos y Leyendas events (SPEC-events §2), phone first.
+
+Staff: the overview, round and standings pages of a MyL event are these (the VEKN views
+of ``events.views_manage`` hand over to them), plus the actions below, each wrapped by
+``staff_required(permission)``. Players: ``my_match`` lets a signed-in player whose
+person record is linked to their account enter their current match's result.
+
+Non-MyL events answer 404 on the MyL-only addresses.
+"""
+
+import csv
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from events import swiss_services as ss
+from events.access import staff_required, user_permissions
+from events.errors import ConflictError, UserError
+from events.models import Event, Registration, Seat, Table
+from events.permissions import Permission as P
+from events.views import round_or_404
+from standings import myl
+
+
+def _require_myl(event):
+    if event.ruleset != "myl":
+        raise Http404("Not a Mitos y Leyendas event")
+
+
+def _back(event, name="dashboard", anchor="", query="", **kwargs):
+    url = reverse(f"manage:{name}", kwargs={"slug": event.slug, **kwargs})
+    return redirect(url + (f"?{query}" if query else "") + (f"#{anchor}" if anchor else ""))
+
+
+def _need(event) -> int:
+    return event.best_of // 2 + 1
+
+
+def _match_rows(result, rnd) -> list[dict]:
+    """The matches of ``rnd`` for display: players' names and statuses, games, winner."""
+    out = []
+    seed_of = {p: i for i, p in enumerate(result.seeds, start=1)} if rnd.is_top_cut else {}
+    for m in result.matches.get(rnd.id, []):
+        seats = [
+            {
+                "id": s.registration_id,
+                "position": s.position,
+                "name": result.name(s.registration_id),
+                "status": result.players[s.registration_id].status,
+                "games": s.games_won,
+                "loss": s.loss,
+                "penalised": s.registration_id in m.penalised,
+                "winner": m.winner == s.registration_id and not m.is_bye,
+                "seed": seed_of.get(s.registration_id),
+            }
+            for s in m.seats
+        ]
+        out.append({"match": m, "number": m.number, "seats": seats})
+    return out
+
+
+def _round_context(request, event, result):
+    rounds = result.rounds
+    last = rounds[-1] if rounds else None
+    swiss_rounds = result.swiss_rounds
+    top = result.top_cut_rounds
+    last_complete = bool(last and result.round_complete(last))
+    can_pair = (
+        not top and len(swiss_rounds) < event.preliminary_rounds and (last is None or last_complete)
+    )
+    top_cut_next = None
+    if event.top_cut and result.swiss_done and result.champion is None:
+        if not top:
+            top_cut_next = _("Start the top %(n)s") % {"n": event.top_cut}
+        elif last_complete:
+            matches = len(result.matches.get(top[-1].id, []))
+            top_cut_next = {4: _("Pair the semi-finals"), 2: _("Pair the top-cut final")}.get(
+                matches
+            )
+    return {
+        "event": event,
+        "result": result,
+        "rounds": [(r, ss.round_label(r, len(result.matches.get(r.id, [])))) for r in rounds],
+        "last": last,
+        "last_complete": last_complete,
+        "can_pair": can_pair,
+        "next_number": len(swiss_rounds) + 1,
+        "top_cut_next": top_cut_next,
+        "champion": result.name(result.champion) if result.champion else None,
+        "perms": request.event_permissions,
+        "P": P,
+        "need": _need(event),
+    }
+
+
+def _bracket(result) -> list[tuple[str, list[dict]]]:
+    """Top-cut rounds with their matches, for the bracket display."""
+    return [
+        (ss.round_label(r, len(result.matches.get(r.id, []))), _match_rows(result, r))
+        for r in result.top_cut_rounds
+    ]
+
+
+# ---------------------------------------------------------------- staff pages (handed over)
+def dashboard(request, event):
+    """The staff overview of a MyL event (``manage:dashboard``)."""
+    result = ss.myl_standings(event)
+    counts = {s: 0 for s in Registration.Status.values}
+    for status in event.registrations.filter(competing=True).values_list("status", flat=True):
+        counts[status] += 1
+    ctx = _round_context(request, event, result)
+    ctx.update(
+        {
+            "counts": counts,
+            "offer_rematches": request.GET.get("rematches") == "1",
+            "bracket": _bracket(result),
+        }
+    )
+    return render(request, "swiss/dashboard.html", ctx)
+
+
+def round_page(request, event, number):
+    """A round of a MyL event (``manage:round``): its matches with a result form each."""
+    result = ss.myl_standings(event)
+    rnd = next((r for r in result.rounds if r.number == number), None)
+    if rnd is None:
+        raise Http404("No such round")
+    ctx = _round_context(request, event, result)
+    rows = _match_rows(result, rnd)
+    ctx.update(
+        {
+            "round": rnd,
+            "label": ss.round_label(rnd, len(rows)),
+            "matches": rows,
+            "complete": result.round_complete(rnd),
+            "has_results": any(s["games"] is not None for m in rows for s in m["seats"]),
+            "is_last": rnd == result.rounds[-1],
+            "later": rnd != result.rounds[-1],
+            "offer_rematches": request.GET.get("rematches") == "1",
+        }
+    )
+    return render(request, "swiss/round.html", ctx)
+
+
+def standings_page(request, event):
+    """Staff standings of a MyL event (``manage:standings``)."""
+    result = ss.myl_standings(event)
+    ctx = _round_context(request, event, result)
+    ctx.update(
+        {
+            "bracket": _bracket(result),
+            "rows": _standing_rows(result),
+            "cut_tie": [(p, result.name(p)) for p in ss.cut_line_tie(result)],
+        }
+    )
+    return render(request, "swiss/standings.html", ctx)
+
+
+def export_csv(request, event):
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
+    writer = csv.writer(response)
+    for line in ss.standings_csv_rows(ss.myl_standings(event)):
+        writer.writerow(line)
+    return response
+
+
+def _standing_rows(result) -> list[dict]:
+    labels = {
+        "champion": _("Champion"),
+        "finalist": _("Finalist"),
+        "semi_finalist": _("Semi-finalist"),
+        "quarter_finalist": _("Quarter-finalist"),
+    }
+    rows = []
+    for row, info in result.rows():
+        notes = []
+        if row.top_cut_result:
+            notes.append(str(labels[row.top_cut_result]))
+        elif row.top_cut:
+            notes.append(str(_("Top %(n)s") % {"n": result.event.top_cut}))
+        if info.status == "dropped":
+            notes.append(str(_("dropped")))
+        rows.append(
+            {
+                "rank": row.rank,
+                "name": info.name,
+                "code": info.code,
+                "match_points": row.match_points,
+                "record": f"{row.wins}–{row.draws}–{row.losses}",
+                "omw": myl.percent(row.omw),
+                "gw_pct": myl.percent(row.gw_pct),
+                "ogw": myl.percent(row.ogw),
+                "note": " · ".join(notes),
+                "css": "winner"
+                if row.top_cut_result == "champion"
+                else ("finalist" if row.top_cut else ""),
+            }
+        )
+    return rows
+
+
+def public_standings(request, event, staff: bool) -> str:
+    """The body of the public standings page of a MyL event (cached by the caller)."""
+    from django.template.loader import render_to_string
+
+    result = ss.myl_standings(event)
+    return render_to_string(
+        "swiss/public_standings.html",
+        {
+            "event": event,
+            "result": result,
+            "rows": _standing_rows(result),
+            "bracket": _bracket(result),
+            "champion": result.name(result.champion) if result.champion else None,
+            "is_staff": staff,
+        },
+        request=request,
+    )
+
+
+def _match_context(request, event, table, games=None, error=None):
+    result = ss.myl_standings(event)
+    rnd = table.round
+    row = next(m for m in _match_rows(result, rnd) if m["match"].table_id == table.id)
+    if games is not None:
+        for seat, value in zip(row["seats"], games, strict=False):
+            seat["games"] = value
+    return {
+        "event": event,
+        "round": rnd,
+        "label": ss.round_label(rnd),
+        "table": table,
+        "m": row,
+        "need": _need(event),
+        "error": error,
+        "perms": request.event_permissions,
+        "P": P,
+    }
+
+
+def match_page(request, event, number, table_number):
+    """One match's result form (``manage:table`` of a MyL event, and ``myl-match``):
+    the games each player won. A judge may correct it after the next round is paired."""
+    rnd = round_or_404(event, number)
+    table = get_object_or_404(Table.objects.select_related("round"), round=rnd, number=table_number)
+    if request.method != "POST":
+        return render(request, "swiss/match.html", _match_context(request, event, table))
+    values = [request.POST.get("games_1", ""), request.POST.get("games_2", "")]
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        messages.error(request, _("The form is out of date: reload the page."))
+        return redirect(request.path)
+    try:
+        games = [ss.parse_games(v) for v in values]
+        ss.save_match_result(
+            table,
+            games,
+            version=version,
+            actor=request.user,
+            may_correct=P.OVERRIDE_RESULTS in request.event_permissions,
+        )
+    except ConflictError as exc:
+        table.refresh_from_db()
+        ctx = _match_context(request, event, table, error=str(exc))
+        ctx["your_values"] = values
+        return render(request, "swiss/match.html", ctx, status=409)
+    except UserError as exc:
+        ctx = _match_context(request, event, table, games=values, error=str(exc))
+        return render(request, "swiss/match.html", ctx, status=400)
+    if games[0] is None:
+        messages.info(request, _("Table %(n)s cleared.") % {"n": table.number})
+    else:
+        messages.success(
+            request,
+            _("Table %(n)s saved: %(a)s–%(b)s.")
+            % {"n": table.number, "a": games[0], "b": games[1]},
+        )
+    return _back(event, "round", anchor=f"match-{table.number}", number=number)
+
+
+# ---------------------------------------------------------------- staff actions
+@staff_required(P.ENTER_RESULTS)
+def match_result(request, event, number, table_number):
+    _require_myl(event)
+    return match_page(request, event, number, table_number)
+
+
+def pair_view(request, event):
+    """Pair the next Swiss round. ``allow_rematches=1`` (head judge or organiser: the
+    ``run_final`` permission) pairs it with the fewest possible rematches."""
+    _require_myl(event)
+    allow = request.POST.get("allow_rematches") == "1"
+    if allow and P.RUN_FINAL not in request.event_permissions:
+        messages.error(request, _("Only the head judge or the organiser can allow rematches."))
+        return _back(event)
+    try:
+        rnd = ss.pair_next_round(event, request.user, allow_rematches=allow)
+    except UserError as exc:
+        messages.error(request, str(exc))
+        return _back(event, query="rematches=1" if exc.field == "rematches" else "")
+    messages.success(request, _("%(round)s paired.") % {"round": rnd})
+    return _back(event, "round", number=rnd.number)
+
+
+def repair_view(request, event, number):
+    """Pair the last Swiss round again (no result entered yet)."""
+    _require_myl(event)
+    rnd = round_or_404(event, number)
+    allow = request.POST.get("allow_rematches") == "1"
+    if allow and P.RUN_FINAL not in request.event_permissions:
+        messages.error(request, _("Only the head judge or the organiser can allow rematches."))
+        return _back(event, "round", number=number)
+    try:
+        ss.repair_round(rnd, request.user, allow_rematches=allow)
+        messages.success(request, _("Round paired again."))
+    except UserError as exc:
+        messages.error(request, str(exc))
+        return _back(
+            event, "round", number=number, query="rematches=1" if exc.field == "rematches" else ""
+        )
+    return _back(event, "round", number=number)
+
+
+pair = staff_required(P.MANAGE_SEATING)(require_POST(pair_view))
+repair = staff_required(P.MANAGE_SEATING)(require_POST(repair_view))
+
+
+@staff_required(P.RUN_FINAL)
+@require_POST
+def top_cut(request, event):
+    """Pair the next top-cut round (the seeds, then the winners)."""
+    _require_myl(event)
+    try:
+        rnd = ss.pair_top_cut(event, request.user)
+    except UserError as exc:
+        messages.error(request, str(exc))
+        return _back(event)
+    messages.success(request, _("%(round)s paired.") % {"round": ss.round_label(rnd)})
+    return _back(event, "round", number=rnd.number)
+
+
+# ---------------------------------------------------------------- players
+@login_required
+def my_match(request, slug):
+    """The signed-in player's current match in a MyL event, where they enter its result
+    (their games and their opponent's). The opponent is not asked to confirm
+    **[choice]**; once a result is entered only a judge changes it."""
+    event = get_object_or_404(Event, slug=slug)
+    _require_myl(event)
+    person = getattr(request.user, "person", None)
+    reg = (
+        Registration.objects.filter(event=event, person=person).select_related("person").first()
+        if person is not None
+        else None
+    )
+    ctx = {"event": event, "reg": reg, "is_staff": bool(user_permissions(request.user, event))}
+    if reg is None:
+        return render(request, "swiss/my_match.html", ctx)
+    seat = ss.current_match(event, reg)
+    if request.method == "POST" and seat is not None:
+        try:
+            own = ss.parse_games(request.POST.get("own", ""))
+            other = ss.parse_games(request.POST.get("opponent", ""))
+            if own is None or other is None:
+                raise UserError(_("Enter the games of both players."))
+            ss.player_save_result(
+                reg, own, other, version=int(request.POST.get("version", "")), actor=request.user
+            )
+        except ValueError:
+            messages.error(request, _("The form is out of date: reload the page."))
+        except UserError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, _("Result saved: %(a)s–%(b)s.") % {"a": own, "b": other})
+        return redirect(reverse("events:my-match", args=[event.slug]))
+    if seat is not None:
+        seats = list(Seat.objects.filter(table=seat.table).select_related("registration__person"))
+        opponent = next((s for s in seats if s.registration_id != reg.id), None)
+        own_seat = next(s for s in seats if s.registration_id == reg.id)
+        later = event.rounds.filter(number__gt=seat.round.number).exists()
+        ctx.update(
+            {
+                "seat": own_seat,
+                "table": seat.table,
+                "round": seat.round,
+                "label": ss.round_label(seat.round),
+                "opponent": opponent,
+                "entered": any(s.games_won is not None for s in seats),
+                "can_enter": reg.active
+                and not later
+                and not seat.table.is_bye
+                and not event.results_approved
+                and all(s.games_won is None for s in seats),
+                "need": _need(event),
+                "bye_games": myl.bye_games(event.best_of),
+            }
+        )
+    return render(request, "swiss/my_match.html", ctx)

@@ -1,0 +1,946 @@
+"""Mitos y Leyendas conduct rules in the judges' flow: the adapter that turns the pure
+engine (``penalties.myl_rules``, appeal deadlines in ``penalties.appeals``) into database
+changes — penalties, their effects (game loss, disqualification, suspension, permanent
+ban), appeals and aggression reports (SPEC-penalties §2; MyL conduct §4–§5).
+
+Every change runs in one transaction (the registration or penalty row locked) and is
+written to the audit log (``events.services.audit``). The VEKN adapter
+(``penalties.services``) hands MyL penalties over to this module for confirm, change and
+void, so both rulesets share the judge's pages and the penalty rows.
+
+Our choices (**[choice]**, documented in ``docs/rules-myl-penalties.md``, "In the app"):
+
+- A floor judge may log any penalty and give another level than the rules' with a reason
+  (§4.3: judges weigh the criteria); a disqualification, suspension or permanent ban
+  logged by a floor judge stays *pending* until the head judge confirms it (as VEKN JG
+  §1.2.2); warnings and game losses count at once.
+- A game loss is applied to the player's current match: the round of their seat in the
+  event's latest round (``Penalty.round``). When they sit a bye or are not seated in it,
+  ``round`` stays empty and ``round_number`` is that round; when the judge says it
+  happened between rounds (or before round 1), ``round_number`` is the next round — the
+  standings (``events.swiss_services``) then apply it to the player's next match.
+- A suspension's first and last day are entered by whoever confirms it (the rules give
+  no length); a permanent ban starts on the penalty's day. Both become a ``Sanction``;
+  when ``also`` names a disqualification (or the judge ticks it), the player is also
+  removed from this event.
+- Repeats count this event's and earlier events' MyL penalties (SPEC-penalties §2.2); a
+  void reassesses the person's penalties in this event only (later events keep what was
+  decided with the history known then).
+- Aggression sections (§5.8 report): 3.1.1 and 3.1.2 (:data:`AGGRESSION_CODES`).
+- An appeal's decision applies even after the event's results are approved (that is its
+  purpose); other changes need the results reopened, as for VEKN.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from events.errors import ConflictError, UserError
+from events.models import Event, Person, Registration, Round, Seat, Table
+from events.permissions import Permission as P
+from events.services import _changed, audit
+from penalties import appeals as appeal_rules
+from penalties import myl_rules as rules
+from penalties.models import AggressionReport, Appeal, Level, Penalty, Sanction, Timing
+
+RULESET = rules.MYL_V1
+AGGRESSION_CODES = ("3.1.1", "3.1.2")
+"""Sections whose incidents are aggressions (verbal or physical mistreatment, threats,
+harassment): they get the §5.8 incident report **[choice]**."""
+MYL_LEVELS = tuple(str(x) for x in rules.Level)
+SANCTION_LEVELS = (Level.SUSPENSION, Level.PERMANENT_BAN)
+HEAD_JUDGE_LEVELS = (Level.DISQUALIFICATION, Level.SUSPENSION, Level.PERMANENT_BAN)
+
+
+# --------------------------------------------------------------------------- catalogue
+def infraction(code: str) -> rules.Infraction:
+    """The section ``code``; ``UserError`` if unknown."""
+    try:
+        return RULESET.infraction(code)
+    except rules.UnknownInfraction:
+        raise UserError(_("Unknown infraction “%(c)s”.") % {"c": code}) from None
+
+
+def _spanish() -> bool:
+    return (get_language() or "").startswith("es")
+
+
+def infraction_name(code: str) -> str:
+    """The section's name in the active language ("" if unknown)."""
+    inf = RULESET.catalogue.get(code)
+    if inf is None:
+        return ""
+    return inf.title_es if _spanish() else inf.name
+
+
+def level_label(level: str) -> str:
+    """A MyL level's name in the active language (``myl_rules.LEVELS``)."""
+    try:
+        info = rules.LEVELS[rules.Level(level)]
+    except ValueError:
+        return level
+    return info.name_es if _spanish() else info.name
+
+
+def grouped_catalogue(q: str = "") -> list[tuple[rules.Group, list[rules.Infraction]]]:
+    """The catalogue by the rulebook's headings (§2, §3.1 … §3.4), filtered by ``q``
+    (code, English name or Spanish title)."""
+    q = (q or "").strip().lower()
+    groups: dict[rules.Group, list[rules.Infraction]] = {}
+    for inf in RULESET.catalogue.values():
+        if q and not (q in inf.code or q in inf.name.lower() or q in inf.title_es.lower()):
+            continue
+        groups.setdefault(inf.group, []).append(inf)
+    return list(groups.items())
+
+
+def is_aggression(penalty: Penalty) -> bool:
+    return penalty.ruleset == "myl" and penalty.infraction in AGGRESSION_CODES
+
+
+# --------------------------------------------------------------------------- history
+def _prior(p: Penalty) -> rules.PriorPenalty:
+    return rules.PriorPenalty(p.infraction, p.level, linked=p.is_linked)
+
+
+def event_penalties(event: Event, person: Person):
+    """The person's MyL penalties in this event, oldest first, voided ones excluded."""
+    return (
+        Penalty.objects.filter(event=event, person=person, ruleset="myl")
+        .exclude(status=Penalty.Status.VOIDED)
+        .order_by("created_at", "id")
+    )
+
+
+def earlier_events(event: Event, person: Person) -> list[Penalty]:
+    """The person's MyL penalties of other events held up to this one's date (they count
+    towards a repeat, SPEC-penalties §2.2), newest first, voided and linked ones left out."""
+    return list(
+        Penalty.objects.filter(
+            person=person, ruleset="myl", event__date__lte=event.date, is_linked=False
+        )
+        .exclude(event=event)
+        .exclude(status=Penalty.Status.VOIDED)
+        .select_related("event")
+        .order_by("-event__date", "-created_at")
+    )
+
+
+def preview(
+    event: Event, registration: Registration, code: str, conditions: dict
+) -> rules.Assessment:
+    """What the rules give for this person's next offence of ``code`` (nothing saved).
+    ``UserError`` for an unknown code or a missing/invalid answer."""
+    infraction(code)
+    history = [_prior(p) for p in event_penalties(event, registration.person)]
+    prior = [_prior(p) for p in earlier_events(event, registration.person)]
+    try:
+        return rules.assess(code, conditions, history, prior)
+    except rules.ConditionError as exc:
+        raise UserError(str(exc)) from None
+
+
+def current_match(
+    event: Event, registration: Registration, table: Table | None = None
+) -> Seat | None:
+    """The player's seat in their current match: at ``table`` when given (the judge came
+    from it), else in the event's latest round; ``None`` when they are not seated there or
+    sit a bye (a game loss then applies to their next match)."""
+    seats = Seat.objects.filter(registration=registration).select_related("table", "round")
+    if table is not None:
+        seat = seats.filter(table=table).first()
+    else:
+        latest = Round.objects.filter(event=event).order_by("-number").first()
+        seat = seats.filter(round=latest).first() if latest else None
+    if seat is None or seat.table.is_bye:
+        return None
+    return seat
+
+
+def opponent(seat: Seat | None) -> Registration | None:
+    if seat is None:
+        return None
+    other = (
+        Seat.objects.filter(table_id=seat.table_id)
+        .exclude(pk=seat.pk)
+        .select_related("registration__person")
+        .first()
+    )
+    return other.registration if other else None
+
+
+# --------------------------------------------------------------------------- effects
+def _has_dq_effect(level: str, also, status: str, linked: bool) -> bool:
+    if status != Penalty.Status.CONFIRMED or linked:
+        return False
+    return level == Level.DISQUALIFICATION or (
+        level in SANCTION_LEVELS and Level.DISQUALIFICATION in (also or [])
+    )
+
+
+def dq_effect(p: Penalty) -> bool:
+    """Whether ``p`` removes the player from the event (a confirmed DQ, or a suspension
+    or ban given with a disqualification)."""
+    return _has_dq_effect(p.level, p.also, p.status, p.is_linked)
+
+
+def _restore_registration(p: Penalty) -> None:
+    others = (
+        Penalty.objects.filter(
+            registration_id=p.registration_id,
+            status=Penalty.Status.CONFIRMED,
+            is_linked=False,
+            level__in=[Level.DISQUALIFICATION, *SANCTION_LEVELS],
+        )
+        .exclude(pk=p.pk)
+        .only("level", "also", "status", "is_linked")
+    )
+    if not any(dq_effect(o) for o in others):
+        Registration.objects.filter(
+            pk=p.registration_id, status=Registration.Status.DISQUALIFIED
+        ).update(status=Registration.Status.CHECKED_IN)
+
+
+def penalty_day(p: Penalty) -> dt.date:
+    """The penalty's date in the event's time zone."""
+    return timezone.localtime(p.created_at, _tz(p.event)).date()
+
+
+def _tz(event: Event):
+    """The event's time zone (the site's for an unknown name)."""
+    try:
+        return ZoneInfo(event.time_zone)
+    except (ValueError, KeyError, OSError):
+        return timezone.get_current_timezone()
+
+
+def _sanction_reason(p: Penalty) -> str:
+    return f"{p.infraction} {infraction_name(p.infraction)} — {p.event.name} ({p.event.date})"
+
+
+def _sync_effects(
+    p: Penalty,
+    had_dq: bool,
+    *,
+    actor=None,
+    reason: str = "",
+    starts_on: dt.date | None = None,
+    ends_on: dt.date | None = None,
+) -> None:
+    """Make the registration and the sanctions match the penalty's current state:
+    suspension/ban → one unlifted ``Sanction`` of that kind (others lifted with
+    ``reason``); a DQ effect → registration disqualified; a DQ effect gone → registration
+    restored (unless another penalty keeps it). Game losses need nothing: the standings
+    read them from the penalties."""
+    active = p.status == Penalty.Status.CONFIRMED and not p.is_linked
+    live = list(Sanction.objects.filter(penalty=p, lifted_at__isnull=True))
+    keep: list[Sanction] = []
+    if active and p.level in SANCTION_LEVELS:
+        keep = [s for s in live if s.kind == p.level]
+        if not keep:
+            if p.level == Level.SUSPENSION:
+                if starts_on is None or ends_on is None:
+                    raise UserError(_("Give the suspension's first and last day."))
+                if ends_on < starts_on:
+                    raise UserError(_("The suspension's last day is before its first day."))
+            Sanction.objects.create(
+                person_id=p.person_id,
+                kind=p.level,
+                starts_on=starts_on if p.level == Level.SUSPENSION else penalty_day(p),
+                ends_on=ends_on if p.level == Level.SUSPENSION else None,
+                penalty=p,
+                reason=_sanction_reason(p),
+                created_by=actor if getattr(actor, "is_authenticated", False) else None,
+            )
+            audit(
+                p.event,
+                actor,
+                "sanction.create",
+                _target(p),
+                after={
+                    "kind": p.level,
+                    "from": str(starts_on) if p.level == Level.SUSPENSION else None,
+                    "until": str(ends_on) if p.level == Level.SUSPENSION else None,
+                },
+            )
+    for s in live:
+        if s in keep:
+            continue
+        s.lifted_at = timezone.now()
+        s.lifted_by = actor if getattr(actor, "is_authenticated", False) else None
+        s.lift_reason = reason or _("The penalty changed.")
+        s.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
+        audit(p.event, actor, "sanction.lift", _target(p), {"kind": s.kind}, comment=s.lift_reason)
+    if dq_effect(p):
+        Registration.objects.filter(pk=p.registration_id).update(
+            status=Registration.Status.DISQUALIFIED
+        )
+    elif had_dq:
+        _restore_registration(p)
+
+
+def apply_effects(p: Penalty, *, actor=None, starts_on=None, ends_on=None) -> None:
+    """The effects of a confirmed MyL penalty (used by event-file imports)."""
+    _sync_effects(p, False, actor=actor, starts_on=starts_on, ends_on=ends_on)
+
+
+# --------------------------------------------------------------------------- logging
+@dataclass(frozen=True)
+class Logged:
+    penalty: Penalty
+    created: bool
+
+
+def _target(p: Penalty) -> str:
+    from penalties.services import _target as target
+
+    return target(p)
+
+
+def _snapshot(p: Penalty) -> dict:
+    from penalties.services import _snapshot as snapshot
+
+    return {**snapshot(p), "also": list(p.also or [])}
+
+
+def _date(value) -> dt.date | None:
+    if value in (None, ""):
+        return None
+    if isinstance(value, dt.date):
+        return value
+    try:
+        return dt.date.fromisoformat(str(value).strip())
+    except ValueError:
+        raise UserError(_("Enter dates as YYYY-MM-DD.")) from None
+
+
+def log_penalty(
+    event: Event,
+    registration: Registration,
+    code: str,
+    conditions: dict,
+    *,
+    client_id: uuid.UUID,
+    actor=None,
+    perms=frozenset(P),
+    table: Table | None = None,
+    timing: str = Timing.DURING_GAME,
+    level: str | None = None,
+    deviation_reason: str = "",
+    description: str = "",
+    with_dq: bool | None = None,
+    starts_on=None,
+    ends_on=None,
+    external_id: str = "",
+) -> Logged:
+    """Record one MyL incident with the penalty the rules give, or ``level`` with a
+    ``deviation_reason`` (SPEC-penalties §2.2, §2.3). Idempotent by ``client_id``.
+
+    A game loss gets the round of the player's current match (``current_match``; none
+    between rounds). Disqualifications, suspensions and bans logged without the head
+    judge's permission stay pending; confirmed ones take effect at once (a suspension
+    needs ``starts_on``/``ends_on``). ``with_dq``: for a suspension or ban given instead
+    of the rules' penalty, whether it also disqualifies from this event (default: when the
+    rules' proposal did). Raises ``UserError``.
+    """
+    existing = Penalty.objects.filter(client_id=client_id).first()
+    if existing is not None:
+        if existing.event_id != event.pk:
+            raise UserError(_("This submission belongs to another event."))
+        return Logged(existing, False)
+    if event.ruleset != "myl":
+        raise UserError(_("This event does not use the Mitos y Leyendas rules."))
+    infraction(code)
+    if timing not in Timing.values:
+        raise UserError(_("Unknown timing."))
+    deviation_reason = (deviation_reason or "").strip()
+    starts_on, ends_on = _date(starts_on), _date(ends_on)
+    try:
+        with transaction.atomic():
+            registration = (
+                Registration.objects.select_for_update()
+                .select_related("person")
+                .get(pk=registration.pk, event=event)
+            )
+            event = Event.objects.get(pk=event.pk)
+            if event.results_approved:
+                raise UserError(_("The event's results are approved: reopen them first."))
+            a = preview(event, registration, code, conditions)
+            proposed = str(a.level)
+            given = proposed
+            also = [str(x) for x in a.also]
+            if level and level != proposed:
+                if level not in MYL_LEVELS:
+                    raise UserError(_("Unknown level."))
+                if not deviation_reason:
+                    raise UserError(_("Say why the penalty differs from the rules'."))
+                given = level
+                dq_default = Level.DISQUALIFICATION in (proposed, *also)
+                also = (
+                    [Level.DISQUALIFICATION.value]
+                    if given in SANCTION_LEVELS and (dq_default if with_dq is None else with_dq)
+                    else []
+                )
+            else:
+                deviation_reason = ""
+            status = (
+                Penalty.Status.PENDING
+                if given in HEAD_JUDGE_LEVELS and P.CONFIRM_PENALTIES not in perms
+                else Penalty.Status.CONFIRMED
+            )
+            seat = (
+                current_match(event, registration, table) if timing == Timing.DURING_GAME else None
+            )
+            rnd = seat.round if seat else None
+            latest = Round.objects.filter(event=event).order_by("-number").first()
+            if rnd is not None:
+                number = rnd.number
+            elif timing == Timing.DURING_GAME and latest is not None:
+                number = latest.number  # a bye or no seat: the standings take the next match
+            else:
+                number = latest.number + 1 if latest is not None else 1  # the next round
+            penalty = Penalty.objects.create(
+                event=event,
+                registration=registration,
+                person=registration.person,
+                client_id=client_id,
+                external_id=external_id,
+                ruleset=RULESET.code,
+                ruleset_version=RULESET.version,
+                infraction=code,
+                conditions=dict(conditions),
+                round=rnd,
+                round_number=number,
+                table=seat.table if seat else table,
+                timing=timing if rnd or timing != Timing.DURING_GAME else Timing.BETWEEN_ROUNDS,
+                guide_level=proposed,
+                level=given,
+                offence=a.offence,
+                baseline=str(a.baseline),
+                explanation=a.explanation,
+                source=a.source,
+                context=list(a.context),
+                also=also,
+                deviation_reason=deviation_reason,
+                description=(description or "").strip(),
+                status=status,
+                reported_by=actor if getattr(actor, "is_authenticated", False) else None,
+                confirmed_by=actor
+                if status == Penalty.Status.CONFIRMED and getattr(actor, "is_authenticated", False)
+                else None,
+                confirmed_at=timezone.now() if status == Penalty.Status.CONFIRMED else None,
+            )
+            audit(event, actor, "penalty.log", _target(penalty), after=_snapshot(penalty))
+            _sync_effects(penalty, False, actor=actor, starts_on=starts_on, ends_on=ends_on)
+            _changed(event)
+    except IntegrityError:
+        existing = Penalty.objects.filter(client_id=client_id).first()
+        if existing is None:
+            raise
+        return Logged(existing, False)
+    return Logged(penalty, True)
+
+
+# --------------------------------------------------------------------------- head judge
+def _ensure_open(event: Event) -> None:
+    if Event.objects.filter(pk=event.pk, results_approved=True).exists():
+        raise UserError(_("The event's results are approved: reopen them first."))
+
+
+def _lock(penalty: Penalty, expected: str | None = None) -> Penalty:
+    from penalties.services import state_token
+
+    locked = (
+        Penalty.objects.select_for_update()
+        .select_related("person", "event", "registration")
+        .get(pk=penalty.pk)
+    )
+    if locked.ruleset != "myl":
+        raise UserError(_("Not a Mitos y Leyendas penalty."))
+    if expected is not None and state_token(locked) != expected:
+        raise ConflictError(
+            _("Someone changed this penalty while you were looking at it: check it again.")
+        )
+    return locked
+
+
+def confirm(
+    penalty: Penalty, actor=None, *, expected: str | None = None, starts_on=None, ends_on=None
+) -> Penalty:
+    """The head judge confirms a pending DQ, suspension or ban (a suspension with its
+    first and last day); its effects follow."""
+    starts_on, ends_on = _date(starts_on), _date(ends_on)
+    _ensure_open(penalty.event)
+    with transaction.atomic():
+        penalty = _lock(penalty, expected)
+        if penalty.status != Penalty.Status.PENDING:
+            raise UserError(_("This penalty is not pending."))
+        before = _snapshot(penalty)
+        penalty.status = Penalty.Status.CONFIRMED
+        penalty.confirmed_by = actor if getattr(actor, "is_authenticated", False) else None
+        penalty.confirmed_at = timezone.now()
+        penalty.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+        _sync_effects(penalty, False, actor=actor, starts_on=starts_on, ends_on=ends_on)
+        audit(penalty.event, actor, "penalty.confirm", _target(penalty), before, _snapshot(penalty))
+        _changed(penalty.event)
+    return penalty
+
+
+def change_level(
+    penalty: Penalty,
+    level: str,
+    reason: str,
+    actor=None,
+    *,
+    expected: str | None = None,
+    with_dq: bool = False,
+    starts_on=None,
+    ends_on=None,
+) -> Penalty:
+    """Give ``level`` instead (a reason is needed unless it is the rules' level); the
+    effects follow (a sanction lifted or created, the registration restored or removed)."""
+    reason = (reason or "").strip()
+    if level not in MYL_LEVELS:
+        raise UserError(_("Unknown level."))
+    starts_on, ends_on = _date(starts_on), _date(ends_on)
+    _ensure_open(penalty.event)
+    with transaction.atomic():
+        penalty = _lock(penalty, expected)
+        if penalty.status == Penalty.Status.VOIDED:
+            raise UserError(_("A voided penalty cannot change."))
+        if level != penalty.guide_level and not reason:
+            raise UserError(_("Say why the penalty differs from the rules'."))
+        before = _snapshot(penalty)
+        had_dq = dq_effect(penalty)
+        penalty.level = level
+        penalty.deviation_reason = reason if level != penalty.guide_level else ""
+        if level == penalty.guide_level:
+            earlier = event_penalties(penalty.event, penalty.person).filter(pk__lt=penalty.pk)
+            a = rules.assess(
+                penalty.infraction,
+                penalty.conditions,
+                [_prior(p) for p in earlier],
+                [_prior(p) for p in earlier_events(penalty.event, penalty.person)],
+            )
+            penalty.also = [str(x) for x in a.also]
+        else:
+            penalty.also = (
+                [Level.DISQUALIFICATION.value] if level in SANCTION_LEVELS and with_dq else []
+            )
+        penalty.save(update_fields=["level", "deviation_reason", "also"])
+        _sync_effects(
+            penalty,
+            had_dq,
+            actor=actor,
+            reason=reason or _("The penalty changed."),
+            starts_on=starts_on,
+            ends_on=ends_on,
+        )
+        audit(
+            penalty.event,
+            actor,
+            "penalty.change",
+            _target(penalty),
+            before,
+            _snapshot(penalty),
+            comment=reason,
+        )
+        _changed(penalty.event)
+    return penalty
+
+
+def void(
+    penalty: Penalty,
+    reason: str,
+    actor=None,
+    *,
+    expected: str | None = None,
+    by_appeal: bool = False,
+) -> Penalty:
+    """Void a MyL penalty with a reason: its sanction is lifted, a disqualification gives
+    the player back their place, the standings (computed from penalties) drop its game
+    loss, and the person's later penalties in the event are reassessed. ``by_appeal``: an
+    appeal's revert, accepted even after the results are approved."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise UserError(_("Say why the penalty is voided."))
+    if not by_appeal:
+        _ensure_open(penalty.event)
+    with transaction.atomic():
+        penalty = _lock(penalty, expected)
+        if penalty.status == Penalty.Status.VOIDED:
+            raise UserError(_("Already voided."))
+        before = _snapshot(penalty)
+        had_dq = dq_effect(penalty)
+        penalty.status = Penalty.Status.VOIDED
+        penalty.void_reason = reason
+        penalty.voided_by = actor if getattr(actor, "is_authenticated", False) else None
+        penalty.voided_at = timezone.now()
+        penalty.save(update_fields=["status", "void_reason", "voided_by", "voided_at"])
+        _sync_effects(penalty, had_dq, actor=actor, reason=reason)
+        audit(
+            penalty.event,
+            actor,
+            "penalty.void",
+            _target(penalty),
+            before,
+            _snapshot(penalty),
+            comment=reason,
+        )
+        _reassess(penalty.event, penalty.person, actor, reason)
+        _changed(penalty.event)
+    return penalty
+
+
+def _reassess(event: Event, person: Person, actor, reason: str) -> None:
+    """Recompute the person's remaining MyL penalties of this event in order (offence
+    numbers drop after a void). A penalty given at another level than the rules' keeps
+    it; the others follow the rules, with their effects."""
+    history: list[rules.PriorPenalty] = []
+    prior = [_prior(p) for p in earlier_events(event, person)]
+    for p in event_penalties(event, person).select_related("event"):
+        try:
+            a = rules.assess(p.infraction, p.conditions, history, prior)
+        except (rules.ConditionError, rules.UnknownInfraction):
+            history.append(_prior(p))
+            continue
+        deviated = bool(p.deviation_reason)
+        new_level = p.level if deviated else str(a.level)
+        if (p.guide_level, p.offence, p.level) != (str(a.level), a.offence, new_level):
+            before = _snapshot(p)
+            had_dq = dq_effect(p)
+            p.guide_level, p.offence, p.level = str(a.level), a.offence, new_level
+            p.baseline, p.explanation, p.source = str(a.baseline), a.explanation, a.source
+            p.context = list(a.context)
+            if not deviated:
+                p.also = [str(x) for x in a.also]
+            p.save()
+            try:
+                with transaction.atomic():
+                    _sync_effects(p, had_dq, actor=actor, reason=reason)
+            except UserError:
+                pass  # a suspension reached by reassessment needs its dates: left to the judge
+            audit(event, actor, "penalty.reassess", _target(p), before, _snapshot(p))
+        history.append(_prior(p))
+
+
+# --------------------------------------------------------------------------- appeals
+def holiday_country() -> str | None:
+    """The country whose public holidays the appeal deadline skips (setting
+    ``APPEALS_HOLIDAY_COUNTRY``, Chile by default; empty or ``"none"``: weekends only)."""
+    value = getattr(settings, "APPEALS_HOLIDAY_COUNTRY", appeal_rules.DEFAULT_COUNTRY)
+    if not value or str(value).strip().lower() == "none":
+        return None
+    return str(value).strip().upper()
+
+
+def appeal_window(penalty: Penalty) -> appeal_rules.AppealWindow:
+    """The written appeal's window (§5.10): 5 business days from the penalty's day."""
+    return appeal_rules.appeal_window(penalty_day(penalty), country=holiday_country())
+
+
+def today(event: Event | None = None) -> dt.date:
+    """Today in the event's time zone (the site's without an event)."""
+    if event is not None:
+        return timezone.localtime(timezone.now(), _tz(event)).date()
+    return timezone.localdate()
+
+
+def record_in_event_appeal(
+    penalty: Penalty, statement: str, decision: str, reason: str, actor=None
+) -> Appeal:
+    """The head judge's review at once (§4.5): the player's statement and the decision,
+    final for the event. ``reverted`` voids the penalty with the reason."""
+    statement, reason = (statement or "").strip(), (reason or "").strip()
+    if not statement:
+        raise UserError(_("Write what the player says."))
+    if decision not in (Appeal.Decision.CONFIRMED, Appeal.Decision.REVERTED):
+        raise UserError(_("Choose: confirm or revert the penalty."))
+    if not reason:
+        raise UserError(_("Give the reasons for the decision."))
+    if penalty.ruleset != "myl":
+        raise UserError(_("Not a Mitos y Leyendas penalty."))
+    with transaction.atomic():
+        locked = _lock(penalty)
+        if locked.status != Penalty.Status.CONFIRMED:
+            raise UserError(_("Only a confirmed penalty can be appealed."))
+        if Appeal.objects.filter(penalty=locked, kind=Appeal.Kind.IN_EVENT).exists():
+            raise UserError(_("The head judge already decided an appeal against this penalty."))
+        appeal = Appeal.objects.create(
+            penalty=locked,
+            kind=Appeal.Kind.IN_EVENT,
+            statement=statement,
+            submitted_by=actor if getattr(actor, "is_authenticated", False) else None,
+            decision=decision,
+            decision_reason=reason,
+            decided_by=actor if getattr(actor, "is_authenticated", False) else None,
+            decided_at=timezone.now(),
+        )
+        audit(
+            locked.event,
+            actor,
+            "appeal.in_event",
+            _target(locked),
+            after={"decision": decision},
+            comment=reason,
+        )
+        if decision == Appeal.Decision.REVERTED:
+            void(
+                locked,
+                _("Reverted on appeal to the head judge: %(r)s") % {"r": reason},
+                actor,
+                by_appeal=True,
+            )
+    return appeal
+
+
+def appealable_by(penalty: Penalty, user) -> bool:
+    return (
+        penalty.ruleset == "myl"
+        and getattr(user, "is_authenticated", False)
+        and Person.objects.filter(pk=penalty.person_id, user=user).exists()
+    )
+
+
+def submit_written_appeal(penalty: Penalty, statement: str, user, *, on: dt.date | None = None):
+    """The penalised player's written appeal to the national Organised Play manager
+    (§5.10), accepted until the deadline (5 business days, the configured country's
+    holidays skipped). Raises ``UserError``."""
+    statement = (statement or "").strip()
+    if not appealable_by(penalty, user):
+        raise UserError(_("Only the penalised player can appeal this penalty."))
+    if not statement:
+        raise UserError(_("Write your appeal."))
+    window = appeal_window(penalty)
+    day = on or today(penalty.event)
+    if day > window.deadline:
+        raise UserError(
+            _(
+                "The deadline for a written appeal was %(d)s (5 business days after the penalty): it can no longer be appealed."
+            )
+            % {"d": window.deadline.isoformat()}
+        )
+    with transaction.atomic():
+        locked = _lock(penalty)
+        if locked.status != Penalty.Status.CONFIRMED:
+            raise UserError(_("Only a confirmed penalty can be appealed."))
+        if Appeal.objects.filter(penalty=locked, kind=Appeal.Kind.WRITTEN).exists():
+            raise UserError(_("You already appealed this penalty."))
+        appeal = Appeal.objects.create(
+            penalty=locked,
+            kind=Appeal.Kind.WRITTEN,
+            statement=statement,
+            submitted_by=user,
+            deadline=window.deadline,
+        )
+        audit(
+            locked.event,
+            user,
+            "appeal.written",
+            _target(locked),
+            after={"deadline": window.deadline.isoformat()},
+        )
+    return appeal
+
+
+def written_appeals(event: Event):
+    """The event's written appeals, pending first, then the newest."""
+    return (
+        Appeal.objects.filter(penalty__event=event, kind=Appeal.Kind.WRITTEN)
+        .select_related("penalty__person", "penalty__event", "submitted_by", "decided_by")
+        .order_by("-submitted_at")
+    )
+
+
+def pending_written_appeals_for(user, exclude_event: Event | None = None):
+    """Pending written appeals of every event where ``user`` may decide appeals (the OP
+    manager role on the event or its organisation; superusers: all), oldest first."""
+    from events.models import EventRole, OrganisationRole
+    from events.permissions import ROLE_PERMISSIONS
+
+    qs = Appeal.objects.filter(kind=Appeal.Kind.WRITTEN, decision="")
+    if not getattr(user, "is_superuser", False):
+        roles = [r for r, perms in ROLE_PERMISSIONS.items() if P.DECIDE_APPEALS in perms]
+        orgs = OrganisationRole.objects.filter(user=user, role__in=roles).values("organisation")
+        events = EventRole.objects.filter(user=user, role__in=roles).values("event")
+        qs = qs.filter(Q(penalty__event__organisation__in=orgs) | Q(penalty__event__in=events))
+    if exclude_event is not None:
+        qs = qs.exclude(penalty__event=exclude_event)
+    return qs.select_related("penalty__event", "penalty__person").order_by("submitted_at")
+
+
+def decide_written_appeal(appeal: Appeal, decision: str, reason: str, actor=None) -> Appeal:
+    """The Organised Play manager confirms or reverts the penalty, with reasons; a revert
+    voids it and undoes what it touched (sanction lifted, registration restored, game loss
+    out of the standings)."""
+    reason = (reason or "").strip()
+    if decision not in (Appeal.Decision.CONFIRMED, Appeal.Decision.REVERTED):
+        raise UserError(_("Choose: confirm or revert the penalty."))
+    if not reason:
+        raise UserError(_("Give the reasons for the decision."))
+    with transaction.atomic():
+        appeal = (
+            Appeal.objects.select_for_update()
+            .select_related("penalty__event", "penalty__person")
+            .get(pk=appeal.pk)
+        )
+        if appeal.kind != Appeal.Kind.WRITTEN:
+            raise UserError(_("Not a written appeal."))
+        if appeal.decision:
+            raise UserError(_("This appeal is already decided."))
+        appeal.decision = decision
+        appeal.decision_reason = reason
+        appeal.decided_by = actor if getattr(actor, "is_authenticated", False) else None
+        appeal.decided_at = timezone.now()
+        appeal.save(update_fields=["decision", "decision_reason", "decided_by", "decided_at"])
+        penalty = appeal.penalty
+        audit(
+            penalty.event,
+            actor,
+            "appeal.decide",
+            _target(penalty),
+            after={"decision": decision},
+            comment=reason,
+        )
+        if decision == Appeal.Decision.REVERTED and penalty.status != Penalty.Status.VOIDED:
+            void(
+                penalty,
+                _("Reverted on written appeal: %(r)s") % {"r": reason},
+                actor,
+                by_appeal=True,
+            )
+    return appeal
+
+
+# --------------------------------------------------------------------------- §5.8
+def write_aggression_report(
+    penalty: Penalty,
+    *,
+    kind: str,
+    description: str,
+    witnesses: str = "",
+    authorities_called: bool = False,
+    authorities_detail: str = "",
+    actor=None,
+) -> AggressionReport:
+    """Save the §5.8 incident report of an aggression: kind (physical, verbal, both),
+    what happened, witnesses' names, authorities called and which."""
+    if not is_aggression(penalty):
+        raise UserError(_("Only an aggression has an incident report."))
+    if kind not in AggressionReport.Kind.values:
+        raise UserError(_("Say whether the aggression was physical, verbal or both."))
+    if not (description or "").strip():
+        raise UserError(_("Describe what happened."))
+    if authorities_called and not (authorities_detail or "").strip():
+        raise UserError(_("Say which authorities were called, and when."))
+    with transaction.atomic():
+        report, created = AggressionReport.objects.update_or_create(
+            penalty=penalty,
+            defaults={
+                "kind": kind,
+                "description": description.strip(),
+                "witnesses": (witnesses or "").strip(),
+                "authorities_called": bool(authorities_called),
+                "authorities_detail": (authorities_detail or "").strip(),
+                "written_by": actor if getattr(actor, "is_authenticated", False) else None,
+            },
+        )
+        audit(
+            penalty.event,
+            actor,
+            "penalty.aggression_report",
+            _target(penalty),
+            after={"kind": kind, "authorities_called": bool(authorities_called)},
+        )
+    return report
+
+
+# --------------------------------------------------------------------------- event files
+def check_file_incidents(incidents, problems: list[str]) -> None:
+    """Assess the ``incidents`` of a ``myl`` event file (CONTRACTS §1) in file order, so
+    that an unknown section, a missing or invalid answer or a level that is not a MyL
+    penalty is a located problem. Only this file's incidents count as history here (the
+    import adds the database's earlier events)."""
+    history: dict[str, list[rules.PriorPenalty]] = {}
+    for i in incidents:
+        where = f"incident {i.id}"
+        if i.linked_to:
+            problems.append(f"{where}: linked incidents are VEKN only (linked_to must be null)")
+            continue
+        if i.level is not None and i.level not in MYL_LEVELS:
+            problems.append(f"{where}: level must be null or one of {', '.join(MYL_LEVELS)}")
+            continue
+        try:
+            rules.assess(i.infraction, i.conditions, history.get(i.person, []))
+        except rules.UnknownInfraction:
+            problems.append(f"{where}: unknown infraction {i.infraction!r} (MyL conduct §2–§3)")
+            continue
+        except rules.ConditionError as exc:
+            problems.append(f"{where}: {exc}")
+            continue
+        history.setdefault(i.person, []).append(
+            rules.PriorPenalty(i.infraction, i.level or rules.Level.WARNING)
+        )
+
+
+def import_file_incidents(event: Event, incidents, regs: dict) -> None:
+    """Incidents of a ``myl`` file are what happened: confirmed penalties at the level the
+    rules give (this file's earlier incidents and the database's earlier events counting
+    towards a repeat) unless ``level`` says otherwise, with their effects. A suspension
+    from a file has no dates: it is recorded without a ``Sanction`` (the organiser sets
+    one with the penalty's "change"); a permanent ban starts on the penalty's day."""
+    rounds = {r.number: r for r in event.rounds.all()}
+    history: dict[int, list[rules.PriorPenalty]] = {}
+    prior: dict[int, list[rules.PriorPenalty]] = {}
+    for i in incidents:
+        reg = regs[i.person]
+        if reg.person_id not in prior:
+            prior[reg.person_id] = [_prior(p) for p in earlier_events(event, reg.person)]
+        a = rules.assess(
+            i.infraction, i.conditions, history.get(reg.person_id, []), prior[reg.person_id]
+        )
+        level = i.level or str(a.level)
+        deviated = level != str(a.level)
+        also = [str(x) for x in a.also] if not deviated else []
+        p = Penalty.objects.create(
+            event=event,
+            registration=reg,
+            person=reg.person,
+            client_id=uuid.uuid4(),
+            external_id=i.id,
+            ruleset=RULESET.code,
+            ruleset_version=RULESET.version,
+            infraction=i.infraction,
+            conditions=i.conditions,
+            round=rounds.get(i.round) if i.round else None,
+            round_number=i.round,
+            timing=i.timing,
+            guide_level=str(a.level),
+            level=level,
+            offence=a.offence,
+            baseline=str(a.baseline),
+            explanation=a.explanation,
+            source=a.source,
+            context=list(a.context),
+            also=also,
+            deviation_reason=(i.reason or "").strip() if deviated else "",
+            status=Penalty.Status.CONFIRMED,
+        )
+        if p.level == Level.SUSPENSION:
+            if dq_effect(p):
+                Registration.objects.filter(pk=reg.pk).update(
+                    status=Registration.Status.DISQUALIFIED
+                )
+        else:
+            _sync_effects(p, False)
+        history.setdefault(reg.person_id, []).append(_prior(p))

@@ -1,0 +1,421 @@
+"""The judges' pages for Mitos y Leyendas events (MyL conduct §4–§5; SPEC-penalties §2):
+log an infraction in a few taps (player → infraction by section → yes/no questions → the
+proposal with the four criteria of §4.3 and the offender's history → confirm or change
+with a reason), the penalty's page (head judge: confirm, change, void, the in-event
+appeal), the §5.8 aggression report, the Organised Play manager's written appeals and the
+player's written appeal from their sanction history.
+
+``penalties.views`` hands MyL events and penalties to these views (same addresses as
+VEKN); views only parse input, call ``penalties.myl_services`` and render."""
+
+import uuid
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from events.access import staff_required
+from events.errors import UserError
+from events.models import AuditLog, Person
+from events.permissions import Permission as P
+from penalties import myl_rules as rules
+from penalties import myl_services as services
+from penalties.models import AggressionReport, Appeal, Penalty, Timing
+from penalties.services import state_token
+
+
+def _uuid_or_none(value):
+    try:
+        return uuid.UUID(str(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def _answers(data, inf) -> dict:
+    """Condition answers from a form: 'yes' / 'no'; unanswered ones are left out."""
+    answers = {}
+    for condition in inf.conditions:
+        value = data.get(f"c_{condition.name}")
+        if value in ("yes", "no"):
+            answers[condition.name] = value == "yes"
+    return answers
+
+
+def _levels():
+    return [(str(level), services.level_label(level)) for level in rules.Level]
+
+
+def _with_names(penalties):
+    for p in penalties:
+        p.myl_name = services.infraction_name(p.infraction)
+        p.level_label = services.level_label(p.level)
+    return penalties
+
+
+def incident_new(request, event):
+    """Steps 2–4 for a MyL event: the infraction (grouped by section), its questions, the
+    proposal with the criteria and the history, then confirm or change with a reason.
+    Called by ``penalties.views.incident_new`` (permission already checked)."""
+    from penalties.views import _flow_objects
+
+    data = request.POST if request.method == "POST" else request.GET
+    reg, table = _flow_objects(request, event, data)
+    code = data.get("code", "")
+    perms = request.event_permissions
+    base = {"event": event, "reg": reg, "table": table, "perms": perms, "P": P}
+    if not code:
+        q = data.get("q", "").strip()
+        ctx = {**base, "groups": services.grouped_catalogue(q), "q": q}
+        if request.htmx and request.GET.get("q") is not None:
+            return render(request, "penalties/myl/pick_infraction.html#list", ctx)
+        return render(request, "penalties/myl/pick_infraction.html", ctx)
+    try:
+        inf = services.infraction(code)
+    except UserError:
+        raise Http404("Unknown infraction") from None
+    answers = _answers(data, inf)
+    seat = services.current_match(event, reg, table)
+    timing = data.get("timing") or (Timing.DURING_GAME if seat else Timing.BETWEEN_ROUNDS)
+    ctx = {
+        **base,
+        "inf": inf,
+        "severity": rules.SEVERITIES[inf.severity],
+        "criteria": rules.CRITERIA,
+        "answers": answers,
+        "questions": [
+            (c, None if c.name not in answers else ("yes" if answers[c.name] else "no"))
+            for c in inf.conditions
+        ],
+        "timing": timing,
+        "timings": [
+            (Timing.DURING_GAME, _("During the match")),
+            (Timing.BETWEEN_ROUNDS, _("Between rounds")),
+        ],
+        "levels": _levels(),
+        "client_id": _uuid_or_none(data.get("client_id")) or uuid.uuid4(),
+        "in_event": _with_names(list(services.event_penalties(event, reg.person))),
+        "earlier": _with_names(services.earlier_events(event, reg.person)),
+        "description": data.get("description", ""),
+        "seat": seat,
+        "opponent": services.opponent(seat),
+        "chosen_level": data.get("level", ""),
+        "deviation_reason": data.get("deviation_reason", ""),
+        "starts_on": data.get("starts_on") or event.date.isoformat(),
+        "ends_on": data.get("ends_on", ""),
+        "can_decide": P.CONFIRM_PENALTIES in perms,
+        "aggression": inf.code in services.AGGRESSION_CODES,
+    }
+    missing = [c.name for c in inf.conditions if c.required and c.name not in answers]
+    ctx["missing"] = missing
+    if not missing:
+        try:
+            a = services.preview(event, reg, code, answers)
+        except UserError as exc:
+            ctx["error"] = str(exc)
+        else:
+            ctx["assessment"] = a
+            ctx["level_label"] = services.level_label(a.level)
+            ctx["level_info"] = rules.LEVELS[a.level]
+            ctx["alternatives"] = [(str(x), services.level_label(x)) for x in a.alternatives]
+            ctx["also_labels"] = [services.level_label(x) for x in a.also]
+            ctx["proposal_dq"] = rules.Level.DISQUALIFICATION in (a.level, *a.also)
+            ctx["with_dq"] = (
+                data.get("with_dq") == "on" if data.get("with_dq_shown") else ctx["proposal_dq"]
+            )
+            ctx["other_levels"] = [
+                (v, label) for v, label in ctx["levels"] if v not in (a.level, *a.alternatives)
+            ]
+            shown = ctx["chosen_level"] or str(a.level)
+            ctx["shown_level"] = shown
+            ctx["needs_dates"] = shown == "suspension" and ctx["can_decide"]
+            ctx["pending"] = (
+                shown in services.HEAD_JUDGE_LEVELS and P.CONFIRM_PENALTIES not in perms
+            )
+    if request.method == "POST" and data.get("confirm") == "1" and not missing:
+        try:
+            logged = services.log_penalty(
+                event,
+                reg,
+                code,
+                answers,
+                client_id=ctx["client_id"],
+                actor=request.user,
+                perms=perms,
+                table=table,
+                timing=timing,
+                level=data.get("level") or None,
+                deviation_reason=data.get("deviation_reason", ""),
+                description=data.get("description", ""),
+                with_dq=(data.get("with_dq") == "on") if data.get("with_dq_shown") else None,
+                starts_on=data.get("starts_on") if ctx["can_decide"] else None,
+                ends_on=data.get("ends_on") if ctx["can_decide"] else None,
+            )
+        except UserError as exc:
+            ctx["error"] = str(exc)
+        else:
+            if logged.created:
+                messages.success(
+                    request,
+                    _("Saved: %(level)s.") % {"level": services.level_label(logged.penalty.level)},
+                )
+            else:
+                messages.info(request, _("Already saved (this submission was received before)."))
+            return redirect("manage:penalty", slug=event.slug, pk=logged.penalty.pk)
+        return render(request, "penalties/myl/incident.html", ctx, status=400)
+    if request.htmx and request.method == "POST":
+        return render(request, "penalties/myl/incident.html#preview", ctx)
+    return render(request, "penalties/myl/incident.html", ctx)
+
+
+def _post_date(request, name):
+    return request.POST.get(name) or None
+
+
+def penalty_detail(request, event, penalty):
+    """A MyL penalty's page: what the rules gave and why, its effects (round of the game
+    loss, sanction), appeals, the aggression report; the head judge confirms, changes,
+    voids, and records the in-event appeal. Called by ``penalties.views.penalty_detail``."""
+    perms = request.event_permissions
+    if request.method == "POST":
+        if P.CONFIRM_PENALTIES not in perms:
+            raise Http404
+        action = request.POST.get("action")
+        expected = request.POST.get("state") or None
+        try:
+            if action == "confirm":
+                services.confirm(
+                    penalty,
+                    request.user,
+                    expected=expected,
+                    starts_on=_post_date(request, "starts_on"),
+                    ends_on=_post_date(request, "ends_on"),
+                )
+                messages.success(request, _("Confirmed."))
+            elif action == "change":
+                services.change_level(
+                    penalty,
+                    request.POST.get("level", ""),
+                    request.POST.get("reason", ""),
+                    request.user,
+                    expected=expected,
+                    with_dq=request.POST.get("with_dq") == "on",
+                    starts_on=_post_date(request, "starts_on"),
+                    ends_on=_post_date(request, "ends_on"),
+                )
+                messages.success(request, _("Penalty changed."))
+            elif action == "void":
+                services.void(
+                    penalty, request.POST.get("reason", ""), request.user, expected=expected
+                )
+                messages.success(request, _("Voided."))
+            elif action == "appeal":
+                appeal = services.record_in_event_appeal(
+                    penalty,
+                    request.POST.get("statement", ""),
+                    request.POST.get("decision", ""),
+                    request.POST.get("reason", ""),
+                    request.user,
+                )
+                messages.success(
+                    request,
+                    _("Appeal recorded: %(d)s.") % {"d": appeal.get_decision_display()},
+                )
+            else:
+                raise UserError(_("Unknown action."))
+        except UserError as exc:
+            messages.error(request, str(exc))
+        return redirect("manage:penalty", slug=event.slug, pk=penalty.pk)
+    from penalties.services import _target
+
+    history = AuditLog.objects.filter(
+        event=event, target=_target(penalty), action__regex=r"^(penalty|sanction|appeal)\."
+    ).select_related("actor")[:50]
+    appeals = list(penalty.appeals.select_related("submitted_by", "decided_by"))
+    window = services.appeal_window(penalty)
+    inf = services.RULESET.catalogue.get(penalty.infraction)
+    return render(
+        request,
+        "penalties/myl/detail.html",
+        {
+            "event": event,
+            "penalty": penalty,
+            "inf": inf,
+            "name": services.infraction_name(penalty.infraction),
+            "level_label": services.level_label(penalty.level),
+            "guide_label": services.level_label(penalty.guide_level),
+            "also_labels": [services.level_label(x) for x in penalty.also],
+            "state": state_token(penalty),
+            "sanctions": list(penalty.sanctions.select_related("lifted_by")),
+            "appeals": appeals,
+            "in_event_appeal": next((a for a in appeals if a.kind == Appeal.Kind.IN_EVENT), None),
+            "window": window,
+            "aggression": services.is_aggression(penalty),
+            "report": AggressionReport.objects.filter(penalty=penalty).first(),
+            "earlier": _with_names(services.earlier_events(event, penalty.person)),
+            "history": history,
+            "levels": _levels(),
+            "decisions": [Appeal.Decision.CONFIRMED, Appeal.Decision.REVERTED],
+            "perms": perms,
+            "P": P,
+        },
+    )
+
+
+@staff_required(P.LOG_PENALTIES)
+def aggression_report(request, event, pk):
+    """The §5.8 incident report of an aggression (3.1.1, 3.1.2): form and printable view."""
+    penalty = get_object_or_404(
+        Penalty.objects.select_related("person", "reported_by", "table"), pk=pk, event=event
+    )
+    if not services.is_aggression(penalty):
+        raise Http404
+    report = AggressionReport.objects.filter(penalty=penalty).select_related("written_by").first()
+    if request.method == "POST":
+        try:
+            services.write_aggression_report(
+                penalty,
+                kind=request.POST.get("kind", ""),
+                description=request.POST.get("description", ""),
+                witnesses=request.POST.get("witnesses", ""),
+                authorities_called=request.POST.get("authorities_called") == "on",
+                authorities_detail=request.POST.get("authorities_detail", ""),
+                actor=request.user,
+            )
+        except UserError as exc:
+            messages.error(request, str(exc))
+            report = AggressionReport(
+                penalty=penalty,
+                kind=request.POST.get("kind", ""),
+                description=request.POST.get("description", ""),
+                witnesses=request.POST.get("witnesses", ""),
+                authorities_called=request.POST.get("authorities_called") == "on",
+                authorities_detail=request.POST.get("authorities_detail", ""),
+            )
+            return render(
+                request,
+                "penalties/myl/aggression_report.html",
+                _report_context(event, penalty, report, False),
+                status=400,
+            )
+        messages.success(request, _("Report saved."))
+        return redirect("manage:myl-aggression-report", slug=event.slug, pk=penalty.pk)
+    return render(
+        request,
+        "penalties/myl/aggression_report.html",
+        _report_context(event, penalty, report, bool(request.GET.get("print") and report)),
+    )
+
+
+def _report_context(event, penalty, report, printable):
+    return {
+        "event": event,
+        "penalty": penalty,
+        "report": report,
+        "saved": report is not None and report.pk is not None,
+        "print": printable,
+        "kinds": AggressionReport.Kind.choices,
+        "name": services.infraction_name(penalty.infraction),
+        "level_label": services.level_label(penalty.level),
+        "also_labels": [services.level_label(x) for x in penalty.also],
+        "sanctions": list(penalty.sanctions.all()),
+    }
+
+
+@staff_required(P.DECIDE_APPEALS)
+def appeals(request, event):
+    """The national Organised Play manager's written appeals of this event (§5.10): the
+    pending ones first, each confirmed or reverted with reasons."""
+    if request.method == "POST":
+        appeal = get_object_or_404(
+            Appeal, pk=_int_or_404(request.POST.get("appeal")), penalty__event=event
+        )
+        try:
+            services.decide_written_appeal(
+                appeal,
+                request.POST.get("decision", ""),
+                request.POST.get("reason", ""),
+                request.user,
+            )
+        except UserError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, _("Decision recorded."))
+        return redirect("manage:myl-appeals", slug=event.slug)
+    items = list(services.written_appeals(event))
+    for a in items:
+        a.penalty.myl_name = services.infraction_name(a.penalty.infraction)
+        a.penalty.level_label = services.level_label(a.penalty.level)
+    return render(
+        request,
+        "penalties/myl/appeals.html",
+        {
+            "event": event,
+            "pending": [a for a in items if not a.decision],
+            "decided": [a for a in items if a.decision],
+            "elsewhere": list(
+                services.pending_written_appeals_for(request.user, exclude_event=event)[:50]
+            ),
+            "perms": request.event_permissions,
+            "P": P,
+        },
+    )
+
+
+def _int_or_404(value) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise Http404("Not a number") from None
+
+
+# --------------------------------------------------------------------------- the player
+def annotate_my_penalties(penalties, person) -> None:
+    """For the player's sanction history: each MyL penalty's name, level label, appeal
+    deadline, appeals and whether a written appeal can still be sent (one query for the
+    appeals)."""
+    myl = [p for p in penalties if p.ruleset == "myl"]
+    if not myl:
+        return
+    by_penalty: dict[int, list[Appeal]] = {}
+    for a in Appeal.objects.filter(penalty__in=myl).order_by("submitted_at"):
+        by_penalty.setdefault(a.penalty_id, []).append(a)
+    for p in myl:
+        p.myl_name = services.infraction_name(p.infraction)
+        p.level_label = services.level_label(p.level)
+        window = services.appeal_window(p)
+        p.appeal_deadline = window.deadline
+        p.appeal_holidays = window.skipped_holidays
+        p.my_appeals = by_penalty.get(p.pk, [])
+        written = any(a.kind == Appeal.Kind.WRITTEN for a in p.my_appeals)
+        p.appeal_open = (
+            p.status == Penalty.Status.CONFIRMED
+            and not written
+            and services.today(p.event) <= window.deadline
+        )
+        p.appeal_closed = (
+            p.status == Penalty.Status.CONFIRMED
+            and not written
+            and services.today(p.event) > window.deadline
+        )
+
+
+def submit_appeal(request, person):
+    """POST from /players/me/sanctions/: the signed-in player's written appeal."""
+    penalty = get_object_or_404(
+        Penalty.objects.select_related("event"),
+        pk=_int_or_404(request.POST.get("penalty")),
+        person=person,
+        ruleset="myl",
+    )
+    try:
+        services.submit_written_appeal(penalty, request.POST.get("statement", ""), request.user)
+    except UserError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Appeal sent to the Organised Play manager."))
+    return redirect("my-sanctions")
+
+
+def my_person(user):
+    return Person.objects.filter(user=user).first()
