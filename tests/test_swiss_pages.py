@@ -253,6 +253,13 @@ def test_standings_command_prints_the_myl_document(myl):
     call_command("standings", myl["event"].slug, "--json", stdout=out)
     doc = json.loads(out.getvalue())
     assert doc["ruleset"] == "myl" and "match_points" in doc["standings"][0]
+    # Without --json: one line per player with the MyL columns.
+    out = StringIO()
+    call_command("standings", myl["event"].slug, stdout=out)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == len(doc["standings"])
+    first = doc["standings"][0]
+    assert first["name"] in lines[0] and f"MP {first['match_points']:>3}" in lines[0]
 
 
 # --------------------------------------------------------------------------- players

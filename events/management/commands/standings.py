@@ -23,6 +23,14 @@ class Command(BaseCommand):
         if json:
             self.stdout.write(_dumps(standings_document(result)))
             return
+        if event.ruleset == "myl":
+            # Mitos y Leyendas: the CONTRACTS §2 rows (match points, OMW, GW, OGW).
+            for row in standings_document(result)["standings"]:
+                self.stdout.write(
+                    f"{row['rank']:>4} {row['name']:<30} MP {row['match_points']:>3}  "
+                    f"OMW {row['omw']:>6}  GW {row['gw_pct']:>6}  OGW {row['ogw']:>6}"
+                )
+            return
         for row, info in result.rows():
             flag = "W" if row.winner else ("F" if row.finalist else " ")
             self.stdout.write(
