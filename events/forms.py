@@ -189,6 +189,15 @@ class AddPlayerForm(forms.Form):
     )
     check_in = forms.BooleanField(label=_("Checked in"), required=False, initial=True)
 
+    def __init__(self, *args, ruleset: str = "vekn", **kwargs):
+        super().__init__(*args, **kwargs)
+        if ruleset != "vekn":
+            # The same field holds the community's player number (Mitos y Leyendas).
+            self.fields["vekn_number"].label = _("Player number")
+            self.fields["vekn_number"].error_messages["invalid"] = _(
+                "A player number has only digits."
+            )
+
     def clean(self):
         data = super().clean()
         if not data.get("name") and not data.get("vekn_number"):

@@ -178,6 +178,23 @@ def blocking_sanction(person: Person, day):
     return None
 
 
+def namesake_sanction(name: str, day):
+    """A suspension or ban covering ``day`` of a person with the same name (accents and
+    case aside), or ``None``: a player added without a number must not slip past a
+    sanction by being created again under the same name **[choice]**."""
+    from penalties.models import Sanction
+
+    key = _name_key(name)
+    for sanction in (
+        Sanction.objects.filter(lifted_at__isnull=True, starts_on__lte=day)
+        .select_related("person")
+        .order_by("-starts_on", "-id")
+    ):
+        if _name_key(sanction.person.name) == key and sanction.covers(day):
+            return sanction
+    return None
+
+
 def register(event: Event, person: Person, actor=None, *, check_in: bool = False) -> Registration:
     """Register ``person``. Once a round has been seated the player is a late arrival and
     joins from the next round (TR §3.3.1). ``UserError`` if already registered, or if a

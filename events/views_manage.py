@@ -125,7 +125,7 @@ def players(request, event):
         {
             "event": event,
             "registrations": regs,
-            "form": AddPlayerForm(),
+            "form": AddPlayerForm(ruleset=event.ruleset),
             "claims": _event_claims(event),
             "perms": request.event_permissions,
             "P": P,
@@ -156,9 +156,20 @@ def claim_decide(request, event, claim_id):
 @staff_required(P.MANAGE_PLAYERS)
 @require_POST
 def player_add(request, event):
-    form = AddPlayerForm(request.POST)
+    form = AddPlayerForm(request.POST, ruleset=event.ruleset)
     if form.is_valid():
         try:
+            if not form.cleaned_data["vekn_number"]:
+                namesake = services.namesake_sanction(form.cleaned_data["name"], event.date)
+                if namesake is not None:
+                    raise UserError(
+                        _(
+                            "A player named %(name)s is suspended or banned on this date: "
+                            "give the player number to tell them apart."
+                        )
+                        % {"name": namesake.person.name},
+                        field="vekn_number",
+                    )
             person = services.find_or_create_person(
                 form.cleaned_data["name"], form.cleaned_data["vekn_number"]
             )

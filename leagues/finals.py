@@ -523,6 +523,7 @@ def close_regular_phase(
     """
     from django.db import transaction
     from django.utils.translation import gettext as _
+    from django.utils.translation import ngettext
 
     from events.errors import UserError
     from events.services import audit
@@ -541,7 +542,12 @@ def close_regular_phase(
         pending = competition.matches.filter(status=Match.Status.SCHEDULED).count()
         if pending:
             raise UserError(
-                _("%(n)s fixtures are still to be played: record them first.") % {"n": pending}
+                ngettext(
+                    "%(n)s fixture is still to be played: record it first.",
+                    "%(n)s fixtures are still to be played: record them first.",
+                    pending,
+                )
+                % {"n": pending}
             )
         doc = competition_table(competition)
         order = [row["team"] for row in doc["rows"]]

@@ -260,7 +260,7 @@ def test_penalty_page_and_head_judge_actions(client, myl):
     appeal = Appeal.objects.get(penalty=p)
     assert appeal.kind == "in_event" and appeal.decided_by == myl["users"]["head_judge"]
     page = client.get(detail).content.decode()
-    assert "Confirmed with the publisher" in page and "appeal.in_event" in page
+    assert "Confirmed with the publisher" in page and "Appeal: to the head judge" in page
 
 
 def test_head_judge_change_and_void_through_page(client, myl):

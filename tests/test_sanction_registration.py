@@ -67,3 +67,23 @@ def test_the_database_refuses_an_inverted_period(person):
         sanction(person, "suspension", date(2026, 12, 1), date(2026, 11, 1))
     with pytest.raises(IntegrityError), transaction.atomic():
         sanction(person, "permanent_ban", date(2026, 12, 1), date(2026, 12, 2))
+
+
+def test_a_namesake_without_a_number_is_stopped_on_the_players_page(client, person):
+    from django.urls import reverse
+
+    from events.models import OrganisationRole
+    from events.permissions import Role
+    from tests.factories import UserFactory
+
+    sanction(person, "suspension", date(2026, 11, 1), date(2026, 12, 31))
+    event = EventFactory(date=date(2026, 11, 28))
+    boss = UserFactory()
+    OrganisationRole.objects.create(organisation=event.organisation, user=boss, role=Role.ORGANISER)
+    client.force_login(boss)
+    url = reverse("manage:player-add", kwargs={"slug": event.slug})
+    client.post(url, {"name": "RAFA SOTO", "vekn_number": "", "check_in": "on"})
+    assert not event.registrations.exists()
+    # Another name goes through.
+    client.post(url, {"name": "Rafa Soto Jr", "vekn_number": "", "check_in": "on"})
+    assert event.registrations.count() == 1

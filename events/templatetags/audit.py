@@ -12,6 +12,17 @@ from django.utils.translation import gettext_lazy as _
 register = template.Library()
 
 ACTION_LABELS = {
+    "appeal.decide": _("Appeal: decide"),
+    "appeal.in_event": _("Appeal: to the head judge"),
+    "appeal.written": _("Appeal: written"),
+    "league.regular_phase_closed": _("League: regular phase closed"),
+    "penalty.aggression_report": _("Penalty: aggression report"),
+    "result.save": _("Result: save"),
+    "round.pair": _("Round: pair"),
+    "round.repair": _("Round: pair again"),
+    "sanction.create": _("Sanction: create"),
+    "sanction.lift": _("Sanction: lift"),
+    "topcut.pair": _("Top cut: pair"),
     "draft.base": _("Draft: base"),
     "draft.lot": _("Draft: lot"),
     "event.create": _("Event: create"),

@@ -57,10 +57,11 @@ def create_myl_event(
     rounds: int = 4,
     best_of: int = 3,
     top_cut: int = 0,
+    date: str = "2026-12-05",
     shots=None,
 ):
     """Create an event from the Mitos y Leyendas preset (the form's "Mitos y Leyendas"
-    tab); ends on the event's dashboard."""
+    tab) on ``date`` (YYYY-MM-DD); ends on the event's dashboard."""
     page.goto(f"{base}/organisations/{org_slug}/events/new/")
     tap_and_wait(page, page.locator("nav.tabs").get_by_role("link", name="Mitos y Leyendas"))
     expect(page.locator("#id_preset")).to_have_value("myl-2026")
@@ -68,7 +69,7 @@ def create_myl_event(
     expect(page.locator("#id_final_mode")).to_have_count(0)
     page.locator("#id_name").fill(name)
     page.locator("#id_slug").fill(slug)
-    page.locator("#id_date").fill("2026-12-05")
+    page.locator("#id_date").fill(date)
     page.locator("#id_preliminary_rounds").fill(str(rounds))
     page.locator("#id_best_of").select_option(str(best_of))
     page.locator("#id_top_cut").select_option(str(top_cut))
@@ -211,3 +212,91 @@ def enter_my_match(page: Page, base: str, slug: str, own: int, opponent: int):
     tap_and_wait(page, page.get_by_role("button", name="Save the result"))
     expect(messages(page)).to_contain_text(f"Result saved: {own}–{opponent}.")
     expect(page.locator("main")).to_contain_text(f"Result entered: {own}–{opponent}.")
+
+
+def try_add_player(page: Page, base: str, slug: str, name: str, number: str):
+    """Fill the players page's form and tap "Add", whatever the outcome (the caller checks
+    the message)."""
+    page.goto(f"{base}/events/{slug}/manage/players/")
+    page.locator("#id_name").fill(name)
+    page.locator("#id_vekn_number").fill(number)
+    page.locator("#id_check_in").set_checked(True)
+    tap_and_wait(page, page.get_by_role("button", name="Add", exact=True))
+
+
+def registered_names(page: Page) -> list[str]:
+    """The names on the players page's list."""
+    return [t.strip() for t in page.locator("#players li > span > strong").all_inner_texts()]
+
+
+def standings_points(page: Page) -> dict[str, int]:
+    """Match points by player name, from a standings table (the name cell's first line)."""
+    return {row[1].splitlines()[0]: int(row[2]) for row in standings_rows(page)}
+
+
+# --------------------------------------------------------------------------- judging
+def give_event_role(page: Page, base: str, slug: str, username: str, role: str = "Judge"):
+    """The organiser gives an account a role on the event (its "staff" page)."""
+    page.goto(f"{base}/events/{slug}/manage/staff/")
+    page.locator("#id_username").fill(username)
+    page.locator("#id_role").select_option(label=role)
+    tap_and_wait(page, page.get_by_role("button", name="Give role"))
+    expect(messages(page)).to_contain_text("Role given.")
+    expect(page.locator("main")).to_contain_text(f"{username} — {role}")
+
+
+def incident_at_match(page: Page, table_number: int, player: str, shots=None):
+    """From the round page: "Incident" on the match card, then the player who did it."""
+    tap_and_wait(page, match_card(page, table_number).get_by_role("link", name="Incident"))
+    expect(page.get_by_role("heading", level=1)).to_contain_text(f"Table {table_number}")
+    if shots:
+        shots(page, "incident-who")
+    who = page.locator(".bigpick").get_by_role(
+        "link", name=re.compile(rf"^\d+\. {re.escape(player)}$")
+    )
+    tap_and_wait(page, who)
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Infraction · {player}")
+
+
+def incident_for_player(page: Page, base: str, slug: str, player: str):
+    """From the Penalties tab: "Log an incident", search the player, tap their name."""
+    page.goto(f"{base}/events/{slug}/manage/penalties/")
+    tap_and_wait(page, page.get_by_role("link", name="Log an incident"))
+    page.locator("main form input[name=q]").fill(player.split()[0])
+    tap_and_wait(page, page.get_by_role("button", name="Search"))
+    tap_and_wait(page, page.locator(".bigpick").get_by_role("link", name=player, exact=True))
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Infraction · {player}")
+
+
+def pick_myl_infraction(page: Page, code: str, name: str):
+    """On the MyL infraction list (grouped by section): tap the section's button."""
+    button = page.locator("#infractions a").filter(
+        has=page.locator("strong", has_text=re.compile(rf"^{re.escape(code)}$"))
+    )
+    expect(button).to_contain_text(name)
+    tap_and_wait(page, button)
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"{code} {name}")
+
+
+def answer_question(page: Page, question: str, yes: bool):
+    """Tap Yes or No on a question of the incident page; waits for the new preview."""
+    fieldset = page.locator("fieldset.question").filter(has_text=question)
+    with page.expect_response(lambda r: r.request.method == "POST" and "/incidents/new/" in r.url):
+        fieldset.get_by_label("Yes" if yes else "No", exact=True).tap()
+
+
+def fill_and_refresh(page: Page, locator, value: str):
+    """Fill a field of the incident form and wait for the preview it refreshes."""
+    with page.expect_response(lambda r: r.request.method == "POST" and "/incidents/new/" in r.url):
+        locator.fill(value)
+
+
+def myl_preview(page: Page):
+    return page.locator("#preview .penalty-preview")
+
+
+def confirm_incident(page: Page, saved: str) -> str:
+    """Tap Confirm on the incident page; lands on the penalty's page ("Saved: …")."""
+    tap_and_wait(page, page.locator("#preview").get_by_role("button", name="Confirm"))
+    expect(messages(page)).to_contain_text(f"Saved: {saved}.")
+    return page.url
