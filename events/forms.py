@@ -183,6 +183,7 @@ class AddPlayerForm(forms.Form):
     vekn_number = forms.RegexField(
         label=_("VEKN number"),
         regex=r"^[0-9]{1,20}$",
+        strip=True,
         required=False,
         error_messages={"invalid": _("A VEKN number has only digits.")},
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),

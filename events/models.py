@@ -143,7 +143,7 @@ class Event(models.Model):
         _("games per match"),
         default=3,
         choices=[(1, _("Best of 1")), (3, _("Best of 3"))],
-        help_text=_("Mitos y Leyendas: games per 1-v-1 match (SPEC-events §2)."),
+        help_text=_("Mitos y Leyendas: games per 1-v-1 match."),
     )
     top_cut = models.PositiveSmallIntegerField(
         _("top cut"),

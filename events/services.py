@@ -288,7 +288,9 @@ def set_status(reg: Registration, status: str, actor=None) -> Registration:
 
     Dropping after the next round was seated gives the player a "Loss" in that round if
     its result is not entered yet (TR §3.1.4, §3.3.2): 0 VP, last at the table [choice].
-    Disqualification is a penalty (``penalties``), not a status change made here.
+    Disqualification is a penalty (``penalties``), not a status change made here. A
+    player whose suspension or ban covers the event's date (registered before it was
+    given) cannot be checked in (:func:`blocking_sanction`).
     """
     allowed = {
         Registration.Status.REGISTERED,
@@ -304,6 +306,16 @@ def set_status(reg: Registration, status: str, actor=None) -> Registration:
             raise UserError(_("The event's results are approved: reopen them first."))
         if reg.status == Registration.Status.DISQUALIFIED:
             raise UserError(_("A disqualified player cannot be reinstated here."))
+        if status == Registration.Status.CHECKED_IN:
+            sanction = blocking_sanction(reg.person, event.date)
+            if sanction is not None:
+                raise UserError(
+                    _(
+                        "%(name)s is suspended or banned on this event's date (from "
+                        "%(start)s): they cannot be checked in. Drop them."
+                    )
+                    % {"name": reg.person.name, "start": sanction.starts_on.isoformat()}
+                )
         before = {"status": reg.status}
         reg.status = status
         loss_round = None

@@ -118,13 +118,24 @@ def event_settings(request, event):
 # ---------------------------------------------------------------- players
 @staff_required(P.VIEW_STAFF_PAGES)
 def players(request, event):
+    from penalties.models import Sanction
+
     regs = event.registrations.select_related("person").order_by("person__name")
+    # People whose suspension or ban covers the event's date (one query): flagged.
+    sanctioned = {
+        s.person_id
+        for s in Sanction.objects.filter(
+            person__registrations__event=event, lifted_at__isnull=True, starts_on__lte=event.date
+        )
+        if s.covers(event.date)
+    }
     return render(
         request,
         "manage/players.html",
         {
             "event": event,
             "registrations": regs,
+            "sanctioned": sanctioned,
             "form": AddPlayerForm(ruleset=event.ruleset),
             "claims": _event_claims(event),
             "perms": request.event_permissions,

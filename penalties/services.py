@@ -304,7 +304,9 @@ def log_penalty(
 
 
 def _target(p: Penalty) -> str:
-    return f"{p.infraction} {p.person.name}"[:200]
+    """The audit target of a penalty: its id first (two penalties for the same section on
+    the same person must not share a history), then the section and the person."""
+    return f"#{p.pk} {p.infraction} {p.person.name}"[:200]
 
 
 def _snapshot(p: Penalty) -> dict:

@@ -380,7 +380,13 @@ def annotate_my_penalties(penalties, person) -> None:
     by_penalty: dict[int, list[Appeal]] = {}
     for a in Appeal.objects.filter(penalty__in=myl).order_by("submitted_at"):
         by_penalty.setdefault(a.penalty_id, []).append(a)
+    from penalties.models import Sanction
+
+    periods: dict[int, list[Sanction]] = {}
+    for s in Sanction.objects.filter(penalty__in=myl).order_by("starts_on"):
+        periods.setdefault(s.penalty_id, []).append(s)
     for p in myl:
+        p.my_sanctions = periods.get(p.pk, [])
         p.myl_name = services.infraction_name(p.infraction)
         p.level_label = services.level_label(p.level)
         window = services.appeal_window(p)

@@ -446,3 +446,21 @@ def test_op_manager_sees_pending_appeals_of_other_events(client, myl, monkeypatc
     assert _url("manage:myl-appeals", second) in page
     assert _url("manage:myl-appeals", third) not in page
     assert client.get(_url("manage:myl-appeals", third)).status_code == 404
+
+
+def test_the_player_sees_the_period_of_their_suspension(client, myl):
+    client.force_login(myl["users"]["head_judge"])
+    url = _url("manage:incident-new", myl["event"])
+    base = {"reg": myl["regs"][0].pk, "code": "3.1.1", "c_grave": "yes", "confirm": "1"}
+    client.post(
+        url,
+        {
+            **base,
+            "client_id": str(uuid.uuid4()),
+            "starts_on": "2026-12-01",
+            "ends_on": "2026-12-31",
+        },
+    )
+    client.force_login(myl["users"]["player"])
+    page = client.get(reverse("my-sanctions")).content.decode()
+    assert "from 1 Dec 2026 to 31 Dec 2026" in page

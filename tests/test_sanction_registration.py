@@ -87,3 +87,26 @@ def test_a_namesake_without_a_number_is_stopped_on_the_players_page(client, pers
     # Another name goes through.
     client.post(url, {"name": "Rafa Soto Jr", "vekn_number": "", "check_in": "on"})
     assert event.registrations.count() == 1
+
+
+def test_a_player_suspended_after_registering_cannot_be_checked_in(client, person):
+    from django.urls import reverse
+
+    from events.models import OrganisationRole, Registration
+    from events.permissions import Role
+    from tests.factories import UserFactory
+
+    event = EventFactory(date=date(2026, 11, 28))
+    reg = services.register(event, person)
+    sanction(person, "suspension", date(2026, 11, 1), date(2026, 12, 31))
+    with pytest.raises(UserError, match="cannot be checked in"):
+        services.set_status(reg, Registration.Status.CHECKED_IN)
+    reg.refresh_from_db()
+    assert reg.status == Registration.Status.REGISTERED
+    # Dropping is allowed; the players page flags the person.
+    services.set_status(reg, Registration.Status.DROPPED)
+    boss = UserFactory()
+    OrganisationRole.objects.create(organisation=event.organisation, user=boss, role=Role.ORGANISER)
+    client.force_login(boss)
+    page = client.get(reverse("manage:players", kwargs={"slug": event.slug})).content.decode()
+    assert "Suspended on this date" in page

@@ -400,3 +400,17 @@ def test_a_tie_at_the_cut_line_offers_a_toss_that_seeds_the_top_cut(client, db):
         url("manage:toss", event), {"mode": "random", "player": [r.id for r in regs]}, follow=True
     )
     assert "The top cut has started" in response.content.decode()
+
+
+def test_top_cut_rounds_are_named_by_stage_in_the_tabs():
+    from types import SimpleNamespace
+
+    from events.models import Round
+    from events.templatetags.rounds import round_name
+
+    event = SimpleNamespace(top_cut=8, preliminary_rounds=4)
+
+    assert round_name(Round(number=5, is_top_cut=True), event) == "Quarter-finals"
+    assert round_name(Round(number=6, is_top_cut=True), event) == "Semi-finals"
+    assert round_name(Round(number=7, is_top_cut=True), event) == "Top-cut final"
+    assert round_name(Round(number=3, is_top_cut=False), event) == "Round 3"
