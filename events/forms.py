@@ -14,7 +14,7 @@ from events.presets import PRESETS
 MYL_ROUND_MINUTES = (40, 60)
 """Mitos y Leyendas rounds last 40 to 60 minutes (conduct rules §5.5)."""
 
-MYL_ONLY_FIELDS = ("best_of", "top_cut")
+MYL_ONLY_FIELDS = ("best_of", "tie_breaker_order", "top_cut")
 VEKN_ONLY_FIELDS = ("final_mode", "final_minutes")
 
 
@@ -47,6 +47,7 @@ class EventCreateForm(forms.ModelForm):
             "decklists_required",
             "final_mode",
             "best_of",
+            "tie_breaker_order",
             "top_cut",
             "time_zone",
         ]
@@ -78,6 +79,9 @@ class EventCreateForm(forms.ModelForm):
         drop = VEKN_ONLY_FIELDS if self.ruleset == "myl" else MYL_ONLY_FIELDS
         for name in drop:
             self.fields.pop(name, None)
+        if "tie_breaker_order" in self.fields:
+            # Optional in a post: the event's current order (or the default) stays.
+            self.fields["tie_breaker_order"].required = False
         if self.ruleset == "myl":
             low, high = MYL_ROUND_MINUTES
             self.fields["round_minutes"].widget.attrs.update({"min": low, "max": high})
@@ -139,6 +143,15 @@ class EventCreateForm(forms.ModelForm):
             )
         return value
 
+    def clean_tie_breaker_order(self):
+        value = self.cleaned_data.get("tie_breaker_order")
+        if not value:
+            return (
+                self.instance.tie_breaker_order
+                or Event._meta.get_field("tie_breaker_order").default
+            )
+        return value
+
     def clean_top_cut(self):
         value = self.cleaned_data["top_cut"]
         if (
@@ -164,6 +177,7 @@ class EventSettingsForm(EventCreateForm):
             "decklists_required",
             "final_mode",
             "best_of",
+            "tie_breaker_order",
             "top_cut",
             "time_zone",
         ]

@@ -145,6 +145,23 @@ class Event(models.Model):
         choices=[(1, _("Best of 1")), (3, _("Best of 3"))],
         help_text=_("Mitos y Leyendas: games per 1-v-1 match."),
     )
+    tie_breaker_order = models.CharField(
+        _("tie-breakers after match points"),
+        max_length=40,
+        default="omw,gw_pct,ogw",
+        choices=[
+            ("omw,gw_pct,ogw", "OMW → GW → OGW"),
+            ("omw,ogw,gw_pct", "OMW → OGW → GW"),
+            ("gw_pct,omw,ogw", "GW → OMW → OGW"),
+            ("gw_pct,ogw,omw", "GW → OGW → OMW"),
+            ("ogw,omw,gw_pct", "OGW → OMW → GW"),
+            ("ogw,gw_pct,omw", "OGW → GW → OMW"),
+        ],
+        help_text=_(
+            "Mitos y Leyendas: the order of opponents' match-win %, game-win % and "
+            "opponents' game-win % after match points."
+        ),
+    )
     top_cut = models.PositiveSmallIntegerField(
         _("top cut"),
         default=0,

@@ -576,3 +576,20 @@ def test_two_people_at_once():
     assert sum(isinstance(r, ConflictError) for r in results) == 1, results
     saved = next(r for r in results if isinstance(r, ss.MatchOutcome))
     assert [s.games_won for s in table.seats.order_by("position")] == list(saved.games)
+
+
+def test_the_tie_breaker_order_is_an_event_setting(db):
+    """SPEC-events §2: the tie-breakers are an ordered, configurable list."""
+    event, _regs = make_event(8)
+    play_swiss(event)
+    default = ss.myl_standings(event)
+    assert default.data.tie_breakers == ("match_points", "omw", "gw_pct", "ogw")
+    Event.objects.filter(pk=event.pk).update(tie_breaker_order="gw_pct,ogw,omw")
+    event.refresh_from_db()
+    custom = ss.myl_standings(event)
+    assert custom.data.tie_breakers == ("match_points", "gw_pct", "ogw", "omw")
+    # Within each match-points group the order now follows game-win %.
+    rows = custom.standings.rows
+    for a, b in zip(rows, rows[1:], strict=False):
+        if a.match_points == b.match_points:
+            assert a.gw_pct >= b.gw_pct
