@@ -1,7 +1,10 @@
-"""Final phases in the app (issue 5, first steps): the bracket of a ``knockout``
-competition and the card suspensions of a season, built from the stored matches with the
-pure rules (:mod:`leagues.rules.ties`, :mod:`leagues.rules.brackets`,
-:mod:`leagues.rules.cards`). Read-only, bounded queries; nothing is stored.
+"""Final phases in the app (issue 5): the bracket of a ``knockout`` competition and the
+card suspensions of a season, built from the stored matches with the pure rules
+(:mod:`leagues.rules.ties`, :mod:`leagues.rules.brackets`, :mod:`leagues.rules.cards`;
+read-only, bounded queries), and the staff steps that create matches: closing a regular
+phase (:func:`close_regular_phase`, Primera A or B by :func:`division_of`), closing a stage
+(:func:`advance_stage`: third matches, then the next ties), next season's divisions
+(:func:`season_next_divisions`) and the Champagne League draw (:func:`champagne_draw`).
 
 Bracket (:func:`competition_bracket`, CONTRACTS §6 ``GET /api/v1/competitions/<slug>/bracket``):
 
@@ -291,9 +294,34 @@ def _known(
     return sub, overrides, problems
 
 
-def competition_bracket(competition: Competition) -> dict:
+def _needs_tables(spec: bracket_rules.BracketSpec, stored) -> bool:
+    """Some tie of ``spec`` without stored matches is fed from a table (a position, or the
+    better/worse placed of several teams): the bracket then needs the league tables."""
+
+    def table_fed(source) -> bool:
+        return source.kind in ("position", "better_of", "worse_of")
+
+    return any(table_fed(t.first) or table_fed(t.second) for t in spec.ties if t.id not in stored)
+
+
+def _inferred_closed(spec: bracket_rules.BracketSpec, ties) -> set[str]:
+    """Stages closed because a later tie fed from them has its matches."""
+    closed = set()
+    for tie_spec in spec.ties:
+        if tie_spec.id in ties:
+            for ref in tie_spec.first.ties() | tie_spec.second.ties():
+                if ref in ties:
+                    closed.add(spec.tie(ref).stage)
+    return closed
+
+
+def competition_bracket(competition: Competition, *, standings=None) -> dict:
     """The bracket document (CONTRACTS §6) of a ``knockout`` competition, in one query
     (module docstring for the rules). Raises :class:`LeagueRuleError` for another kind.
+
+    When a shown tie without matches is fed from a league table (the Liguilla shown in
+    Primera B's post-season, the zones before they start), the season's league tables are
+    loaded too (:func:`league_standings`, a bounded number of queries).
 
     Shape: ``{"competition", "name", "season", "bracket", "require_stream", "teams":
     {id: name}, "stages": [{"code", "name"}], "ties": [{"id", "stage", "name",
@@ -320,32 +348,50 @@ def competition_bracket(competition: Competition) -> dict:
         spec, overrides, problems = _known(spec, ties)
         require_stream = True
         stage_names = bracket_rules.STAGES
+        if standings is None and _needs_tables(spec, ties):
+            standings = league_standings(competition.season)
     else:
         spec, overrides = _generic_spec(ties, legs)
         require_stream = False
         stage_names = {}
-    # A stage counts as closed once a later tie fed from it has its matches.
-    closed = set()
-    for tie_spec in spec.ties:
-        if tie_spec.id in ties:
-            for ref in tie_spec.first.ties() | tie_spec.second.ties():
-                if ref in ties:
-                    closed.add(spec.tie(ref).stage)
+    # A stage counts as closed once a later tie fed from it has its matches, or when
+    # staff closed it (a last stage: the final, the Liguilla) — the audit log is read
+    # only when a fully decided stage is not closed otherwise.
+    closed = _inferred_closed(spec, ties)
+    if require_stream:
+        decided = {
+            stage
+            for stage in spec.stages
+            if stage not in closed
+            and all(
+                t.id in ties and _outcome(ties[t.id], t.legs, True)[0] is not None
+                for t in spec.ties
+                if t.stage == stage
+            )
+        }
+        if decided:
+            target = f"{competition.season.slug}/{competition.slug}"
+            closed |= _recorded_closed([target]) & decided
     third_homes = {
         tie_id: stored.third_match_home()
         for tie_id, stored in ties.items()
         if stored.third_match_home() is not None
     }
     all_matches = [m for stored in ties.values() for m in stored.matches]
-    filled = bracket_rules.fill_bracket(
-        spec,
-        {},
-        all_matches,
+    fill = dict(
         closed_stages=closed,
         overrides=overrides,
         third_match_homes=third_homes,
         require_stream=require_stream,
     )
+    try:
+        filled = bracket_rules.fill_bracket(spec, standings or {}, all_matches, **fill)
+    except LeagueRuleError as exc:
+        # A slot the tables cannot place (a team missing from a table): show the stored
+        # ties only, with the problem.
+        problems += exc.problems
+        spec = _stored_only(spec, ties)
+        filled = bracket_rules.fill_bracket(spec, {}, all_matches, **fill)
     doc = filled.as_dict()
     for tie in doc["ties"]:
         for side, slot in zip(("first", "second"), tie["slots"], strict=True):
@@ -366,6 +412,20 @@ def competition_bracket(competition: Competition) -> dict:
         "outcomes": doc["outcomes"],
         "problems": problems + doc["problems"],
     }
+
+
+def _stored_only(spec: bracket_rules.BracketSpec, ties) -> bracket_rules.BracketSpec:
+    kept = tuple(t for t in spec.ties if t.id in ties)
+    ids = {t.id for t in kept}
+    fed = set().union(*(t.first.ties() | t.second.ties() for t in kept)) if kept else set()
+    return bracket_rules.BracketSpec(
+        spec.code,
+        kept,
+        tuple((c, s) for c, s in spec.outcomes if s.ties() <= ids),
+        tuple(dict.fromkeys(t.stage for t in kept)),
+        spec.rank_by,
+        frozenset(fed - ids),
+    )
 
 
 def bracket_display(doc: dict) -> list[dict]:
@@ -408,7 +468,14 @@ def bracket_display(doc: dict) -> list[dict]:
                 }
             )
         number = stage["code"].removeprefix("round_")
-        stages.append({**stage, "ties": ties, "round": int(number) if number.isdigit() else None})
+        stages.append(
+            {
+                **stage,
+                "ties": ties,
+                "round": int(number) if number.isdigit() else None,
+                "has_matches": any(tie["legs"] for tie in ties),
+            }
+        )
     return stages
 
 
@@ -507,7 +574,8 @@ def close_regular_phase(
     name: str | None = None,
     final_four: bool = True,
 ) -> Competition:
-    """League staff close the regular phase of Primera A (a ``league`` competition): the
+    """League staff close the regular phase of a division. Primera B (a league with
+    ``title_decider``, :func:`division_of`) goes to :func:`_close_primera_b`. Primera A: the
     Championship playoffs knockout is created from the final table (ANFPES T24 §1.1.3:
     ``qf1`` 1v8, ``qf2`` 4v5, ``qf3`` 2v7, ``qf4`` 3v6, by
     :func:`leagues.rules.brackets.primera_a_playoffs`), with its quarter-finals' two legs
@@ -551,6 +619,8 @@ def close_regular_phase(
             )
         doc = competition_table(competition)
         order = [row["team"] for row in doc["rows"]]
+        if division_of(competition) == PRIMERA_B:
+            return _close_primera_b(competition, actor, doc, order, slug=slug, name=name)
         if len(order) < 8:
             raise UserError(_("The playoffs need eight teams."))
         for tie in doc.get("unresolved", []):
@@ -616,3 +686,621 @@ def close_regular_phase(
             },
         )
     return playoffs
+
+
+# --------------------------------------------------------------------------- divisions
+PRIMERA_A = "primera_a"
+PRIMERA_B = "primera_b"
+
+
+def division_of(competition: Competition) -> str | None:
+    """Which division a ``league`` competition is: ``"primera_b"`` when it has
+    ``title_decider`` (only Primera B's title is settled by a decider match, ANFPES T24
+    §1.3.1), else ``"primera_a"`` **[choice: the flag the season file already carries
+    marks the division, no new field]**; ``None`` for another kind."""
+    if competition.kind != Competition.Kind.LEAGUE:
+        return None
+    return PRIMERA_B if competition.title_decider else PRIMERA_A
+
+
+def league_standings(season: Season) -> dict[str, bracket_rules.Standing]:
+    """The final tables feeding the league post-season: ``{"primera_a": Standing,
+    "primera_b": Standing}`` from the season's ``league`` competitions (the first of each
+    division, :func:`division_of`). A table is closed once none of its fixtures is
+    scheduled; positions inside an unresolved tie wait. 1 + 4 queries per division."""
+    from leagues.services import competition_table
+
+    standings: dict[str, bracket_rules.Standing] = {}
+    for comp in season.competitions.filter(kind=Competition.Kind.LEAGUE).order_by("position", "id"):
+        code = division_of(comp)
+        if code in standings:
+            continue
+        doc = competition_table(comp)
+        closed = not comp.matches.filter(status=Match.Status.SCHEDULED).exists()
+        unresolved = {
+            p: tie["reason"] for tie in doc.get("unresolved", []) for p in tie["positions"]
+        }
+        standings[code] = bracket_rules.Standing(
+            code, tuple(row["team"] for row in doc["rows"]), closed, unresolved
+        )
+    return standings
+
+
+_A_SPEC = bracket_rules.primera_a_playoffs()
+_B_PARTS = (
+    bracket_rules.primera_b_promotion(),
+    bracket_rules.post_season_zones(),
+    bracket_rules.liguilla(),
+)
+B_POST_SEASON = bracket_rules.BracketSpec(
+    "primera_b_post_season",
+    tuple(t for part in _B_PARTS for t in part.ties),
+    tuple(o for part in _B_PARTS for o in part.outcomes),
+    tuple(st for part in _B_PARTS for st in part.stages),
+    (PRIMERA_A, PRIMERA_B),
+)
+"""Primera B's post-season as one knockout: promotion playoffs, zones and the Liguilla
+(a Primera A team ranks above any Primera B team for venues, §V ¶3 **[choice]**)."""
+
+
+def _scope(tie_ids) -> bracket_rules.BracketSpec:
+    """The whole specification a league post-season knockout follows: Primera A's
+    playoffs, Primera B's post-season, or both."""
+    tie_ids = set(tie_ids)
+    if tie_ids <= {t.id for t in _A_SPEC.ties}:
+        return _A_SPEC
+    if tie_ids <= {t.id for t in B_POST_SEASON.ties}:
+        return B_POST_SEASON
+    return bracket_rules.league_post_season()
+
+
+def _recorded_closed(targets) -> set[str]:
+    """Stages staff closed (audit entries ``league.stage_closed`` of ``targets``)."""
+    from events.models import AuditLog
+
+    closed = set()
+    for after in AuditLog.objects.filter(
+        action="league.stage_closed", target__in=list(targets)
+    ).values_list("after", flat=True):
+        if isinstance(after, dict) and after.get("stage"):
+            closed.add(after["stage"])
+    return closed
+
+
+def _third_homes(ties: dict[str, _StoredTie]) -> dict:
+    return {
+        tie_id: stored.third_match_home()
+        for tie_id, stored in ties.items()
+        if stored.third_match_home() is not None
+    }
+
+
+def _leg_rows(competition, tie_id, first, second, hosts, legs, round_, teams) -> list[Match]:
+    """The matches of a new tie: two legs (leg 1 at ``hosts[0]``; the better-ranked team
+    hosts leg 2, :func:`leagues.rules.ties.leg_hosts`; without a rank the first, higher
+    seeded slot does **[choice]**) or one match at the first slot's home."""
+    if legs == 1:
+        return [
+            Match(
+                competition=competition,
+                code=f"{tie_id}-1",
+                round=round_,
+                home=teams[first],
+                away=teams[second],
+                tie=tie_id,
+                leg=1,
+            )
+        ]
+    leg1_home, leg2_home = hosts or (second, first)
+    return [
+        Match(
+            competition=competition,
+            code=f"{tie_id}-{number}",
+            round=round_,
+            home=teams[home],
+            away=teams[away],
+            tie=tie_id,
+            leg=number,
+        )
+        for number, (home, away) in enumerate(
+            ((leg1_home, leg2_home), (leg2_home, leg1_home)), start=1
+        )
+    ]
+
+
+def _add_entries(competition: Competition, codes, teams) -> None:
+    from leagues.models import Entry
+
+    present = set(competition.entries.values_list("team__code", flat=True))
+    start = competition.entries.count()
+    new = [c for c in dict.fromkeys(codes) if c not in present]
+    Entry.objects.bulk_create(
+        [
+            Entry(competition=competition, team=teams[code], position=start + i)
+            for i, code in enumerate(new)
+        ]
+    )
+
+
+def _close_primera_b(competition, actor, doc, order, *, slug=None, name=None) -> Competition:
+    """Primera B's regular phase closed (inside :func:`close_regular_phase`'s
+    transaction): its post-season knockout (``<slug>-playoffs``) with the promotion
+    semi-finals ``psf1`` 2v5 and ``psf2`` 3v4 (§1.3.2), two legs each; the promotion final,
+    the zones (§1.3.4) and the Liguilla (§1.3.5) follow in the same knockout as staff close
+    its stages (:func:`advance_stage`)."""
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+    from events.services import audit
+    from leagues.services import SLUG_RE
+
+    season = competition.season
+    if len(order) < 11:
+        raise UserError(_("Primera B's post-season needs eleven teams."))
+    for tie in doc.get("unresolved", []):
+        if min(tie["positions"]) <= 11:
+            raise UserError(
+                _("Teams %(teams)s are tied: decide their order on the table first.")
+                % {"teams": ", ".join(tie["teams"])}
+            )
+    slug = slug or f"{competition.slug}-playoffs"
+    if not SLUG_RE.match(slug) or Competition.objects.filter(slug=slug).exists():
+        raise UserError(_("The address %(slug)s is taken or not valid.") % {"slug": slug})
+    standing = bracket_rules.Standing(PRIMERA_B, tuple(order), closed=True)
+    filled = bracket_rules.fill_bracket(bracket_rules.primera_b_promotion(), [standing])
+    first_round = [v for v in filled.ties if v.spec.stage == "b_promotion_semi_finals"]
+    teams = {t.code: t for t in season.teams.all()}
+    last = season.competitions.order_by("-position").values_list("position", flat=True)
+    post = Competition.objects.create(
+        season=season,
+        slug=slug,
+        kind=Competition.Kind.KNOCKOUT,
+        name=name or _("%(name)s — post-season") % {"name": competition.name},
+        legs=2,
+        tie_breakers=list(competition.tie_breakers),
+        counts_for_compliance=False,
+        position=(last.first() or 0) + 1,
+    )
+    _add_entries(post, order[1:11], teams)
+    created = []
+    for view in first_round:
+        created += _leg_rows(
+            post, view.spec.id, view.first.team, view.second.team, view.hosts, 2, 1, teams
+        )
+    Match.objects.bulk_create(created)
+    audit(
+        None,
+        actor,
+        "league.regular_phase_closed",
+        f"{season.slug}/{competition.slug}",
+        after={
+            "division": PRIMERA_B,
+            "post_season": post.slug,
+            "champion": order[0],
+            "ties": {v.spec.id: [v.first.team, v.second.team] for v in first_round},
+        },
+    )
+    return post
+
+
+# --------------------------------------------------------------------------- stages
+def advance_stage(competition: Competition, actor, stage: str) -> dict:
+    """League staff close ``stage`` of a knockout (ANFPES T24 §1.1–§1.3; "winners advance
+    only after staff close the stage" **[choice]**):
+
+    1. A tie of the stage level after two legs without its third match: the third match
+       (leg 3, ``<tie>-3``, same round) is created, hosted by the better regular-phase
+       position (§V ¶3; league tables, a Primera A team above a Primera B one) — without a
+       rank, by the host of the second leg **[choice]** — and nothing else happens.
+    2. Refused (``UserError``) while a tie of the stage is undecided.
+    3. Otherwise every tie of the specification not created yet whose two teams are now
+       known is created with its legs (semi-finals from the quarter-finals in bracket
+       order, the final, Primera B's promotion final and zones, the Liguilla …; round =
+       the last round + 1), its teams added to the entries, and the closing is recorded
+       (``league.stage_closed``, also when nothing follows, e.g. the final or the Liguilla:
+       it makes the champion and the next season's divisions final). Closing a stage
+       again creates what became possible since (a Liguilla tie waiting for Primera A's
+       table); with nothing new it is refused.
+
+    Knockouts that are not a league post-season (cups from season files) have no
+    specification of later rounds: only step 1 applies. Needs ``REVIEW_RESULTS``.
+    Returns ``{"third_matches": [tie ids], "created": [tie ids]}``.
+    """
+    from django.db import transaction
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+    from events.services import audit
+    from leagues.access import LeaguePermission, require
+
+    with transaction.atomic():
+        competition = (
+            Competition.objects.select_for_update().select_related("season").get(pk=competition.pk)
+        )
+        season = competition.season
+        require(actor, season, LeaguePermission.REVIEW_RESULTS)
+        if competition.kind != Competition.Kind.KNOCKOUT:
+            raise UserError(_("Only a knockout has stages to close."))
+        rows = _rows(competition)
+        matches = [_rule_match(row) for row in rows]
+        ties = _stored_ties(matches)
+        teams = {t.code: t for t in season.teams.all()}
+        target = f"{season.slug}/{competition.slug}"
+        league = known_spec(ties) is not None
+        if league:
+            spec = _scope(ties)
+            standings = league_standings(season)
+            _sub, overrides, _problems = _known(spec, ties)
+            recorded = _recorded_closed([target])
+        else:
+            spec, overrides = _generic_spec(ties, 2 if competition.legs >= 2 else 1)
+            standings, recorded = {}, set()
+        if stage not in {spec.tie(t).stage for t in ties if t in {x.id for x in spec.ties}}:
+            raise UserError(_("This knockout has no stage %(stage)s with ties.") % {"stage": stage})
+        closed = _inferred_closed(spec, ties) | recorded | {stage}
+        try:
+            filled = bracket_rules.fill_bracket(
+                spec,
+                standings,
+                matches,
+                closed_stages=closed,
+                overrides=overrides,
+                third_match_homes=_third_homes(ties),
+                require_stream=league,
+            )
+        except LeagueRuleError as exc:
+            raise UserError("; ".join(exc.problems)) from None
+        views = [v for v in filled.ties if v.spec.stage == stage]
+        thirds = []
+        for view in views:
+            state = view.state
+            stored = ties.get(view.spec.id)
+            if (
+                stored is None
+                or state is None
+                or not state.third_match_required
+                or state.winner is not None
+                or stored.third_match_home() is not None
+            ):
+                continue
+            home = state.third_match_home or stored.second_leg_host() or view.first.team
+            away = view.second.team if home == view.first.team else view.first.team
+            thirds.append(
+                Match(
+                    competition=competition,
+                    code=f"{view.spec.id}-3",
+                    round=stored.round,
+                    home=teams[home],
+                    away=teams[away],
+                    tie=view.spec.id,
+                    leg=3,
+                )
+            )
+        if thirds:
+            if competition.matches.filter(code__in=[m.code for m in thirds]).exists():
+                raise UserError(_("A match with a third match's id exists already."))
+            Match.objects.bulk_create(thirds)
+            audit(
+                None,
+                actor,
+                "league.third_matches_created",
+                target,
+                after={"stage": stage, "ties": {m.tie: [m.home.code, m.away.code] for m in thirds}},
+            )
+            return {"third_matches": [m.tie for m in thirds], "created": []}
+        undecided = [v.spec.id for v in views if v.winner is None]
+        if undecided:
+            raise UserError(
+                _("Not every tie of this stage is decided: %(ties)s.")
+                % {"ties": ", ".join(undecided)}
+            )
+        if not league:
+            raise UserError(
+                _(
+                    "Every tie of this stage is decided. This knockout has no bracket "
+                    "specification: its next round comes with the season file."
+                )
+            )
+        new = [
+            v
+            for v in filled.ties
+            if v.spec.id not in ties
+            and v.first.team is not None
+            and v.second.team is not None
+            and v.first.team != v.second.team
+        ]
+        if not new and stage in recorded:
+            raise UserError(_("This stage is closed already and nothing new can be created."))
+        round_ = max((r["round"] for r in rows), default=0) + 1
+        created = []
+        for view in new:
+            created += _leg_rows(
+                competition,
+                view.spec.id,
+                view.first.team,
+                view.second.team,
+                view.hosts,
+                view.spec.legs,
+                round_,
+                teams,
+            )
+        codes = [m.code for m in created]
+        if competition.matches.filter(code__in=codes).exists():
+            raise UserError(_("A match with one of the new ids exists already."))
+        _add_entries(competition, [c for v in new for c in (v.first.team, v.second.team)], teams)
+        Match.objects.bulk_create(created)
+        audit(
+            None,
+            actor,
+            "league.stage_closed",
+            target,
+            after={
+                "stage": stage,
+                "winners": {v.spec.id: v.winner for v in views},
+                "created": {v.spec.id: [v.first.team, v.second.team] for v in new},
+            },
+        )
+    return {"third_matches": [], "created": [v.spec.id for v in new]}
+
+
+# --------------------------------------------------------------------------- next season
+def season_next_divisions(season: Season, competitions=None) -> dict | None:
+    """Next season's divisions (:func:`leagues.rules.brackets.next_divisions`) from the
+    season's two leagues and its league post-season knockouts; ``None`` when the season has
+    no Primera A and Primera B or no post-season yet. Shape: ``{"primera_a": [{"team",
+    "name"}] | None, "primera_b": … , "moves": [{"team", "name", "to", "reason"}],
+    "pending": [str]}``. Direct relegation with abandoned Primera A teams waits for a
+    staff decision (§1.2.2; not entered in the app yet). Bounded queries."""
+    comps = list(season.competitions.all()) if competitions is None else list(competitions)
+    divisions = {division_of(c) for c in comps} - {None}
+    if divisions != {PRIMERA_A, PRIMERA_B}:
+        return None
+    knockouts = [c for c in comps if c.kind == Competition.Kind.KNOCKOUT]
+    rows = list(
+        Match.objects.filter(competition__in=knockouts)
+        .order_by("round", F("leg").asc(nulls_first=True), "id")
+        .values(*MATCH_FIELDS, "competition__slug")
+    )
+    by_comp: dict[str, list] = {}
+    for row in rows:
+        by_comp.setdefault(row["competition__slug"], []).append(row)
+    used = [
+        slug
+        for slug, comp_rows in by_comp.items()
+        if known_spec({r["tie"] or r["code"] for r in comp_rows}) is not None
+    ]
+    if not used:
+        return None
+    matches = [_rule_match(r) for slug in used for r in by_comp[slug]]
+    ties = _stored_ties(matches)
+    spec = bracket_rules.league_post_season()
+    standings = league_standings(season)
+    _sub, overrides, _problems = _known(spec, ties)
+    closed = _inferred_closed(spec, ties) | _recorded_closed(
+        [f"{season.slug}/{slug}" for slug in used]
+    )
+    team_rows = list(season.teams.values("code", "name", "status"))
+    names = {t["code"]: t["name"] for t in team_rows}
+    a = standings[PRIMERA_A].order
+    b = standings[PRIMERA_B].order
+    try:
+        filled = bracket_rules.fill_bracket(
+            spec,
+            standings,
+            matches,
+            closed_stages=closed,
+            overrides=overrides,
+            third_match_homes=_third_homes(ties),
+            require_stream=True,
+        )
+        gone = {t["code"] for t in team_rows if t["status"] != "active"}
+        result = bracket_rules.next_divisions(
+            filled,
+            a,
+            b,
+            relegated=bracket_rules.relegation(
+                standings[PRIMERA_A], abandoned=[t for t in a if t in gone]
+            ),
+            suspended=[t["code"] for t in team_rows if t["status"] == "suspended"],
+            expelled=[t["code"] for t in team_rows if t["status"] == "expelled"],
+        )
+    except LeagueRuleError as exc:
+        return {"primera_a": None, "primera_b": None, "moves": [], "pending": exc.problems}
+
+    def listed(codes):
+        return None if codes is None else [{"team": c, "name": names.get(c, c)} for c in codes]
+
+    return {
+        "primera_a": listed(result.primera_a),
+        "primera_b": listed(result.primera_b),
+        "moves": [
+            {"team": m.team, "name": names.get(m.team, m.team), "to": m.to, "reason": m.reason}
+            for m in result.moves
+        ],
+        "pending": list(result.pending),
+    }
+
+
+# --------------------------------------------------------------------------- Champagne League
+CHAMPAGNE_DRAW = "league.champagne_draw"
+"""Audit action recording a Champagne League draw (seed, pots, order, groups)."""
+
+
+def _ids(values) -> list[str]:
+    """Team ids from a pasted text or a list: one per line, or separated by commas or
+    spaces; blanks ignored."""
+    if isinstance(values, str):
+        values = values.replace(",", " ").split()
+    return [str(v).strip() for v in values if str(v).strip()]
+
+
+def parse_draw_order(text: str) -> list[tuple[str, str]]:
+    """A live draw typed by hand: one ``team group`` per line in the order the teams came
+    out (``t3 A``; a comma, a semicolon or spaces between). Raises ``UserError`` naming
+    the line."""
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+
+    order, problems = [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        parts = line.replace(",", " ").replace(";", " ").split()
+        if not parts:
+            continue
+        if len(parts) != 2:
+            problems.append(_("line %(n)s: write the team id and the group") % {"n": number})
+            continue
+        order.append((parts[0], parts[1].upper()))
+    if problems:
+        raise UserError("; ".join(problems))
+    return order
+
+
+def champagne_draw(
+    season: Season,
+    actor,
+    *,
+    base: str,
+    primera_a=(),
+    primera_b=(),
+    newcomers=(),
+    method: str = "seed",
+    seed: str | None = None,
+    order=(),
+    slug: str | None = None,
+    name: str | None = None,
+    legs: int = 2,
+    start=None,
+) -> tuple[Competition, Any]:
+    """League staff draw the Champagne League groups (ANFPES T24 §2.2,
+    :mod:`leagues.rules.cups`) and create its ``groups`` competition.
+
+    - ``base``: ``"tables"`` — this season's Primera A and Primera B tables as they stand
+      (:func:`league_standings`) — or ``"pasted"`` — ``primera_a``/``primera_b``: the
+      ordered team ids of last season's final tables, typed by staff (they are not in the
+      database) **[choice: both]**; ``newcomers`` go to the end of the list (pot 4).
+      Expelled teams are left out and the list shifts ("la lista correrá").
+    - Four pots; the number of groups is the number of teams / 4 (32 teams → 8 groups of
+      four, A–H) **[choice: smaller leagues draw fewer groups]**.
+    - ``method``: ``"seed"`` (:func:`leagues.rules.cups.draw_groups`; ``seed`` text, blank
+      → 64 random bits in decimal) or ``"manual"`` (``order``: ``(team, group)`` as the
+      teams came out of a live draw, :func:`leagues.rules.cups.manual_draw`).
+    - Creates the competition (``slug`` default ``<season>-champagne``), its entries with
+      their groups (entry order = draw order) and a round robin of ``legs`` legs per group
+      (:func:`leagues.rules.fixtures.generate_matches`, the generator of imported leagues;
+      ids ``a1``… per group; deadlines when ``start`` is given). Audited
+      (:data:`CHAMPAGNE_DRAW`, with the seed, pots, order and groups).
+
+    Needs ``MANAGE_DRAFT``. ``UserError`` (nothing saved) for an unknown team, a team twice,
+    a wrong number of teams, an invalid hand-entered draw or a taken address.
+    """
+    import secrets
+    from zoneinfo import ZoneInfo
+
+    from django.db import transaction
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+    from events.services import audit
+    from leagues.access import LeaguePermission, require
+    from leagues.models import Entry
+    from leagues.rules import cups as cup_rules
+    from leagues.rules.fixtures import generate_matches
+    from leagues.services import SLUG_RE, _match_row
+
+    require(actor, season, LeaguePermission.MANAGE_DRAFT)
+    if base == "tables":
+        standings = league_standings(season)
+        if set(standings) != {PRIMERA_A, PRIMERA_B}:
+            raise UserError(_("This season has no Primera A and Primera B tables to draw from."))
+        previous_a = list(standings[PRIMERA_A].order)
+        previous_b = list(standings[PRIMERA_B].order)
+    elif base == "pasted":
+        previous_a, previous_b = _ids(primera_a), _ids(primera_b)
+    else:
+        raise UserError(_("Choose the base of the pots."))
+    newcomers = _ids(newcomers)
+    teams = {t.code: t for t in season.teams.all()}
+    listed = previous_a + previous_b + newcomers
+    unknown = [code for code in listed if code not in teams]
+    if unknown:
+        raise UserError(_("Unknown team ids: %(ids)s.") % {"ids": ", ".join(unknown)})
+    participants = [code for code in listed if teams[code].status != "expelled"]
+    count = len(participants)
+    if count < 8 or count % 4 or count > 4 * len(cup_rules.GROUP_NAMES):
+        raise UserError(
+            _("The draw needs 8 to 32 teams, a multiple of four; %(n)s given.") % {"n": count}
+        )
+    group_names = cup_rules.GROUP_NAMES[: count // 4]
+    slug = slug or f"{season.slug}-champagne"
+    if not SLUG_RE.match(slug) or Competition.objects.filter(slug=slug).exists():
+        raise UserError(_("The address %(slug)s is taken or not valid.") % {"slug": slug})
+    try:
+        pots = cup_rules.champagne_pots(
+            previous_a,
+            previous_b,
+            newcomers=newcomers,
+            participants=participants,
+            pot_size=count // 4,
+        )
+        if method == "manual":
+            draw = cup_rules.manual_draw(pots.pots, list(order), group_names=group_names)
+        elif method == "seed":
+            seed = (seed or "").strip() or str(secrets.randbits(64))
+            draw = cup_rules.draw_groups(pots.pots, seed, group_names=group_names)
+        else:
+            raise UserError(_("Choose a seeded draw or a live draw typed by hand."))
+    except LeagueRuleError as exc:
+        raise UserError("; ".join(exc.problems)) from None
+    if legs not in (1, 2):
+        raise UserError(_("The group stage is played in one or two legs."))
+    tz = ZoneInfo(season.time_zone)
+    with transaction.atomic():
+        last = season.competitions.order_by("-position").values_list("position", flat=True)
+        competition = Competition.objects.create(
+            season=season,
+            slug=slug,
+            kind=Competition.Kind.GROUPS,
+            name=name or _("Champagne League"),
+            legs=legs,
+            counts_for_compliance=True,
+            start=start,
+            position=(last.first() or 0) + 1,
+        )
+        Entry.objects.bulk_create(
+            [
+                Entry(competition=competition, team=teams[code], position=i, group=group)
+                for i, (code, group) in enumerate(draw.order)
+            ]
+        )
+        rows = []
+        for group, members in draw.groups.items():
+            generated = generate_matches(
+                list(members), legs, start=start, tz=tz, id_prefix=group.lower()
+            )
+            rows += [_match_row(competition, m, teams, group) for m in generated]
+        Match.objects.bulk_create(rows)
+        record = draw.as_dict() | {
+            "competition": slug,
+            "base": base,
+            "origin": dict(pots.origin),
+            "previous_a": previous_a,
+            "previous_b": previous_b,
+            "newcomers": newcomers,
+        }
+        audit(None, actor, CHAMPAGNE_DRAW, f"{season.slug}/{slug}", after=record)
+    return competition, draw
+
+
+def champagne_draws(season: Season) -> list[dict]:
+    """The recorded Champagne League draws of ``season``, newest first (from the audit
+    log): each ``{"at", "competition", "method", "seed", "order", "groups", "pots",
+    "origin"}``. One query."""
+    from events.models import AuditLog
+
+    draws = []
+    for entry in AuditLog.objects.filter(
+        action=CHAMPAGNE_DRAW, target__startswith=f"{season.slug}/"
+    ).order_by("-at", "-id"):
+        draws.append({"at": entry.at, **(entry.after or {})})
+    return draws

@@ -4,7 +4,7 @@ tribunal) and ``urls_compliance`` (compliance table, reviews, draft order)."""
 
 from django.urls import path
 
-from leagues import urls_compliance, urls_match, urls_staff, views
+from leagues import urls_compliance, urls_match, urls_staff, views, views_finals
 
 app_name = "leagues"
 urlpatterns = [
@@ -16,6 +16,16 @@ urlpatterns = [
         "competitions/<slug:slug>/close-regular-phase/",
         views.close_regular_phase,
         name="competition-close-regular-phase",
+    ),
+    path(
+        "competitions/<slug:slug>/advance-stage/",
+        views_finals.advance_stage,
+        name="competition-advance-stage",
+    ),
+    path(
+        "seasons/<slug:slug>/manage/champagne/",
+        views_finals.staff_champagne,
+        name="staff-champagne",
     ),
     path("players/me/fixtures/", views.my_fixtures, name="my-fixtures"),
     path("players/me/fixtures.ics", views.my_fixtures_ics, name="my-fixtures-ics"),

@@ -29,6 +29,8 @@ from leagues.tables import LeagueTable, tie_breaker_label
 
 
 def season_page(request, slug):
+    from leagues import finals
+
     season = get_object_or_404(Season, slug=slug)
     competitions = list(season.competitions.order_by("position", "id"))
     return render(
@@ -37,6 +39,7 @@ def season_page(request, slug):
         {
             "season": season,
             "competitions": competitions,
+            "next_divisions": finals.season_next_divisions(season, competitions),
             "is_staff": bool(season_permissions(request.user, season)),
         },
     )
@@ -123,6 +126,7 @@ def competition_page(request, slug):
             "can_close": LeaguePermission.REVIEW_RESULTS in perms
             and closed
             and competition.kind == Competition.Kind.LEAGUE,
+            "can_advance": LeaguePermission.REVIEW_RESULTS in perms and bracket is not None,
             "competition": competition,
             "season": competition.season,
             "tables": tables,

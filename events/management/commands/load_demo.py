@@ -74,6 +74,8 @@ LEAGUE_TEAMS = [
     "Vega Magallanes",
 ]
 """Team names of the demo league; t1 is the demo ``player``'s team."""
+FINALS_SLUG = "anfpes-t23"
+"""The demo season with both regular phases over (final phases, issue 5)."""
 DEMO_PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
     "1f15c4890000000d49444154789c6360f8cfc0f01f0005000201e5273ea2"
@@ -90,6 +92,8 @@ class Command(BaseCommand):
             created = self._load()
         with transaction.atomic():
             created = self._load_league() or created
+        with transaction.atomic():
+            created = self._load_league_final_phases() or created
         self.stdout.write(
             self.style.SUCCESS("Demo data " + ("loaded." if created else "already there."))
         )
@@ -99,6 +103,11 @@ class Command(BaseCommand):
         self.stdout.write(
             f"League season: /seasons/{LEAGUE_SLUG}/ (team t1 is player's; league staff:"
             " organiser; tribunal: headjudge; the other teams' players log in as liga02…liga16)"
+        )
+        self.stdout.write(
+            f"Final phases: /seasons/{FINALS_SLUG}/ (both regular phases over, playoffs and"
+            " promotion semi-finals played: as organiser, close their stages on the brackets;"
+            f" Champagne League draw: /seasons/{FINALS_SLUG}/manage/champagne/)"
         )
 
     def _load(self) -> bool:
@@ -302,4 +311,85 @@ class Command(BaseCommand):
         Concession.objects.create(
             match=conceded, team=conceded.away, created_by=users[int(conceded.away.code[1:])]
         )
+        return True
+
+    # ------------------------------------------------------------------ league final phases
+    def _load_league_final_phases(self) -> bool:
+        """A season whose regular phases are over (ANFPES T23): Primera A (the demo
+        league's 16 teams) and Primera B (16 more, ``title_decider``), every fixture played
+        so that the lower team id always wins (tables t1…t16 and b1…b16). Both regular
+        phases are closed by ``organiser`` (:func:`leagues.finals.close_regular_phase`):
+        Primera A's quarter-finals are played (qf2 level on aggregate: a third match comes
+        when staff close the stage) and so are Primera B's promotion semi-finals, so staff
+        can try "Close this stage" on both brackets. Stream links are set (final phases)."""
+        from leagues import finals
+        from leagues.models import Competition, Match, Season, SeasonRole
+        from leagues.services import import_season
+
+        if Season.objects.filter(slug=FINALS_SLUG).exists():
+            return False
+        User = get_user_model()
+        handles = {u.username for u in User.objects.filter(username__startswith="liga")}
+        a_teams = [
+            {"id": f"t{n}", "name": name, "user": "player" if n == 1 else f"liga{n:02d}"}
+            for n, name in enumerate(LEAGUE_TEAMS, start=1)
+        ]
+        b_teams = [
+            {"id": f"b{n}", "name": f"{name} B", "user": f"ligab{n:02d}"}
+            for n, name in enumerate(LEAGUE_TEAMS, start=1)
+        ]
+        for team in a_teams:
+            if team["user"] != "player" and team["user"] not in handles:
+                team["user"] = f"t23-{team['id']}"
+        data = {
+            "format": "arbitro.season/1",
+            "slug": FINALS_SLUG,
+            "name": "ANFPES Temporada 23 (final phases)",
+            "time_zone": "America/Santiago",
+            "teams": a_teams + b_teams,
+            "competitions": [
+                {
+                    "slug": "anfpes-t23-primera-a",
+                    "kind": "league",
+                    "name": "Primera A",
+                    "teams": [t["id"] for t in a_teams],
+                },
+                {
+                    "slug": "anfpes-t23-primera-b",
+                    "kind": "league",
+                    "name": "Primera B",
+                    "title_decider": True,
+                    "teams": [t["id"] for t in b_teams],
+                },
+            ],
+        }
+        staff = User.objects.get(username="organiser")
+        season = import_season(data, actor=staff)
+        SeasonRole.objects.get_or_create(season=season, user=staff, role=SeasonRole.Role.STAFF)
+        SeasonRole.objects.get_or_create(
+            season=season,
+            user=User.objects.get(username="headjudge"),
+            role=SeasonRole.Role.TRIBUNAL,
+        )
+        matches = list(
+            Match.objects.filter(competition__season=season).select_related("home", "away")
+        )
+        for m in matches:
+            home, away = int(m.home.code[1:]), int(m.away.code[1:])
+            win, lose = 1 + (home + away) % 3, (home * away) % 2
+            m.status = Match.Status.PLAYED
+            m.home_goals, m.away_goals = (win, lose) if home < away else (lose, win)
+        Match.objects.bulk_update(matches, ["status", "home_goals", "away_goals"])
+        stream = "https://twitch.tv/anfpes-demo"
+        for slug in ("anfpes-t23-primera-a", "anfpes-t23-primera-b"):
+            post = finals.close_regular_phase(Competition.objects.get(slug=slug), staff)
+            for m in post.matches.order_by("code"):
+                # The better-placed team (host of leg 2) wins 2–0 on aggregate, except in
+                # qf2: 1–0 each → level, a third match.
+                if m.tie == "qf2":
+                    m.home_goals, m.away_goals = 1, 0
+                else:
+                    m.home_goals, m.away_goals = (0, 1) if m.leg == 1 else (1, 0)
+                m.status, m.stream_url = Match.Status.PLAYED, stream
+                m.save(update_fields=["status", "home_goals", "away_goals", "stream_url"])
         return True
