@@ -81,3 +81,33 @@ def env_database(name: str, default_url: str) -> dict:
         config["CONN_MAX_AGE"] = 0
         config["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     return config
+
+
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+
+
+def env_mailers(default_backend: str) -> dict:
+    """Django's ``MAILERS`` setting (6.1+) from ``EMAIL_BACKEND`` and, for the SMTP backend,
+    ``EMAIL_HOST``, ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
+    ``EMAIL_USE_TLS``, ``EMAIL_USE_SSL`` and ``EMAIL_TIMEOUT`` (seconds, default 10).
+
+    Other backends (console, locmem, file) take no SMTP options. ``EMAIL_PORT`` may be left
+    unset: it then follows the security (587 with TLS, 465 with SSL, else 25)."""
+    backend = env_str("EMAIL_BACKEND", default_backend)
+    options: dict = {}
+    if backend == SMTP_BACKEND:
+        use_tls = env_bool("EMAIL_USE_TLS", False)
+        use_ssl = env_bool("EMAIL_USE_SSL", False)
+        if use_tls and use_ssl:
+            raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be true")
+        options = {
+            "host": env_str("EMAIL_HOST", "localhost"),
+            "username": env_str("EMAIL_HOST_USER", ""),
+            "password": env_str("EMAIL_HOST_PASSWORD", ""),
+            "use_tls": use_tls,
+            "use_ssl": use_ssl,
+            "timeout": env_int("EMAIL_TIMEOUT", 10),
+        }
+        if os.environ.get("EMAIL_PORT"):
+            options["port"] = env_int("EMAIL_PORT", 25)
+    return {"default": {"BACKEND": backend, "OPTIONS": options}}

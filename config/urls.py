@@ -14,7 +14,29 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", views.signup, name="signup"),
+    # Password reset by e-mail (Django's views; templates in templates/registration/).
+    path(
+        "accounts/password-reset/",
+        auth_views.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password-reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("players/me/", views.my_page, name="my-page"),
+    path("players/me/data.json", views.my_data, name="my-data"),
     path("players/me/sanctions/", penalties_views.my_sanctions, name="my-sanctions"),
     path(
         "organisations/<slug:org_slug>/events/new/",

@@ -255,7 +255,12 @@ class SignupForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
-        fields = ("username",)
+        # The e-mail is optional and never shown on public pages; without it the password
+        # cannot be reset by e-mail.
+        fields = ("username", "email")
+        help_texts = {
+            "email": _("Optional: only used to reset your password; never shown publicly."),
+        }
 
     def clean_vekn_number(self):
         number = self.cleaned_data.get("vekn_number") or ""

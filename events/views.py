@@ -8,14 +8,14 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
-from events import services
+from events import security, services
 from events.access import user_permissions
 from events.forms import SignupForm
 from events.models import Event, Person, PlayerClaim, Registration, Round
@@ -188,6 +188,18 @@ def my_page(request):
             **_league_links(request.user),
         },
     )
+
+
+@login_required
+def my_data(request):
+    """The signed-in player's own data as a JSON download (``events.security.player_data``):
+    account, person record, registrations, every penalty with its reasons, league teams and
+    match reports. Never cached: it is personal."""
+    document = security.player_data(request.user)
+    response = JsonResponse(document, json_dumps_params={"ensure_ascii": False, "indent": 2})
+    response["Content-Disposition"] = 'attachment; filename="arbitro-my-data.json"'
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 def signup(request):

@@ -32,6 +32,15 @@ MATRIX = {
     "events:public-seating": ("get", "event", [200, 200, 200, 200, 200, 200, 200]),
     "events:public-results": ("get", "event", [200, 200, 200, 200, 200, 200, 200]),
     "event-create": ("get", "org", [302, 404, 404, 404, 404, 404, 404]),
+    # --- security (issue 7)
+    # password reset by e-mail: public forms (an unknown link answers 200 "not valid");
+    # the player's own data download needs sign-in
+    "password_reset": ("get", "none", [200, 200, 200, 200, 200, 200, 200]),
+    "password_reset_done": ("get", "none", [200, 200, 200, 200, 200, 200, 200]),
+    "password_reset_confirm": ("get", "reset", [200, 200, 200, 200, 200, 200, 200]),
+    "password_reset_complete": ("get", "none", [200, 200, 200, 200, 200, 200, 200]),
+    "my-data": ("get", "none", [302, 200, 200, 200, 200, 200, 200]),
+    # --- end security
     # API (standings unpublished in this fixture)
     "api-standings": ("get", "event", [404, 404, 404, 200, 200, 200, 200]),
     "api-check-table": ("post", "none", [400, 400, 400, 400, 400, 400, 400]),
@@ -96,6 +105,10 @@ MATRIX = {
     "api-competition-bracket": ("get", "event", [404, 404, 404, 404, 404, 404, 404]),
     "api-season-suspensions": ("get", "event", [404, 404, 404, 404, 404, 404, 404]),
     "leagues:suspensions": ("get", "event", [404, 404, 404, 404, 404, 404, 404]),
+    # staff actions: sign-in first, then 404 (no such competition/season); the roles are
+    # checked in tests/leagues/test_finals_stages.py and test_champagne_draw.py
+    "leagues:competition-advance-stage": ("post", "event", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:staff-champagne": ("get", "event", [302, 404, 404, 404, 404, 404, 404]),
     # --- end league finals
     # staff
     "manage:dashboard": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
@@ -204,6 +217,7 @@ def _kwargs(kind, s):
         "report": {"slug": e.slug, "code": "m1", "pk": 999999},
         "team": {"slug": e.slug, "team": "t1"},
         "feed": {"token": "1:forged-signature"},
+        "reset": {"uidb64": "MQ", "token": "not-a-valid-token"},
     }[kind]
 
 

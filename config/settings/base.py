@@ -1,10 +1,12 @@
 """Settings shared by every environment. Environment-specific modules import this."""
 
+from datetime import timedelta
 from pathlib import Path
 
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from config.env import env_bool, env_database, env_list, env_str
+from config.env import env_bool, env_database, env_int, env_list, env_mailers, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -21,6 +23,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "django_tables2",
+    "axes",
     "events",
     "standings",
     "penalties",
@@ -29,6 +32,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -38,6 +42,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a lockout into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -78,6 +84,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# django-axes first: it refuses a locked-out username+address before the password check.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -109,6 +120,45 @@ STORAGES = {
 # Mitos y Leyendas written appeals (MyL conduct §5.10): the deadline skips this country's
 # public holidays (ISO code; "none": weekends only). See penalties.myl_services.
 APPEALS_HOLIDAY_COUNTRY = env_str("APPEALS_HOLIDAY_COUNTRY", "CL")
+
+# Content security policy (Django's built-in CSP middleware), the same in every environment
+# so that a stray inline script or style shows up in development: no inline scripts,
+# event handlers or style attributes anywhere (behaviour lives in static/js/, looks in
+# static/css/app.css).
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+}
+
+# Login throttling (django-axes): a username tried from one address is locked for
+# AXES_COOLOFF_MINUTES after AXES_FAILURE_LIMIT failures; a success resets the count.
+AXES_ENABLED = env_bool("AXES_ENABLED", True)
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# The lockout page (templates/registration/locked_out.html), status 429.
+AXES_LOCKOUT_CALLABLE = "events.security.locked_out"
+# Behind a proxy, set AXES_IPWARE_PROXY_COUNT (e.g. 1 for nginx) so that the client's
+# address is read from X-Forwarded-For instead of the proxy's.
+AXES_IPWARE_PROXY_COUNT = env_int("AXES_IPWARE_PROXY_COUNT", 0) or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if AXES_IPWARE_PROXY_COUNT else ("REMOTE_ADDR",)
+)
+
+# E-mail (password reset), with Django 6.1's MAILERS: development prints messages on the
+# console; production sends through SMTP (config/settings/prod.py; variables EMAIL_HOST,
+# EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS: config.env.env_mailers).
+MAILERS = env_mailers("django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "arbitro@localhost")
+SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3 * 24 * 3600)
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 

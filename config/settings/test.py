@@ -19,3 +19,7 @@ CACHES = {
 LANGUAGE_CODE = "en"
 STATIC_ROOT = None  # whitenoise serves from the finders; collectstatic is for production
 WHITENOISE_USE_FINDERS = True
+# Login throttling off (the test client's login() has no request); tests/test_security.py
+# turns it on for its own tests.
+AXES_ENABLED = False
+MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}

@@ -237,7 +237,9 @@ def test_suspension_refused_at_registration(live_server, store_staff, phones, sh
     shots(head, "suspension-confirmed")
     head.goto(f"{base}/events/{first}/manage/players/")
     row = head.locator("#players li").filter(has_text=suspended_name)
-    expect(row.locator(".badge")).to_have_text("Disqualified")
+    # Her status, and the flag that a suspension covers this event's date.
+    expect(row.locator(".badge").first).to_have_text("Disqualified")
+    expect(row.locator(".badge.err").last).to_have_text("Suspended on this date")
 
     # 4. The head judge gives a second player a short suspension directly (3.4.2), with
     # its dates on the incident page; it is confirmed at once.

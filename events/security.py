@@ -1,0 +1,237 @@
+"""Security and privacy helpers: the player's own data export and the login lockout page.
+
+``player_data`` gathers everything the application keeps about one account — the account,
+its person record and claims, registrations, penalties (voided ones included, with their
+reasons), suspensions, appeals, league teams with their adjustments, excuses and result
+reports — in a fixed number of queries whatever the history's length. Other people's
+identities (the judges and staff who acted) are left out: the export is the player's data.
+"""
+
+from datetime import date, datetime
+from decimal import Decimal
+from uuid import UUID
+
+from django.db.models import Q
+from django.shortcuts import render
+
+
+def _iso(value):
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, UUID | Decimal):
+        return str(value)
+    return value
+
+
+def _row(obj, fields):
+    return {name: _iso(getattr(obj, name)) for name in fields}
+
+
+def player_data(user) -> dict:
+    """The document of ``/players/me/data.json`` for ``user`` (bounded queries)."""
+    from events.models import Person, PlayerClaim, Registration
+    from leagues.models import Adjustment, Excuse, ResultReport, Team
+    from penalties.models import Appeal, Penalty, Sanction
+
+    person = Person.objects.filter(user=user).first()
+    document = {
+        "format": "arbitro-player-data",
+        "version": 1,
+        "account": {
+            "username": user.get_username(),
+            "email": user.email,
+            "first_name": user.first_name,
+            "last_name": user.last_name,
+            "date_joined": _iso(user.date_joined),
+            "last_login": _iso(user.last_login),
+        },
+        "person": _row(person, ["name", "vekn_number", "created_at"]) if person else None,
+        "claims": [
+            _row(c, ["vekn_number", "name", "status", "created_at", "decided_at"])
+            for c in PlayerClaim.objects.filter(user=user).order_by("created_at", "id")
+        ],
+        "registrations": [],
+        "penalties": [],
+        "sanctions": [],
+        "league_teams": [],
+        "league_match_reports": [],
+        "league_excuses": [],
+    }
+    if person is not None:
+        document["registrations"] = [
+            {
+                "event": r.event.slug,
+                "event_name": r.event.name,
+                "event_date": _iso(r.event.date),
+                **_row(
+                    r,
+                    [
+                        "code",
+                        "status",
+                        "competing",
+                        "first_round",
+                        "dropped_after_round",
+                        "created_at",
+                    ],
+                ),
+            }
+            for r in Registration.objects.filter(person=person)
+            .select_related("event")
+            .order_by("event__date", "id")
+        ]
+        appeals: dict[int, list] = {}
+        for a in Appeal.objects.filter(penalty__person=person).order_by("submitted_at", "id"):
+            appeals.setdefault(a.penalty_id, []).append(
+                _row(
+                    a,
+                    [
+                        "kind",
+                        "statement",
+                        "submitted_at",
+                        "deadline",
+                        "decision",
+                        "decision_reason",
+                        "decided_at",
+                    ],
+                )
+            )
+        document["penalties"] = [
+            {
+                "event": p.event.slug,
+                "event_name": p.event.name,
+                **_row(
+                    p,
+                    [
+                        "client_id",
+                        "ruleset",
+                        "ruleset_version",
+                        "infraction",
+                        "round_number",
+                        "timing",
+                        "level",
+                        "guide_level",
+                        "offence",
+                        "explanation",
+                        "description",
+                        "deviation_reason",
+                        "is_linked",
+                        "status",
+                        "created_at",
+                        "confirmed_at",
+                        "voided_at",
+                        "void_reason",
+                    ],
+                ),
+                "appeals": appeals.get(p.pk, []),
+            }
+            for p in Penalty.objects.filter(person=person)
+            .select_related("event")
+            .order_by("created_at", "id")
+        ]
+        document["sanctions"] = [
+            {
+                "penalty": str(s.penalty.client_id) if s.penalty_id else None,
+                **_row(
+                    s,
+                    [
+                        "kind",
+                        "starts_on",
+                        "ends_on",
+                        "reason",
+                        "created_at",
+                        "lifted_at",
+                        "lift_reason",
+                    ],
+                ),
+            }
+            for s in Sanction.objects.filter(person=person)
+            .select_related("penalty")
+            .order_by("starts_on", "id")
+        ]
+    teams = list(Team.objects.filter(user=user).select_related("season").order_by("id"))
+    adjustments: dict[int, list] = {}
+    for adj in (
+        Adjustment.objects.filter(team__in=teams)
+        .select_related("competition")
+        .order_by("created_at", "id")
+    ):
+        adjustments.setdefault(adj.team_id, []).append(
+            {"competition": adj.competition.slug, **_row(adj, ["points", "reason", "created_at"])}
+        )
+    document["league_teams"] = [
+        {
+            "season": t.season.slug,
+            "season_name": t.season.name,
+            **_row(t, ["code", "name", "handle", "status"]),
+            "adjustments": adjustments.get(t.pk, []),
+        }
+        for t in teams
+    ]
+    document["league_match_reports"] = [
+        {
+            "competition": r.match.competition.slug,
+            "match": r.match.code,
+            "team": r.team.code,
+            "reported_by_me": r.reported_by_id == user.pk,
+            **_row(
+                r,
+                [
+                    "home_goals",
+                    "away_goals",
+                    "posted_at",
+                    "stream_url",
+                    "cards",
+                    "status",
+                    "created_at",
+                    "dispute_reason",
+                    "responded_at",
+                    "resolution",
+                    "resolved_at",
+                ],
+            ),
+            "screenshot": r.screenshot.name,
+        }
+        for r in ResultReport.objects.filter(Q(team__in=teams) | Q(reported_by=user))
+        .select_related("match__competition", "team")
+        .order_by("created_at", "id")
+    ]
+    document["league_excuses"] = [
+        {
+            "competition": e.match.competition.slug,
+            "match": e.match.code,
+            **_row(
+                e,
+                [
+                    "date_from",
+                    "date_to",
+                    "reason",
+                    "created_at",
+                    "opponent_answer",
+                    "staff_answer",
+                ],
+            ),
+            "evidence": e.evidence.name,
+        }
+        for e in Excuse.objects.filter(team__in=teams)
+        .select_related("match__competition")
+        .order_by("created_at", "id")
+    ]
+    return document
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' lockout answer (``AXES_LOCKOUT_CALLABLE``): a page, status 429."""
+    from axes.helpers import get_cool_off, get_failure_limit
+    from django.conf import settings
+
+    cool_off = get_cool_off(request)
+    context = {
+        "failure_limit": get_failure_limit(request, credentials),
+        "cooloff_minutes": int(cool_off.total_seconds() // 60) if cool_off else None,
+    }
+    return render(
+        request,
+        "registration/locked_out.html",
+        context,
+        status=settings.AXES_HTTP_RESPONSE_CODE,
+    )
