@@ -566,6 +566,37 @@ def season_suspensions(season: Season) -> dict:
 
 
 # --------------------------------------------------------------------------- closing
+def _post_season(competition: Competition, slug, name, spec, standing, first_stage):
+    """Create the knockout competition of a league's post-season (ANFPES T24 §1.1, §1.3)
+    from the bracket ``spec`` filled with the closed ``standing``: returns the new
+    competition, the ties of ``first_stage`` and the season's teams by id. ``UserError``
+    when the address (default ``<league>-playoffs``) is taken or not valid."""
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+    from leagues.services import SLUG_RE
+
+    season = competition.season
+    slug = slug or f"{competition.slug}-playoffs"
+    if not SLUG_RE.match(slug) or Competition.objects.filter(slug=slug).exists():
+        raise UserError(_("The address %(slug)s is taken or not valid.") % {"slug": slug})
+    filled = bracket_rules.fill_bracket(spec, [standing])
+    first_round = [view for view in filled.ties if view.spec.stage == first_stage]
+    teams = {t.code: t for t in season.teams.all()}
+    last = season.competitions.order_by("-position").values_list("position", flat=True)
+    created = Competition.objects.create(
+        season=season,
+        slug=slug,
+        kind=Competition.Kind.KNOCKOUT,
+        name=name,
+        legs=2,
+        tie_breakers=list(competition.tie_breakers),
+        counts_for_compliance=False,
+        position=(last.first() or 0) + 1,
+    )
+    return created, first_round, teams
+
+
 def close_regular_phase(
     competition: Competition,
     actor,
@@ -597,7 +628,7 @@ def close_regular_phase(
     from events.services import audit
     from leagues.access import LeaguePermission, require
     from leagues.models import Entry
-    from leagues.services import SLUG_RE, competition_table
+    from leagues.services import competition_table
 
     with transaction.atomic():
         competition = (
@@ -629,24 +660,13 @@ def close_regular_phase(
                     _("Teams %(teams)s are tied: decide their order on the table first.")
                     % {"teams": ", ".join(tie["teams"])}
                 )
-        slug = slug or f"{competition.slug}-playoffs"
-        if not SLUG_RE.match(slug) or Competition.objects.filter(slug=slug).exists():
-            raise UserError(_("The address %(slug)s is taken or not valid.") % {"slug": slug})
-        spec = bracket_rules.primera_a_playoffs(final_four=final_four)
-        standing = bracket_rules.Standing("primera_a", tuple(order), closed=True)
-        filled = bracket_rules.fill_bracket(spec, [standing])
-        first_round = [view for view in filled.ties if view.spec.stage == "a_quarter_finals"]
-        teams = {t.code: t for t in season.teams.all()}
-        last = season.competitions.order_by("-position").values_list("position", flat=True)
-        playoffs = Competition.objects.create(
-            season=season,
-            slug=slug,
-            kind=Competition.Kind.KNOCKOUT,
-            name=name or _("%(name)s — playoffs") % {"name": competition.name},
-            legs=2,
-            tie_breakers=list(competition.tie_breakers),
-            counts_for_compliance=False,
-            position=(last.first() or 0) + 1,
+        playoffs, first_round, teams = _post_season(
+            competition,
+            slug,
+            name or _("%(name)s — playoffs") % {"name": competition.name},
+            bracket_rules.primera_a_playoffs(final_four=final_four),
+            bracket_rules.Standing("primera_a", tuple(order), closed=True),
+            "a_quarter_finals",
         )
         seeds = order[:8]
         Entry.objects.bulk_create(
@@ -832,7 +852,6 @@ def _close_primera_b(competition, actor, doc, order, *, slug=None, name=None) ->
 
     from events.errors import UserError
     from events.services import audit
-    from leagues.services import SLUG_RE
 
     season = competition.season
     if len(order) < 11:
@@ -843,23 +862,13 @@ def _close_primera_b(competition, actor, doc, order, *, slug=None, name=None) ->
                 _("Teams %(teams)s are tied: decide their order on the table first.")
                 % {"teams": ", ".join(tie["teams"])}
             )
-    slug = slug or f"{competition.slug}-playoffs"
-    if not SLUG_RE.match(slug) or Competition.objects.filter(slug=slug).exists():
-        raise UserError(_("The address %(slug)s is taken or not valid.") % {"slug": slug})
-    standing = bracket_rules.Standing(PRIMERA_B, tuple(order), closed=True)
-    filled = bracket_rules.fill_bracket(bracket_rules.primera_b_promotion(), [standing])
-    first_round = [v for v in filled.ties if v.spec.stage == "b_promotion_semi_finals"]
-    teams = {t.code: t for t in season.teams.all()}
-    last = season.competitions.order_by("-position").values_list("position", flat=True)
-    post = Competition.objects.create(
-        season=season,
-        slug=slug,
-        kind=Competition.Kind.KNOCKOUT,
-        name=name or _("%(name)s — post-season") % {"name": competition.name},
-        legs=2,
-        tie_breakers=list(competition.tie_breakers),
-        counts_for_compliance=False,
-        position=(last.first() or 0) + 1,
+    post, first_round, teams = _post_season(
+        competition,
+        slug,
+        name or _("%(name)s — post-season") % {"name": competition.name},
+        bracket_rules.primera_b_promotion(),
+        bracket_rules.Standing(PRIMERA_B, tuple(order), closed=True),
+        "b_promotion_semi_finals",
     )
     _add_entries(post, order[1:11], teams)
     created = []

@@ -582,11 +582,9 @@ def void(
             raise UserError(_("Already voided."))
         before = _snapshot(penalty)
         had_dq = dq_effect(penalty)
-        penalty.status = Penalty.Status.VOIDED
-        penalty.void_reason = reason
-        penalty.voided_by = actor if getattr(actor, "is_authenticated", False) else None
-        penalty.voided_at = timezone.now()
-        penalty.save(update_fields=["status", "void_reason", "voided_by", "voided_at"])
+        from penalties.services import mark_voided
+
+        mark_voided(penalty, reason, actor)
         _sync_effects(penalty, had_dq, actor=actor, reason=reason)
         audit(
             penalty.event,

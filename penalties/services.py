@@ -425,6 +425,16 @@ def change_level(
     return penalty
 
 
+def mark_voided(penalty: Penalty, reason: str, actor) -> None:
+    """Store the void of a locked ``penalty`` (status, reason, who, when); the caller
+    undoes its effects and writes the audit entry. Shared by both rulesets."""
+    penalty.status = Penalty.Status.VOIDED
+    penalty.void_reason = reason
+    penalty.voided_by = actor if getattr(actor, "is_authenticated", False) else None
+    penalty.voided_at = timezone.now()
+    penalty.save(update_fields=["status", "void_reason", "voided_by", "voided_at"])
+
+
 def void(penalty: Penalty, reason: str, actor=None, *, expected: str | None = None) -> Penalty:
     """Void a penalty with a reason (it stays in the history). Later penalties of the same
     person in the event are reassessed (their offence numbers may drop) and a voided
@@ -442,11 +452,7 @@ def void(penalty: Penalty, reason: str, actor=None, *, expected: str | None = No
         if penalty.status == Penalty.Status.VOIDED:
             raise UserError(_("Already voided."))
         before = _snapshot(penalty)
-        penalty.status = Penalty.Status.VOIDED
-        penalty.void_reason = reason
-        penalty.voided_by = actor if getattr(actor, "is_authenticated", False) else None
-        penalty.voided_at = timezone.now()
-        penalty.save(update_fields=["status", "void_reason", "voided_by", "voided_at"])
+        mark_voided(penalty, reason, actor)
         if penalty.level == Level.DISQUALIFICATION:
             _restore_registration(penalty)
         audit(
