@@ -91,6 +91,7 @@ from penalties.vekn_guide import (
     UnknownCondition,
     UnknownInfraction,
     UnknownRuleset,
+    validate_answers,
 )
 
 __all__ = [
@@ -545,37 +546,7 @@ class Infraction:
         :class:`UnknownCondition` (a name this section does not have),
         :class:`InvalidCondition` (not a bool).
         """
-        given = dict(conditions or {})
-        result: dict[str, bool] = {}
-        for condition in self.conditions:
-            if condition.name not in given:
-                if condition.required:
-                    raise MissingCondition(
-                        f"missing condition {condition.name!r} for {self.title}: "
-                        f"{condition.question}",
-                        condition=condition.name,
-                        infraction=self.code,
-                    )
-                result[condition.name] = False
-                continue
-            value = given[condition.name]
-            if not isinstance(value, bool):
-                raise InvalidCondition(
-                    f"condition {condition.name!r} for {self.title} must be true or false",
-                    condition=condition.name,
-                    infraction=self.code,
-                )
-            result[condition.name] = value
-        known = {c.name for c in self.conditions}
-        for name in given:
-            if name not in known:
-                expected = ", ".join(sorted(known)) or "none"
-                raise UnknownCondition(
-                    f"unknown condition {name!r} for {self.title} (its conditions: {expected})",
-                    condition=str(name),
-                    infraction=self.code,
-                )
-        return result
+        return validate_answers(self.conditions, conditions, title=self.title, code=self.code)
 
 
 def _from_severity(first: Outcome, severity: Severity) -> Outcome:

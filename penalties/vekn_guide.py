@@ -340,6 +340,48 @@ class ConditionEffect(StrEnum):
     """Yes lets repeats climb the ladder (JG §3.5)."""
 
 
+def validate_answers(
+    conditions: Sequence, given: Mapping[str, object] | None, *, title: str, code: str
+) -> dict[str, bool]:
+    """The judge's answers to ``conditions`` (objects with ``name``, ``question``,
+    ``required``) checked: ``{name: bool}`` for every condition, optional ones defaulting
+    to False. Shared by both rulesets (VEKN and Mitos y Leyendas).
+
+    Raises :class:`MissingCondition` (a required one is absent — checked first, in the
+    catalogue's order), :class:`UnknownCondition` (a name the infraction does not have),
+    :class:`InvalidCondition` (a value that is not a bool)."""
+    given = dict(given or {})
+    result: dict[str, bool] = {}
+    for condition in conditions:
+        if condition.name not in given:
+            if condition.required:
+                raise MissingCondition(
+                    f"missing condition {condition.name!r} for {title}: {condition.question}",
+                    condition=condition.name,
+                    infraction=code,
+                )
+            result[condition.name] = False
+            continue
+        value = given[condition.name]
+        if not isinstance(value, bool):
+            raise InvalidCondition(
+                f"condition {condition.name!r} for {title} must be true or false",
+                condition=condition.name,
+                infraction=code,
+            )
+        result[condition.name] = value
+    known = {c.name for c in conditions}
+    for name in given:
+        if name not in known:
+            expected = ", ".join(sorted(known)) or "none"
+            raise UnknownCondition(
+                f"unknown condition {name!r} for {title} (its conditions: {expected})",
+                condition=str(name),
+                infraction=code,
+            )
+    return result
+
+
 @dataclass(frozen=True, slots=True)
 class Condition:
     """A yes/no question the judge answers for one offence (SPEC-penalties §1.2).
@@ -436,37 +478,7 @@ class Infraction:
         catalogue's order), :class:`UnknownCondition` (a name this infraction does not
         have), :class:`InvalidCondition` (a value that is not a bool).
         """
-        given = dict(conditions or {})
-        result: dict[str, bool] = {}
-        for condition in self.conditions:
-            if condition.name not in given:
-                if condition.required:
-                    raise MissingCondition(
-                        f"missing condition {condition.name!r} for {self.title}: "
-                        f"{condition.question}",
-                        condition=condition.name,
-                        infraction=self.code,
-                    )
-                result[condition.name] = False
-                continue
-            value = given[condition.name]
-            if not isinstance(value, bool):
-                raise InvalidCondition(
-                    f"condition {condition.name!r} for {self.title} must be true or false",
-                    condition=condition.name,
-                    infraction=self.code,
-                )
-            result[condition.name] = value
-        known = {c.name for c in self.conditions}
-        for name in given:
-            if name not in known:
-                expected = ", ".join(sorted(known)) or "none"
-                raise UnknownCondition(
-                    f"unknown condition {name!r} for {self.title} (its conditions: {expected})",
-                    condition=str(name),
-                    infraction=self.code,
-                )
-        return result
+        return validate_answers(self.conditions, conditions, title=self.title, code=self.code)
 
     def baseline_for(self, answers: Mapping[str, bool]) -> Level:
         """This offence's baseline given validated ``answers`` (see :meth:`answers`): the
