@@ -8,6 +8,7 @@ from django.contrib import admin
 from leagues.models import (
     Adjustment,
     Competition,
+    CupBonus,
     Excuse,
     Match,
     ResultReport,
@@ -85,3 +86,11 @@ class AdjustmentAdmin(ReadOnlyAdmin):
 class ExcuseAdmin(ReadOnlyAdmin):
     list_display = ["match", "team", "date_from", "date_to", "opponent_answer", "staff_answer"]
     list_select_related = ["match__competition", "team"]
+
+
+@admin.register(CupBonus)
+class CupBonusAdmin(ReadOnlyAdmin):
+    """Cup bonus points (§IV.2): entered by league staff on the season's pages."""
+
+    list_display = ["season", "team", "points", "reason"]
+    list_select_related = ["season", "team"]

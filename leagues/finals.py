@@ -246,7 +246,7 @@ def _included(spec: bracket_rules.BracketSpec, stored: set[str]) -> list[str]:
 
 
 def _known(
-    spec: bracket_rules.BracketSpec, ties: dict[str, _StoredTie]
+    spec: bracket_rules.BracketSpec, ties: dict[str, _StoredTie], *, require_stream: bool = True
 ) -> tuple[bracket_rules.BracketSpec, dict, list[str]]:
     """The part of ``spec`` to show (:func:`_included`), the overrides putting each
     stored team in its slot (module docstring) and problems."""
@@ -264,7 +264,8 @@ def _known(
         frozenset(fed - ids),
     )
     results = {
-        tie_id: _outcome(stored, sub.tie(tie_id).legs, True) for tie_id, stored in ties.items()
+        tie_id: _outcome(stored, sub.tie(tie_id).legs, require_stream)
+        for tie_id, stored in ties.items()
     }
     overrides, problems = {}, []
     for tie_spec in sub_ties:
@@ -343,6 +344,7 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
     ties = _stored_ties(matches)
     legs = 2 if competition.legs >= 2 else 1
     spec = known_spec(ties)
+    cup = _cup_setup(competition) if spec is None else None
     problems: list[str] = []
     if spec is not None:
         spec, overrides, problems = _known(spec, ties)
@@ -350,6 +352,11 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
         stage_names = bracket_rules.STAGES
         if standings is None and _needs_tables(spec, ties):
             standings = league_standings(competition.season)
+    elif cup is not None:
+        spec, overrides, problems = _known(cup[0], ties, require_stream=False)
+        standings = cup[1]
+        require_stream = False
+        stage_names = {code: cup_stage_name(code) for code in spec.stages}
     else:
         spec, overrides = _generic_spec(ties, legs)
         require_stream = False
@@ -357,14 +364,16 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
     # A stage counts as closed once a later tie fed from it has its matches, or when
     # staff closed it (a last stage: the final, the Liguilla) — the audit log is read
     # only when a fully decided stage is not closed otherwise.
+    staff_slots, awards, staff_thirds = _staff_choices(competition)
     closed = _inferred_closed(spec, ties)
-    if require_stream:
+    if require_stream or cup is not None:
         decided = {
             stage
             for stage in spec.stages
             if stage not in closed
             and all(
-                t.id in ties and _outcome(ties[t.id], t.legs, True)[0] is not None
+                t.id in awards
+                or (t.id in ties and _outcome(ties[t.id], t.legs, require_stream)[0] is not None)
                 for t in spec.ties
                 if t.stage == stage
             )
@@ -372,16 +381,16 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
         if decided:
             target = f"{competition.season.slug}/{competition.slug}"
             closed |= _recorded_closed([target]) & decided
-    third_homes = {
-        tie_id: stored.third_match_home()
-        for tie_id, stored in ties.items()
-        if stored.third_match_home() is not None
-    }
+    ids = {t.id for t in spec.ties}
+    staff_slots = {key: team for key, team in staff_slots.items() if key[0] in ids}
+    overrides = {**overrides, **staff_slots}
+    third_homes = {**staff_thirds, **_third_homes(ties)}
     all_matches = [m for stored in ties.values() for m in stored.matches]
     fill = dict(
         closed_stages=closed,
         overrides=overrides,
-        third_match_homes=third_homes,
+        awards={t: team for t, team in awards.items() if t in ids},
+        third_match_homes={t: team for t, team in third_homes.items() if t in ids},
         require_stream=require_stream,
     )
     try:
@@ -395,8 +404,10 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
     doc = filled.as_dict()
     for tie in doc["ties"]:
         for side, slot in zip(("first", "second"), tie["slots"], strict=True):
-            slot["from_matches"] = (tie["id"], side) in overrides
-            slot["overridden"] = False
+            slot["from_matches"] = (tie["id"], side) in overrides and (
+                (tie["id"], side) not in staff_slots
+            )
+            slot["overridden"] = (tie["id"], side) in staff_slots
             if slot["source"]["kind"] == "team":
                 slot["fed_from"] = None
     stages = list(dict.fromkeys(t["stage"] for t in doc["ties"]))
@@ -404,6 +415,7 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
         "competition": competition.slug,
         "name": competition.name,
         "season": competition.season.slug,
+        "cup": cup is not None,
         "bracket": doc["bracket"],
         "require_stream": require_stream,
         "teams": names,
@@ -936,10 +948,15 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
         teams = {t.code: t for t in season.teams.all()}
         target = f"{season.slug}/{competition.slug}"
         league = known_spec(ties) is not None
+        cup = None if league else _cup_setup(competition)
         if league:
             spec = _scope(ties)
             standings = league_standings(season)
             _sub, overrides, _problems = _known(spec, ties)
+            recorded = _recorded_closed([target])
+        elif cup is not None:
+            spec, standings = cup
+            _sub, overrides, _problems = _known(spec, ties, require_stream=False)
             recorded = _recorded_closed([target])
         else:
             spec, overrides = _generic_spec(ties, 2 if competition.legs >= 2 else 1)
@@ -947,14 +964,21 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
         if stage not in {spec.tie(t).stage for t in ties if t in {x.id for x in spec.ties}}:
             raise UserError(_("This knockout has no stage %(stage)s with ties.") % {"stage": stage})
         closed = _inferred_closed(spec, ties) | recorded | {stage}
+        staff_slots, awards, staff_thirds = _staff_choices(competition)
+        ids = {t.id for t in spec.ties}
         try:
             filled = bracket_rules.fill_bracket(
                 spec,
                 standings,
                 matches,
                 closed_stages=closed,
-                overrides=overrides,
-                third_match_homes=_third_homes(ties),
+                overrides={**overrides, **{k: v for k, v in staff_slots.items() if k[0] in ids}},
+                awards={t: team for t, team in awards.items() if t in ids},
+                third_match_homes={
+                    t: team
+                    for t, team in ({**staff_thirds, **_third_homes(ties)}).items()
+                    if t in ids
+                },
                 require_stream=league,
             )
         except LeagueRuleError as exc:
@@ -1003,7 +1027,7 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
                 _("Not every tie of this stage is decided: %(ties)s.")
                 % {"ties": ", ".join(undecided)}
             )
-        if not league:
+        if not league and cup is None:
             raise UserError(
                 _(
                     "Every tie of this stage is decided. This knockout has no bracket "
@@ -1108,7 +1132,9 @@ def season_next_divisions(season: Season, competitions=None) -> dict | None:
             a,
             b,
             relegated=bracket_rules.relegation(
-                standings[PRIMERA_A], abandoned=[t for t in a if t in gone]
+                standings[PRIMERA_A],
+                abandoned=[t for t in a if t in gone],
+                override=_relegation_list(comps),
             ),
             suspended=[t["code"] for t in team_rows if t["status"] == "suspended"],
             expelled=[t["code"] for t in team_rows if t["status"] == "expelled"],
@@ -1313,3 +1339,726 @@ def champagne_draws(season: Season) -> list[dict]:
     ).order_by("-at", "-id"):
         draws.append({"at": entry.at, **(entry.after or {})})
     return draws
+
+
+# --------------------------------------------------------------------------- cups
+CUP_PREFIXES = {"cl": "Champagne League", "conf": "Conference Lag", "ns": "Nucommunity Shit"}
+"""Tie id prefixes of the cup knockouts (:mod:`leagues.rules.cups`) → cup name."""
+
+
+def cup_stage_name(code: str) -> str:
+    """``cl_round_of_16`` → "Champagne League: round of 16" (English, like
+    :data:`leagues.rules.brackets.STAGES`)."""
+    prefix, _sep, rest = code.partition("_")
+    return f"{CUP_PREFIXES.get(prefix, prefix)}: {rest.replace('_', ' ')}"
+
+
+def _cup_setup(competition: Competition):
+    """``(spec, standings)`` of a cup knockout created in the app (its ``staff_choices``
+    ``"cup"``: the bracket specification and the seeding rankings, stored when it was
+    created), else ``None``."""
+    cup = (competition.staff_choices or {}).get("cup")
+    if not isinstance(cup, dict):
+        return None
+    legs = cup.get("legs", 2)
+    if cup.get("spec") == "drawn":
+        spec = bracket_rules.drawn_knockout(
+            cup["prefix"], cup["ranking"], entrants=cup["entrants"], legs=legs
+        )
+    else:
+        spec = bracket_rules.seeded_knockout(
+            cup["prefix"], cup["top"], cup["bottom"], ties=cup["ties"], legs=legs
+        )
+    standings = {
+        code: bracket_rules.Standing(code, tuple(order), closed=True)
+        for code, order in cup["standings"].items()
+    }
+    return spec, standings
+
+
+def _staff_choices(competition: Competition) -> tuple[dict, dict, dict]:
+    """Staff slots ``{(tie, side): team}``, tribunal awards ``{tie: team}`` and chosen
+    third-match hosts ``{tie: team}`` stored on the competition."""
+    choices = competition.staff_choices or {}
+    slots = {}
+    for key, team in (choices.get("slots") or {}).items():
+        tie_id, _sep, side = key.rpartition(".")
+        slots[(tie_id, side)] = team
+    return slots, dict(choices.get("awards") or {}), dict(choices.get("third_homes") or {})
+
+
+def _relegation_list(competitions) -> list[str] | None:
+    """The staff relegation list stored on the season's Primera A (§1.2.2), if any."""
+    for comp in competitions:
+        if division_of(comp) == PRIMERA_A:
+            listed = (comp.staff_choices or {}).get("relegation")
+            return list(listed["teams"]) if listed else None
+    return None
+
+
+def _new_competition(season, *, slug, name, kind, legs=2, counts=False, choices=None):
+    """A new competition at the end of the season (``UserError`` for a taken slug)."""
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+    from leagues.services import SLUG_RE
+
+    if not SLUG_RE.match(slug) or Competition.objects.filter(slug=slug).exists():
+        raise UserError(_("The address %(slug)s is taken or not valid.") % {"slug": slug})
+    last = season.competitions.order_by("-position").values_list("position", flat=True)
+    return Competition.objects.create(
+        season=season,
+        slug=slug,
+        kind=kind,
+        name=name,
+        legs=legs,
+        counts_for_compliance=counts,
+        staff_choices=choices or {},
+        position=(last.first() or 0) + 1,
+    )
+
+
+def _cup_knockout(season, teams, *, slug, name, cup: dict, counts=False) -> tuple:
+    """Create a cup knockout from its stored ``cup`` setup: the competition, its entries
+    (seeding order) and the first round's legs (round 1; the better-seeded team hosts leg
+    2). Returns ``(competition, {tie: [first, second]})``."""
+    competition = _new_competition(
+        season,
+        slug=slug,
+        name=name,
+        kind=Competition.Kind.KNOCKOUT,
+        legs=cup["legs"],
+        counts=counts,
+        choices={"cup": cup},
+    )
+    spec, standings = _cup_setup(competition)
+    filled = bracket_rules.fill_bracket(spec, standings)
+    first = [v for v in filled.ties if v.spec.stage == spec.stages[0]]
+    rows = []
+    for view in first:
+        rows += _leg_rows(
+            competition,
+            view.spec.id,
+            view.first.team,
+            view.second.team,
+            view.hosts,
+            view.spec.legs,
+            1,
+            teams,
+        )
+    _add_entries(competition, [c for v in first for c in (v.first.team, v.second.team)], teams)
+    Match.objects.bulk_create(rows)
+    return competition, {v.spec.id: [v.first.team, v.second.team] for v in first}
+
+
+def _group_tables(competition: Competition):
+    """The rules' group tables of a ``groups`` competition (:func:`leagues.rules.cups.
+    group_tables`, the competition's tie-breakers and staff decisions). 3 queries."""
+    from leagues.rules import cups as cup_rules
+    from leagues.rules import table as table_rules
+    from leagues.services import MATCH_FIELDS as TABLE_FIELDS
+    from leagues.services import _rule_matches
+
+    groups: dict[str, list[str]] = {}
+    for code, group in competition.entries.order_by("position", "id").values_list(
+        "team__code", "group"
+    ):
+        groups.setdefault(group, []).append(code)
+    matches = _rule_matches(competition.matches.order_by("round", "id").values(*TABLE_FIELDS))
+    ledger = [
+        season_rules.Adjustment(a["team__code"], a["points"], a["reason"])
+        for a in competition.adjustments.order_by("id").values("team__code", "points", "reason")
+    ]
+    decisions = {
+        g: [t for t in competition.decisions if t in members] for g, members in groups.items()
+    }
+    config = table_rules.TableConfig(tuple(competition.tie_breakers))
+    return cup_rules.group_tables(
+        dict(sorted(groups.items())), matches, ledger, config=config, decisions=decisions
+    )
+
+
+def close_group_stage(competition: Competition, actor, *, order_across=()) -> list[Competition]:
+    """League staff close a cup's group stage (ANFPES T24 §2.2; SPEC-leagues §7) and the
+    knockouts are created from the group tables (:func:`leagues.rules.cups.
+    cross_group_rankings`): the Champagne League knockout (best group winner v worst
+    runner-up …, ``<slug>-knockout``) and the Conference Lag (best 3rd v worst 4th …,
+    ``<slug>-conference``; only with groups of four), two-legged ties (the better-seeded
+    team hosts leg 2) whose later rounds follow with :func:`advance_stage`. A Nucommunity
+    Shit group stage (``staff_choices["cup_groups"] == "nucommunity"``) gets its knockout
+    only (ranking codes ``ns_winners``/``ns_runners_up``).
+
+    ``order_across``: team ids, best first, ordering teams of one group position that
+    every criterion leaves equal (the staff step of the ranking **[choice]**).
+
+    Needs ``REVIEW_RESULTS``. ``UserError`` (nothing saved) while group matches remain to
+    be played, a group table has a tie only staff can break, teams of one position are
+    equal across groups without an order, the number of groups is not a power of two, or
+    the knockout's address is taken. Audited (``league.group_stage_closed``).
+    """
+    from django.db import transaction
+    from django.utils.translation import gettext as _
+    from django.utils.translation import ngettext
+
+    from events.errors import UserError
+    from events.services import audit
+    from leagues.access import LeaguePermission, require
+    from leagues.rules import cups as cup_rules
+
+    with transaction.atomic():
+        competition = (
+            Competition.objects.select_for_update().select_related("season").get(pk=competition.pk)
+        )
+        season = competition.season
+        require(actor, season, LeaguePermission.REVIEW_RESULTS)
+        if competition.kind != Competition.Kind.GROUPS:
+            raise UserError(_("Only a group stage can be closed this way."))
+        choices = competition.staff_choices or {}
+        if choices.get("knockouts"):
+            raise UserError(_("This group stage is closed already."))
+        pending = competition.matches.filter(status=Match.Status.SCHEDULED).count()
+        if pending:
+            raise UserError(
+                ngettext(
+                    "%(n)s group match is still to be played: record it first.",
+                    "%(n)s group matches are still to be played: record them first.",
+                    pending,
+                )
+                % {"n": pending}
+            )
+        try:
+            tables = _group_tables(competition)
+        except LeagueRuleError as exc:
+            raise UserError("; ".join(exc.problems)) from None
+        for name, table in tables.items():
+            for tie in table.unresolved:
+                raise UserError(
+                    _("Group %(group)s: teams %(teams)s are tied: decide their order first.")
+                    % {"group": name, "teams": ", ".join(map(str, tie.teams))}
+                )
+        count = len(tables)
+        if count < 1 or count & (count - 1):
+            raise UserError(_("The knockout needs a power-of-two number of groups."))
+        nucommunity = choices.get("cup_groups") == "nucommunity"
+        codes = (
+            {1: "ns_winners", 2: "ns_runners_up"} if nucommunity else cup_rules.POSITION_RANKINGS
+        )
+        order_across = _ids(order_across)
+        rankings = cup_rules.cross_group_rankings(
+            tables, decisions={p: order_across for p in codes}, codes=codes
+        )
+        sizes = {len(t.rows) for t in tables.values()}
+        wanted = [(1, 2, "cl" if not nucommunity else "ns", "knockout")]
+        if not nucommunity and min(sizes) >= 4:
+            wanted.append((3, 4, "conf", "conference"))
+        for top, bottom, _prefix, _suffix in wanted:
+            for place in (top, bottom):
+                standing = rankings.get(place)
+                if standing is None or not standing.closed:
+                    raise UserError(_("The group tables are not complete."))
+                if standing.unresolved:
+                    tied = [standing.order[p - 1] for p in sorted(standing.unresolved)]
+                    raise UserError(
+                        _(
+                            "Teams %(teams)s are equal on every criterion across the groups: "
+                            "give their order."
+                        )
+                        % {"teams": ", ".join(map(str, tied))}
+                    )
+        teams = {t.code: t for t in season.teams.all()}
+        created, record = [], {}
+        for top, bottom, prefix, suffix in wanted:
+            cup = {
+                "spec": "seeded",
+                "prefix": prefix,
+                "top": codes[top],
+                "bottom": codes[bottom],
+                "ties": count,
+                "legs": 2,
+                "groups": competition.slug,
+                "standings": {
+                    codes[top]: list(rankings[top].order),
+                    codes[bottom]: list(rankings[bottom].order),
+                },
+            }
+            if suffix == "knockout":
+                name = _("%(name)s — knockout") % {"name": competition.name}
+            else:
+                name = _("%(name)s — Conference Lag") % {"name": competition.name}
+            knockout, ties = _cup_knockout(
+                season, teams, slug=f"{competition.slug}-{suffix}", name=name, cup=cup
+            )
+            created.append(knockout)
+            record[knockout.slug] = {"rankings": cup["standings"], "ties": ties}
+        competition.staff_choices = {**choices, "knockouts": [c.slug for c in created]}
+        competition.save(update_fields=["staff_choices"])
+        audit(
+            None,
+            actor,
+            "league.group_stage_closed",
+            f"{season.slug}/{competition.slug}",
+            after=record | {"order_across": order_across},
+        )
+    return created
+
+
+# --------------------------------------------------------------------------- Nucommunity Shit
+NUCOMMUNITY_DRAW = "league.nucommunity_draw"
+"""Audit action recording a Nucommunity Shit draw (format, seed, order, groups)."""
+
+
+def nucommunity_create(
+    season: Season,
+    actor,
+    *,
+    format: str,
+    teams=(),
+    method: str = "seed",
+    seed: str | None = None,
+    order=(),
+    groups: int = 8,
+    legs: int = 2,
+    slug: str | None = None,
+    name: str | None = None,
+    start=None,
+) -> tuple[Competition, dict]:
+    """League staff create the Nucommunity Shit (ANFPES T24 §2.1; SPEC-leagues §7;
+    :class:`leagues.rules.cups.NucommunityConfig`):
+
+    - ``format="knockout"``: the entrants (``teams``, blank: every team not expelled, in
+      season order) are drawn by lot (:func:`leagues.rules.draft.draw_lots`, ``seed``; or
+      ``method="manual"``: ``order`` lists them as drawn live), and the bracket pairs drawn
+      1 v 2, 3 v 4 … (:func:`leagues.rules.brackets.drawn_knockout`); a ``knockout``
+      competition with its first round, counted for compliance (§IV.1).
+    - ``format="groups_knockout"``: the entrants are drawn by lot from one pot and dealt to
+      groups A, B … in turn (manual: ``order`` of ``(team, group)``, as the Champagne
+      League's live draw); a ``groups`` competition with a round robin of ``legs`` legs per
+      group, counted for compliance; its knockout comes from :func:`close_group_stage`.
+
+    ``slug`` defaults to ``<season>-nucommunity``. Needs ``MANAGE_DRAFT``; ``UserError``
+    (nothing saved) for a bad format, team, draw or address. Audited
+    (:data:`NUCOMMUNITY_DRAW`).
+    """
+    import secrets
+    from zoneinfo import ZoneInfo
+
+    from django.db import transaction
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+    from events.services import audit
+    from leagues.access import LeaguePermission, require
+    from leagues.models import Entry
+    from leagues.rules import cups as cup_rules
+    from leagues.rules.draft import draw_lots
+    from leagues.rules.fixtures import generate_matches
+    from leagues.services import _match_row
+
+    require(actor, season, LeaguePermission.MANAGE_DRAFT)
+    all_teams = {t.code: t for t in season.teams.order_by("id")}
+    entrants = _ids(teams) or [c for c, t in all_teams.items() if t.status != "expelled"]
+    unknown = [c for c in entrants if c not in all_teams]
+    if unknown:
+        raise UserError(_("Unknown team ids: %(ids)s.") % {"ids": ", ".join(unknown)})
+    if len(set(entrants)) != len(entrants):
+        raise UserError(_("A team is listed twice."))
+    if legs not in (1, 2):
+        raise UserError(_("Ties and groups are played in one or two legs."))
+    try:
+        config = cup_rules.NucommunityConfig(
+            format=format, teams=len(entrants), legs=legs, groups=groups
+        )
+    except LeagueRuleError as exc:
+        raise UserError("; ".join(exc.problems)) from None
+    slug = slug or f"{season.slug}-nucommunity"
+    name = name or _("Nucommunity Shit")
+    seed = (seed or "").strip() or None
+    if method not in ("seed", "manual"):
+        raise UserError(_("Choose a seeded draw or a live draw typed by hand."))
+    record: dict[str, Any] = {"format": format, "method": method, "entrants": entrants}
+    try:
+        if format == "knockout":
+            if method == "manual":
+                drawn = _ids(order)
+                if sorted(drawn) != sorted(entrants):
+                    raise UserError(_("The live draw must list every entrant exactly once."))
+            else:
+                seed = seed or str(secrets.randbits(64))
+                drawn = list(draw_lots(entrants, seed).order)
+            record |= {"seed": seed if method == "seed" else None, "order": drawn}
+        else:
+            names = cup_rules.GROUP_NAMES[:groups] if groups <= 8 else None
+            if names is None:
+                raise UserError(_("At most eight groups."))
+            if method == "manual":
+                dealt = [(t, g) for t, g in order]
+                problems = []
+                if sorted(t for t, _g in dealt) != sorted(entrants):
+                    problems.append(_("The live draw must list every entrant exactly once."))
+                if any(g not in names for _t, g in dealt):
+                    problems.append(_("Unknown group in the live draw."))
+                size = len(entrants) // groups
+                if any(sum(1 for _t, g in dealt if g == n) != size for n in names):
+                    problems.append(
+                        _("Every group needs %(n)s teams.") % {"n": size},
+                    )
+                if problems:
+                    raise UserError(" ".join(problems))
+            else:
+                seed = seed or str(secrets.randbits(64))
+                lot = draw_lots(entrants, seed).order
+                dealt = [(team, names[i % groups]) for i, team in enumerate(lot)]
+            record |= {
+                "seed": seed if method == "seed" else None,
+                "order": [{"team": t, "group": g} for t, g in dealt],
+                "groups": {n: [t for t, g in dealt if g == n] for n in names},
+            }
+    except LeagueRuleError as exc:
+        raise UserError("; ".join(exc.problems)) from None
+    with transaction.atomic():
+        if format == "knockout":
+            cup = {
+                "spec": "drawn",
+                "prefix": "ns",
+                "ranking": "ns_draw",
+                "entrants": len(drawn),
+                "legs": legs,
+                "standings": {"ns_draw": drawn},
+            }
+            competition, ties = _cup_knockout(
+                season, all_teams, slug=slug, name=name, cup=cup, counts=True
+            )
+            # Only its first round counts for the compliance table (§IV.1).
+            first = competition.matches.order_by("round").values_list("round", flat=True)
+            competition.staff_choices = {
+                **(competition.staff_choices or {}),
+                "compliance_rounds": [first.first() or 1],
+            }
+            competition.save(update_fields=["staff_choices"])
+            record["ties"] = ties
+        else:
+            competition = _new_competition(
+                season,
+                slug=slug,
+                name=name,
+                kind=Competition.Kind.GROUPS,
+                legs=legs,
+                counts=True,
+                choices={"cup_groups": "nucommunity"},
+            )
+            if start is not None:
+                competition.start = start
+                competition.save(update_fields=["start"])
+            Entry.objects.bulk_create(
+                [
+                    Entry(competition=competition, team=all_teams[t], position=i, group=g)
+                    for i, (t, g) in enumerate(dealt)
+                ]
+            )
+            tz = ZoneInfo(season.time_zone)
+            rows = []
+            for group, members in record["groups"].items():
+                generated = generate_matches(
+                    members, legs, start=start, tz=tz, id_prefix=group.lower()
+                )
+                rows += [_match_row(competition, m, all_teams, group) for m in generated]
+            Match.objects.bulk_create(rows)
+        record |= {"competition": competition.slug, "first_phase": config.first_phase}
+        audit(None, actor, NUCOMMUNITY_DRAW, f"{season.slug}/{competition.slug}", after=record)
+    return competition, record
+
+
+def nucommunity_draws(season: Season) -> list[dict]:
+    """The recorded Nucommunity Shit draws of ``season``, newest first. One query."""
+    from events.models import AuditLog
+
+    return [
+        {"at": entry.at, **(entry.after or {})}
+        for entry in AuditLog.objects.filter(
+            action=NUCOMMUNITY_DRAW, target__startswith=f"{season.slug}/"
+        ).order_by("-at", "-id")
+    ]
+
+
+def add_cup_bonus(season: Season, actor, *, team: str, points, reason: str):
+    """League staff enter Nucommunity Shit bonus points for a team's user (§2.1, §IV.2):
+    ``points`` a non-zero integer (negative corrects an entry), a reason. Needs
+    ``MANAGE_COMPLIANCE``; ``UserError`` for an unknown team, a bad amount or no reason.
+    Audited (``league.cup_bonus``)."""
+    from django.db import transaction
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+    from events.services import audit
+    from leagues.access import LeaguePermission, require
+    from leagues.models import CupBonus
+
+    require(actor, season, LeaguePermission.MANAGE_COMPLIANCE)
+    reason = (reason or "").strip()
+    if not reason:
+        raise UserError(_("Give the reason for the bonus points."), field="reason")
+    try:
+        points = int(str(points).strip())
+    except ValueError:
+        raise UserError(_("The points must be a whole number."), field="points") from None
+    if points == 0 or abs(points) > 999:
+        raise UserError(_("The points must be a whole number."), field="points")
+    row = season.teams.filter(code=team).first()
+    if row is None:
+        raise UserError(_("Unknown team id: %(id)s.") % {"id": team}, field="team")
+    with transaction.atomic():
+        entry = CupBonus.objects.create(
+            season=season, team=row, points=points, reason=reason, created_by=actor
+        )
+        audit(
+            None,
+            actor,
+            "league.cup_bonus",
+            f"{season.slug}/{row.code}",
+            after={"team": row.code, "user": row.handle, "points": points},
+            comment=reason,
+        )
+    return entry
+
+
+def season_cup_bonus(season: Season) -> list[dict]:
+    """The Nucommunity Shit bonus points per user (:func:`leagues.rules.cups.bonus_totals`):
+    ``[{"team", "name", "user", "earned", "forfeited", "payable", "reaped"}]``; a user reaped
+    at the season-end compliance review (§IV.2) forfeits them. 1 query without entries,
+    3 more (the compliance table) once a season-end review was held."""
+    from leagues.models import CupBonus, Review
+    from leagues.rules import cups as cup_rules
+
+    rows = list(
+        CupBonus.objects.filter(season=season)
+        .order_by("id")
+        .values("team__code", "team__name", "team__handle", "points", "reason")
+    )
+    if not rows:
+        return []
+    reaped: set[str] = set()
+    if Review.objects.filter(season=season, kind="season_end").exists():
+        from leagues.services import season_compliance_table
+
+        table = season_compliance_table(season)
+        reaped = {r.user for r in table.rows if r.loses_cup_bonus}
+    info = {r["team__handle"]: (r["team__code"], r["team__name"]) for r in rows}
+    totals = cup_rules.bonus_totals(
+        [cup_rules.BonusEntry(r["team__handle"], r["points"], r["reason"]) for r in rows],
+        reaped,
+    )
+    return [{"team": info[t.user][0], "name": info[t.user][1], **t.as_dict()} for t in totals]
+
+
+# --------------------------------------------------------------------------- staff overrides
+def _choose(competition: Competition, actor, permission, action: str, reason: str, change):
+    """Run ``change(competition, doc)`` under a lock on the competition (its bracket
+    document ``doc`` fresh), then save ``staff_choices`` and audit ``action`` with the
+    reason. ``change`` returns the audit's ``after`` and raises ``UserError``."""
+    from django.db import transaction
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+    from events.services import audit
+    from leagues.access import require
+
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        competition = (
+            Competition.objects.select_for_update().select_related("season").get(pk=competition.pk)
+        )
+        require(actor, competition.season, permission)
+        if not reason:
+            raise UserError(_("Give the reason for the decision."), field="reason")
+        if competition.kind != Competition.Kind.KNOCKOUT:
+            raise UserError(_("Only a knockout has a bracket."))
+        before = dict(competition.staff_choices or {})
+        after = change(competition, competition_bracket(competition))
+        competition.save(update_fields=["staff_choices"])
+        audit(
+            None,
+            actor,
+            action,
+            f"{competition.season.slug}/{competition.slug}",
+            before={k: before.get(k) for k in after},
+            after=after,
+            comment=reason,
+        )
+    return competition
+
+
+def _tie_of(doc: dict, tie_id: str) -> dict:
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+
+    for tie in doc["ties"]:
+        if tie["id"] == tie_id:
+            return tie
+    raise UserError(_("No tie %(tie)s in this bracket.") % {"tie": tie_id})
+
+
+def _tie_team(tie: dict, team: str) -> str:
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+
+    pair = [slot["team"] for slot in tie["slots"]]
+    if None in pair:
+        raise UserError(_("Both teams of %(tie)s must be known first.") % {"tie": tie["id"]})
+    if team not in pair:
+        raise UserError(_("Choose one of the two teams of %(tie)s.") % {"tie": tie["id"]})
+    return team
+
+
+def set_bracket_slot(competition, actor, *, tie: str, side: str, team: str, reason: str):
+    """League staff set a slot by hand (e.g. after abandonments, ANFPES T24 §1.2.2):
+    ``side`` ``"first"``/``"second"``, ``team`` a team id of the season (blank: back to
+    the slot's source). Only a tie without matches yet (its matches come when the stage
+    before it is closed, with the team set here). ``REVIEW_RESULTS``; audited
+    (``league.bracket_slot_set``)."""
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+    from leagues.access import LeaguePermission
+
+    def change(comp, doc):
+        found = _tie_of(doc, tie)
+        if side not in ("first", "second"):
+            raise UserError(_("Choose the first or the second slot."))
+        if found["legs"] or comp.matches.filter(tie=tie).exists():
+            raise UserError(
+                _("%(tie)s has matches already: correct or void them instead.") % {"tie": tie}
+            )
+        slots = dict((comp.staff_choices or {}).get("slots") or {})
+        if team:
+            if not comp.season.teams.filter(code=team).exists():
+                raise UserError(_("Unknown team id: %(id)s.") % {"id": team})
+            slots[f"{tie}.{side}"] = team
+        else:
+            slots.pop(f"{tie}.{side}", None)
+        comp.staff_choices = {**(comp.staff_choices or {}), "slots": slots}
+        return {"slots": slots}
+
+    return _choose(
+        competition,
+        actor,
+        LeaguePermission.REVIEW_RESULTS,
+        "league.bracket_slot_set",
+        reason,
+        change,
+    )
+
+
+def award_tie(competition, actor, *, tie: str, team: str, reason: str):
+    """The tribunal awards a tie to one of its teams (ANFPES T24 §III.2): the tie is
+    decided (``decided_by`` ``"tribunal"``) whatever its legs; blank ``team`` withdraws
+    the award. ``DECIDE_SANCTIONS``; audited (``league.tie_awarded``)."""
+    from leagues.access import LeaguePermission
+
+    def change(comp, doc):
+        found = _tie_of(doc, tie)
+        awards = dict((comp.staff_choices or {}).get("awards") or {})
+        if team:
+            awards[tie] = _tie_team(found, team)
+        else:
+            awards.pop(tie, None)
+        comp.staff_choices = {**(comp.staff_choices or {}), "awards": awards}
+        return {"awards": awards}
+
+    return _choose(
+        competition, actor, LeaguePermission.DECIDE_SANCTIONS, "league.tie_awarded", reason, change
+    )
+
+
+def set_third_match_home(competition, actor, *, tie: str, team: str, reason: str):
+    """League staff choose the home side of a tie's third match (§V ¶3, §2.2: "staff can
+    choose"): stored for the third match to come, or applied to a scheduled third match
+    (home and away swapped). Refused once the third match is played. ``REVIEW_RESULTS``;
+    audited (``league.third_home_set``)."""
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+    from leagues.access import LeaguePermission
+
+    def change(comp, doc):
+        found = _tie_of(doc, tie)
+        _tie_team(found, team)
+        if found["legs_required"] != 2:
+            raise UserError(_("A one-match tie has no third match."))
+        third = comp.matches.filter(tie=tie, leg=3).exclude(status=Match.Status.VOID).first()
+        if third is not None:
+            if third.status != Match.Status.SCHEDULED:
+                raise UserError(_("The third match is played already."))
+            if third.home.code != team:
+                third.home, third.away = third.away, third.home
+                third.save(update_fields=["home", "away"])
+        homes = dict((comp.staff_choices or {}).get("third_homes") or {})
+        homes[tie] = team
+        comp.staff_choices = {**(comp.staff_choices or {}), "third_homes": homes}
+        return {"third_homes": homes}
+
+    return _choose(
+        competition,
+        actor,
+        LeaguePermission.REVIEW_RESULTS,
+        "league.third_home_set",
+        reason,
+        change,
+    )
+
+
+def set_relegation(season: Season, actor, *, teams, reason: str) -> Competition:
+    """League staff enter the teams relegated directly from Primera A when teams abandoned
+    it (ANFPES T24 §1.2.2: at least one; :func:`leagues.rules.brackets.relegation`); stored
+    on Primera A and used for next season's divisions (:func:`season_next_divisions`).
+    Blank clears it. ``REVIEW_RESULTS``; audited (``league.relegation_set``)."""
+    from django.db import transaction
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+    from events.services import audit
+    from leagues.access import LeaguePermission, require
+
+    require(actor, season, LeaguePermission.REVIEW_RESULTS)
+    reason = (reason or "").strip()
+    if not reason:
+        raise UserError(_("Give the reason for the decision."), field="reason")
+    codes = _ids(teams)
+    with transaction.atomic():
+        primera_a = next(
+            (
+                c
+                for c in season.competitions.select_for_update().order_by("position", "id")
+                if division_of(c) == PRIMERA_A
+            ),
+            None,
+        )
+        if primera_a is None:
+            raise UserError(_("This season has no Primera A."))
+        if codes:
+            members = set(primera_a.entries.values_list("team__code", flat=True))
+            try:
+                bracket_rules.relegation(
+                    bracket_rules.Standing(PRIMERA_A, tuple(members)), override=codes
+                )
+            except LeagueRuleError as exc:
+                raise UserError("; ".join(exc.problems)) from None
+        before = (primera_a.staff_choices or {}).get("relegation")
+        choices = dict(primera_a.staff_choices or {})
+        if codes:
+            choices["relegation"] = {"teams": codes, "reason": reason}
+        else:
+            choices.pop("relegation", None)
+        primera_a.staff_choices = choices
+        primera_a.save(update_fields=["staff_choices"])
+        audit(
+            None,
+            actor,
+            "league.relegation_set",
+            f"{season.slug}/{primera_a.slug}",
+            before={"relegation": before},
+            after={"relegation": codes},
+            comment=reason,
+        )
+    return primera_a

@@ -145,6 +145,16 @@ class Competition(models.Model):
         _("start"), null=True, blank=True, help_text=_("First day of matchday 1.")
     )
     position = models.PositiveSmallIntegerField(_("position in the season"), default=0)
+    staff_choices = models.JSONField(
+        _("staff choices on the final phases"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            "Set by the league pages (issue 5): a cup knockout's specification and seeding "
+            '("cup"), slots set by hand ("slots"), ties awarded by the tribunal ("awards"), '
+            'third-match hosts ("third_homes") and the relegation list ("relegation").'
+        ),
+    )
 
     class Meta:
         verbose_name = _("competition")
@@ -651,3 +661,37 @@ class DraftLot(models.Model):
 
     def __str__(self):
         return f"{self.season}: {', '.join(map(str, self.order))} (seed {self.seed})"
+
+
+# --------------------------------------------------------------------------- cups
+class CupBonus(models.Model):
+    """One entry of the Nucommunity Shit bonus-points ledger (ANFPES T24 §2.1, §IV.2;
+    :func:`leagues.rules.cups.bonus_totals`): points to a team's user, with a reason,
+    entered by league staff. Never edited; a mistake is corrected by another entry."""
+
+    season = models.ForeignKey(
+        Season, models.CASCADE, related_name="cup_bonuses", verbose_name=_("season")
+    )
+    team = models.ForeignKey(Team, models.PROTECT, related_name="+", verbose_name=_("team"))
+    points = models.SmallIntegerField(_("points"))
+    reason = models.TextField(_("reason"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("cup bonus points")
+        verbose_name_plural = _("cup bonus points")
+        ordering = ["season", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="leagues_cupbonus_has_reason"),
+        ]
+
+    def __str__(self):
+        return f"{self.team} {self.points:+d}: {self.reason}"

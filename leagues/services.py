@@ -575,6 +575,7 @@ def compliance_inputs(season: Season) -> ComplianceInputs:
             *MATCH_FIELDS,
             "competition__slug",
             "competition__kind",
+            "competition__staff_choices",
             "reported_at",
             "initial_deadline",
             "final_deadline",
@@ -587,6 +588,14 @@ def compliance_inputs(season: Season) -> ComplianceInputs:
             "concession__team__handle",
         )
     )
+    # A competition may count only some rounds (the Nucommunity Shit's first phase, when
+    # it is a knockout: ANFPES T24 §IV.1): ``staff_choices["compliance_rounds"]``.
+    rows = [
+        row
+        for row in rows
+        if not (row["competition__staff_choices"] or {}).get("compliance_rounds")
+        or row["round"] in row["competition__staff_choices"]["compliance_rounds"]
+    ]
     max_round: dict[str, int] = {}
     for row in rows:
         slug = row["competition__slug"]

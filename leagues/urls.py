@@ -23,6 +23,47 @@ urlpatterns = [
         name="competition-advance-stage",
     ),
     path(
+        "competitions/<slug:slug>/close-group-stage/",
+        views_finals.close_group_stage,
+        name="competition-close-group-stage",
+    ),
+    path(
+        "competitions/<slug:slug>/bracket/slot/",
+        views_finals.bracket_slot,
+        name="competition-bracket-slot",
+    ),
+    path(
+        "competitions/<slug:slug>/bracket/award/",
+        views_finals.bracket_award,
+        name="competition-bracket-award",
+    ),
+    path(
+        "competitions/<slug:slug>/bracket/third-home/",
+        views_finals.bracket_third_home,
+        name="competition-bracket-third-home",
+    ),
+    path(
+        "competitions/<slug:slug>/relegation/",
+        views_finals.relegation,
+        name="competition-relegation",
+    ),
+    path(
+        "seasons/<slug:slug>/manage/nucommunity/",
+        views_finals.staff_nucommunity,
+        name="staff-nucommunity",
+    ),
+    path(
+        "seasons/<slug:slug>/manage/cup-bonus/",
+        views_finals.staff_cup_bonus,
+        name="staff-cup-bonus",
+    ),
+    path(
+        "seasons/<slug:slug>/manage/brackets/",
+        views_finals.staff_brackets,
+        name="staff-brackets",
+    ),
+    path("seasons/<slug:slug>/cup-bonus/", views_finals.cup_bonus_page, name="cup-bonus"),
+    path(
         "seasons/<slug:slug>/manage/champagne/",
         views_finals.staff_champagne,
         name="staff-champagne",

@@ -122,3 +122,250 @@ def staff_champagne(request, season):
         },
         status=status,
     )
+
+
+# --------------------------------------------------------------------------- cups
+@login_required
+@require_POST
+def close_group_stage(request, slug):
+    """League staff close a cup's group stage: the knockout (and the Conference Lag) are
+    created from the group tables (:func:`leagues.finals.close_group_stage`)."""
+    competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
+    if not season_permissions(request.user, competition.season):
+        raise Http404("No such competition")
+    try:
+        if not request.POST.get("confirm"):
+            raise UserError(_("Tick the confirmation: the knockouts are created from the tables."))
+        created = finals.close_group_stage(
+            competition, request.user, order_across=request.POST.get("order_across", "")
+        )
+    except UserError as exc:
+        messages.error(request, str(exc))
+        return redirect(reverse("leagues:competition", kwargs={"slug": slug}) + "#table")
+    messages.success(
+        request,
+        _("Group stage closed: created %(names)s.") % {"names": ", ".join(c.name for c in created)},
+    )
+    return redirect(reverse("leagues:competition", kwargs={"slug": created[0].slug}))
+
+
+@require_http_methods(["GET", "POST"])
+@season_staff_required(LeaguePermission.MANAGE_DRAFT)
+def staff_nucommunity(request, season):
+    """The Nucommunity Shit: format (a knockout from a draw, or groups + knockout), a
+    seeded draw or a live draw typed by hand; and its bonus-points ledger."""
+    form, status = {}, 200
+    if request.method == "POST":
+        form = request.POST
+        try:
+            fmt = form.get("format", "")
+            order = []
+            if form.get("method") == "manual":
+                if fmt == "groups_knockout":
+                    order = finals.parse_draw_order(form.get("order", ""))
+                else:
+                    order = form.get("order", "")
+            try:
+                groups = int(form.get("groups") or 8)
+            except ValueError:
+                raise UserError(_("The number of groups must be a whole number.")) from None
+            competition, _record = finals.nucommunity_create(
+                season,
+                request.user,
+                format=fmt,
+                teams=form.get("teams", ""),
+                method=form.get("method", ""),
+                seed=form.get("seed"),
+                order=order,
+                groups=groups,
+                legs=1 if form.get("legs") == "1" else 2,
+                slug=form.get("slug", "").strip() or None,
+                name=form.get("name", "").strip() or None,
+                start=_date(form.get("start", "")),
+            )
+        except UserError as exc:
+            messages.error(request, str(exc))
+            status = 400
+        else:
+            messages.success(request, _("Nucommunity Shit created."))
+            return redirect(reverse("leagues:competition", kwargs={"slug": competition.slug}))
+    perms = request.season_permissions
+    return render(
+        request,
+        "leagues/staff_nucommunity.html",
+        {
+            "season": season,
+            "season_perms": perms,
+            "teams": list(season.teams.order_by("id")),
+            "form": form,
+            "draws": finals.nucommunity_draws(season),
+            "bonus": finals.season_cup_bonus(season),
+            "can_bonus": LeaguePermission.MANAGE_COMPLIANCE in perms,
+        },
+        status=status,
+    )
+
+
+@require_POST
+@season_staff_required(LeaguePermission.MANAGE_COMPLIANCE)
+def staff_cup_bonus(request, season):
+    """League staff enter bonus points of the Nucommunity Shit (user, points, reason)."""
+    try:
+        finals.add_cup_bonus(
+            season,
+            request.user,
+            team=request.POST.get("team", ""),
+            points=request.POST.get("points", ""),
+            reason=request.POST.get("reason", ""),
+        )
+    except UserError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Bonus points recorded."))
+    return redirect(reverse("leagues:staff-nucommunity", kwargs={"slug": season.slug}) + "#bonus")
+
+
+# --------------------------------------------------------------------------- overrides
+def _bracket_action(request, slug, action, success):
+    competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
+    if not season_permissions(request.user, competition.season):
+        raise Http404("No such competition")
+    tie = request.POST.get("tie", "")
+    try:
+        action(competition, tie)
+    except UserError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, success)
+    anchor = f"#tie-{tie}" if tie else ""
+    back = reverse("leagues:staff-brackets", kwargs={"slug": competition.season.slug})
+    return redirect(f"{back}?c={slug}{anchor}")
+
+
+@login_required
+@require_POST
+def bracket_slot(request, slug):
+    """League staff set a slot of a tie without matches by hand (with a reason)."""
+    post = request.POST
+    return _bracket_action(
+        request,
+        slug,
+        lambda c, tie: finals.set_bracket_slot(
+            c,
+            request.user,
+            tie=tie,
+            side=post.get("side", ""),
+            team=post.get("team", "").strip(),
+            reason=post.get("reason", ""),
+        ),
+        _("Slot saved."),
+    )
+
+
+@login_required
+@require_POST
+def bracket_award(request, slug):
+    """The tribunal awards a tie (ANFPES T24 §III.2), with a reason."""
+    post = request.POST
+    return _bracket_action(
+        request,
+        slug,
+        lambda c, tie: finals.award_tie(
+            c, request.user, tie=tie, team=post.get("team", "").strip(), reason=post.get("reason")
+        ),
+        _("Award saved."),
+    )
+
+
+@login_required
+@require_POST
+def bracket_third_home(request, slug):
+    """League staff choose the home side of a third match, with a reason."""
+    post = request.POST
+    return _bracket_action(
+        request,
+        slug,
+        lambda c, tie: finals.set_third_match_home(
+            c, request.user, tie=tie, team=post.get("team", "").strip(), reason=post.get("reason")
+        ),
+        _("Third match host saved."),
+    )
+
+
+@login_required
+@require_POST
+def relegation(request, slug):
+    """League staff record the teams relegated directly from Primera A after abandonments
+    (§1.2.2), from any competition page of the season."""
+    competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
+    if not season_permissions(request.user, competition.season):
+        raise Http404("No such competition")
+    try:
+        finals.set_relegation(
+            competition.season,
+            request.user,
+            teams=request.POST.getlist("teams"),
+            reason=request.POST.get("reason", ""),
+        )
+    except UserError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Relegation list saved."))
+    back = reverse("leagues:staff-brackets", kwargs={"slug": competition.season.slug})
+    return redirect(back + "#relegation")
+
+
+def cup_bonus_page(request, slug):
+    """Public: the Nucommunity Shit bonus points per user, with what reaped users lost
+    (:func:`leagues.finals.season_cup_bonus`); linked from the season page."""
+    from leagues.models import Season
+
+    season = get_object_or_404(Season, slug=slug)
+    return render(
+        request,
+        "leagues/cup_bonus.html",
+        {"season": season, "rows": finals.season_cup_bonus(season)},
+    )
+
+
+@require_http_methods(["GET"])
+@season_staff_required(LeaguePermission.VIEW_STAFF_PAGES)
+def staff_brackets(request, season):
+    """Staff decisions on the season's knockouts, one bracket at a time (``?c=<slug>``):
+    set a slot by hand and choose a third match's host (league staff), award a tie (the
+    tribunal), and the Primera A relegation list after abandonments (league staff)."""
+    perms = request.season_permissions
+    knockouts = list(
+        season.competitions.filter(kind=Competition.Kind.KNOCKOUT).order_by("position", "id")
+    )
+    current = next((c for c in knockouts if c.slug == request.GET.get("c")), None)
+    current = current or (knockouts[0] if knockouts else None)
+    bracket = None
+    if current is not None:
+        doc = finals.competition_bracket(current)
+        bracket = {"doc": doc, "stages": finals.bracket_display(doc)}
+    teams = list(season.teams.order_by("id"))
+    primera_a, relegation = None, None
+    if LeaguePermission.REVIEW_RESULTS in perms:
+        primera_a = next(
+            (c for c in season.competitions.all() if finals.division_of(c) == finals.PRIMERA_A),
+            None,
+        )
+        if primera_a is not None:
+            relegation = (primera_a.staff_choices or {}).get("relegation")
+    return render(
+        request,
+        "leagues/staff_brackets.html",
+        {
+            "season": season,
+            "season_perms": perms,
+            "knockouts": knockouts,
+            "competition": current,
+            "bracket": bracket,
+            "teams": teams,
+            "can_override": LeaguePermission.REVIEW_RESULTS in perms,
+            "can_award": LeaguePermission.DECIDE_SANCTIONS in perms,
+            "primera_a": primera_a,
+            "relegation": relegation,
+        },
+    )

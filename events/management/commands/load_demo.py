@@ -75,6 +75,8 @@ LEAGUE_TEAMS = [
 ]
 """Team names of the demo league; t1 is the demo ``player``'s team."""
 FINALS_SLUG = "anfpes-t23"
+CUPS_SLUG = "anfpes-t23-cups"
+"""Demo season with a played Champagne League group stage (issue 5)."""
 """The demo season with both regular phases over (final phases, issue 5)."""
 DEMO_PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -94,6 +96,8 @@ class Command(BaseCommand):
             created = self._load_league() or created
         with transaction.atomic():
             created = self._load_league_final_phases() or created
+        with transaction.atomic():
+            created = self._load_league_cups() or created
         self.stdout.write(
             self.style.SUCCESS("Demo data " + ("loaded." if created else "already there."))
         )
@@ -108,6 +112,10 @@ class Command(BaseCommand):
             f"Final phases: /seasons/{FINALS_SLUG}/ (both regular phases over, playoffs and"
             " promotion semi-finals played: as organiser, close their stages on the brackets;"
             f" Champagne League draw: /seasons/{FINALS_SLUG}/manage/champagne/)"
+        )
+        self.stdout.write(
+            f"Cups: /competitions/{CUPS_SLUG}-champagne/ (a Champagne League group stage"
+            " played: as organiser, close it to create the knockout and the Conference Lag)"
         )
 
     def _load(self) -> bool:
@@ -392,4 +400,66 @@ class Command(BaseCommand):
                     m.home_goals, m.away_goals = (0, 1) if m.leg == 1 else (1, 0)
                 m.status, m.stream_url = Match.Status.PLAYED, stream
                 m.save(update_fields=["status", "home_goals", "away_goals", "stream_url"])
+        return True
+
+    # ------------------------------------------------------------------ league cups
+    def _load_league_cups(self) -> bool:
+        """A season for the cups (ANFPES T23 cups): the 32 teams of the final-phases season,
+        a Champagne League drawn by ``organiser`` from the pasted T23 tables (seed
+        ``demo-2023``, one leg) and its group stage played (the team higher in last
+        season's tables always wins), so staff can close the group stage and get the
+        knockout and the Conference Lag (:func:`leagues.finals.close_group_stage`)."""
+        from leagues import finals
+        from leagues.models import Match, Season, SeasonRole
+        from leagues.services import import_season
+
+        if Season.objects.filter(slug=CUPS_SLUG).exists():
+            return False
+        User = get_user_model()
+        a_ids = [f"t{n}" for n in range(1, 17)]
+        b_ids = [f"b{n}" for n in range(1, 17)]
+        teams = [
+            {"id": code, "name": name, "user": f"{CUPS_SLUG}-{code}"}
+            for code, name in zip(a_ids, LEAGUE_TEAMS, strict=True)
+        ] + [
+            {"id": code, "name": f"{name} B", "user": f"{CUPS_SLUG}-{code}"}
+            for code, name in zip(b_ids, LEAGUE_TEAMS, strict=True)
+        ]
+        data = {
+            "format": "arbitro.season/1",
+            "slug": CUPS_SLUG,
+            "name": "ANFPES Temporada 23 (cups)",
+            "time_zone": "America/Santiago",
+            "teams": teams,
+            "competitions": [],
+        }
+        staff = User.objects.get(username="organiser")
+        season = import_season(data, actor=staff)
+        SeasonRole.objects.get_or_create(season=season, user=staff, role=SeasonRole.Role.STAFF)
+        SeasonRole.objects.get_or_create(
+            season=season,
+            user=User.objects.get(username="headjudge"),
+            role=SeasonRole.Role.TRIBUNAL,
+        )
+        groups, _draw = finals.champagne_draw(
+            season,
+            staff,
+            base="pasted",
+            primera_a=a_ids,
+            primera_b=b_ids,
+            method="seed",
+            seed="demo-2023",
+            legs=1,
+        )
+        rank = {code: i for i, code in enumerate(a_ids + b_ids)}
+        matches = list(groups.matches.select_related("home", "away"))
+        for m in matches:
+            # Scores varied so that no two teams of one group position are equal on
+            # every criterion across the groups (the knockout needs no staff order).
+            home, away = rank[m.home.code], rank[m.away.code]
+            win = 1 + (home + 5 * away) % 5
+            lose = (home + away) % 2 if win > 1 else 0
+            m.status = Match.Status.PLAYED
+            m.home_goals, m.away_goals = (win, lose) if home < away else (lose, win)
+        Match.objects.bulk_update(matches, ["status", "home_goals", "away_goals"])
         return True
