@@ -55,3 +55,32 @@ bench: venv
 	$(PY) bench/standings_bench.py
 	$(PY) bench/standings_db_bench.py
 	$(PY) bench/seating_bench.py
+
+# Event-day load test (docs/performance.md "Event-day load"): throwaway PostgreSQL + Redis,
+# gunicorn, locust headless; about 3 minutes. Needs root, PostgreSQL and redis-server.
+.PHONY: bench-load
+bench-load: venv
+	$(PY) bench/load_run.py
+
+# Backups (docs/deploy.md "Backups"): the database (pg_dump custom format) and the uploaded
+# screenshots and evidence (MEDIA_ROOT), side by side with one timestamp.
+#   make backup  DATABASE_URL=postgres://… [MEDIA_ROOT=/srv/arbitro/media] [BACKUP_DIR=…]
+#   make restore DATABASE_URL=postgres://… DUMP=…/arbitro-STAMP.dump [MEDIA=…/media-STAMP.tar.gz]
+# Tested end to end by bench/backup_restore_check.sh.
+BACKUP_DIR ?= var/backups
+MEDIA_ROOT ?= media
+PG_DUMP ?= pg_dump
+PG_RESTORE ?= pg_restore
+.PHONY: backup restore
+backup:
+	@test -n "$$DATABASE_URL" || { echo "set DATABASE_URL=postgres://user:password@host:port/name"; exit 1; }
+	@mkdir -p "$(BACKUP_DIR)"
+	@stamp=$$(date -u +%Y%m%dT%H%M%SZ); \
+	$(PG_DUMP) --format=custom --no-owner --dbname="$$DATABASE_URL" --file="$(BACKUP_DIR)/arbitro-$$stamp.dump" && \
+	mkdir -p "$(MEDIA_ROOT)" && tar -czf "$(BACKUP_DIR)/media-$$stamp.tar.gz" -C "$(MEDIA_ROOT)" . && \
+	echo "$(BACKUP_DIR)/arbitro-$$stamp.dump $(BACKUP_DIR)/media-$$stamp.tar.gz"
+restore:
+	@test -n "$$DATABASE_URL" || { echo "set DATABASE_URL=postgres://user:password@host:port/name"; exit 1; }
+	@test -f "$(DUMP)" || { echo "set DUMP=path/to/arbitro-STAMP.dump"; exit 1; }
+	$(PG_RESTORE) --clean --if-exists --no-owner --single-transaction --exit-on-error --dbname="$$DATABASE_URL" "$(DUMP)"
+	@if [ -n "$(MEDIA)" ]; then mkdir -p "$(MEDIA_ROOT)" && tar -xzf "$(MEDIA)" -C "$(MEDIA_ROOT)" && echo "media restored into $(MEDIA_ROOT)"; fi

@@ -111,3 +111,35 @@ def env_mailers(default_backend: str) -> dict:
         if os.environ.get("EMAIL_PORT"):
             options["port"] = env_int("EMAIL_PORT", 25)
     return {"default": {"BACKEND": backend, "OPTIONS": options}}
+
+
+REDIS_CACHE_BACKEND = "django.core.cache.backends.redis.RedisCache"
+LOCMEM_CACHE_BACKEND = "django.core.cache.backends.locmem.LocMemCache"
+
+
+def env_cache(name: str = "CACHE_URL") -> dict:
+    """Django's ``CACHES`` setting from ``CACHE_URL``.
+
+    Unset or empty: a per-process memory cache (each gunicorn worker has its own).
+    ``redis://[:password@]host:port/db`` (or ``rediss://`` for TLS): Django's built-in
+    ``RedisCache``, shared by every worker and machine (needs the ``redis`` package:
+    ``pip install '.[redis]'``). ``locmem://``: the memory cache explicitly. Anything else
+    raises ``ImproperlyConfigured`` naming the variable.
+    """
+    url = env_str(name, "")
+    if not url or url == "locmem://":
+        return {"default": {"BACKEND": LOCMEM_CACHE_BACKEND, "LOCATION": "arbitro"}}
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme not in ("redis", "rediss") or not rest.split("/")[0]:
+        raise ImproperlyConfigured(
+            f"{name}={url!r} is not a cache URL (use redis://host:port/db or leave it unset)"
+        )
+    return {
+        "default": {
+            "BACKEND": REDIS_CACHE_BACKEND,
+            "LOCATION": url,
+            "KEY_PREFIX": "arbitro",
+            # Fail fast (1 s) rather than hang a worker when Redis is unreachable.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config.views import healthz
 from events import api as events_api
 from events import views, views_manage
 from leagues import api as leagues_api
@@ -10,6 +11,7 @@ from penalties import views as penalties_views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -34,16 +34,17 @@ def standings(request, slug):
         return JsonResponse(standings_document(event_standings(event)))
     # The public document is cached like the public pages (invalidated on every change).
     key = page_cache.page_key(event, "api-standings", "")
-    body = page_cache.cache.get(key)
-    if body is None:
+
+    def build() -> bytes:
         doc = standings_document(event_standings(event))
         # The public sees what goes to the VEKN penalty database (confirmed warnings and
         # above); cautions and penalties awaiting the head judge stay with the staff.
         doc["penalties"] = [
             p for p in doc["penalties"] if p["level"] != "caution" and not p["pending_approval"]
         ]
-        body = JsonResponse(doc).content
-        page_cache.cache.set(key, body, page_cache.timeout())
+        return JsonResponse(doc).content
+
+    body = page_cache.get_or_build(key, build)
     return HttpResponse(body, content_type="application/json")
 
 

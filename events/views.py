@@ -60,10 +60,7 @@ def _public_page(request, event: Event, page: str, build):
     if request.user.is_authenticated:
         return HttpResponse(build())
     key = page_cache.page_key(event, page, get_language() or "")
-    html = page_cache.cache.get(key)
-    if html is None:
-        html = build()
-        page_cache.cache.set(key, html, page_cache.timeout())
+    html = page_cache.get_or_build(key, lambda: page_cache.compact(build()))
     return HttpResponse(html)
 
 

@@ -54,6 +54,7 @@ from django.db.models import F
 from leagues.models import Card, Competition, Match, Season
 from leagues.rules import brackets as bracket_rules
 from leagues.rules import cards as card_rules
+from leagues.rules import match_rules
 from leagues.rules import season as season_rules
 from leagues.rules.errors import LeagueRuleError
 from leagues.rules.ties import tie_state
@@ -85,6 +86,7 @@ MATCH_FIELDS = (
     "stream_url",
     "tie",
     "leg",
+    "must_stream",
 )
 
 
@@ -121,11 +123,17 @@ def _extra_time(value):
 
 def _rule_match(row: dict, *, prefix: str = "") -> season_rules.Match:
     """A ``values()`` row (:data:`MATCH_FIELDS`) as the rules' light match; its id is
-    ``prefix + code``."""
+    ``prefix + code``.
+
+    A played fixture staff marked ``must_stream`` without a stream link does not count
+    (:func:`leagues.rules.match_rules.counts`, ANFPES T24 §1.4 ¶6): it is passed to the
+    rules as ``void`` **[choice]**, as in :func:`leagues.services.competition_table`. Staff
+    mark regular-phase fixtures only; league final phases need the link anyway
+    (``require_stream``)."""
     penalties = None
     if row["penalties_home"] is not None:
         penalties = (row["penalties_home"], row["penalties_away"])
-    return season_rules.Match(
+    match = season_rules.Match(
         id=prefix + row["code"],
         round=row["round"],
         home=row["home__code"],
@@ -141,6 +149,13 @@ def _rule_match(row: dict, *, prefix: str = "") -> season_rules.Match:
         tie=row["tie"] or None,
         leg=row["leg"],
     )
+    if (
+        row.get("must_stream")
+        and match.status == "played"
+        and not match_rules.counts(match, "regular_phase", must_stream=True)
+    ):
+        return replace(match, status="void")
+    return match
 
 
 def _rows(competition: Competition) -> list[dict]:
@@ -1664,6 +1679,10 @@ def nucommunity_create(
         raise UserError(_("A team is listed twice."))
     if legs not in (1, 2):
         raise UserError(_("Ties and groups are played in one or two legs."))
+    if format != "knockout" and (
+        isinstance(groups, bool) or not isinstance(groups, int) or not 1 <= groups <= 8
+    ):
+        raise UserError(_("Give the number of groups (1 to 8)."))
     try:
         config = cup_rules.NucommunityConfig(
             format=format, teams=len(entrants), legs=legs, groups=groups

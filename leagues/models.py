@@ -243,6 +243,14 @@ class Match(models.Model):
     initial_deadline = models.DateTimeField(_("initial deadline"), null=True, blank=True)
     final_deadline = models.DateTimeField(_("final deadline"), null=True, blank=True)
     stream_url = models.CharField(_("stream URL"), max_length=500, blank=True, default="")
+    must_stream = models.BooleanField(
+        _("broadcast required"),
+        default=False,
+        help_text=_(
+            "Set by league staff on a regular-phase fixture: played without a stream link, "
+            "it is a friendly and does not count (ANFPES T24 §1.4)."
+        ),
+    )
     tie = models.CharField(_("tie"), max_length=40, blank=True, default="")
     leg = models.PositiveSmallIntegerField(_("leg"), null=True, blank=True)
     group = models.CharField(_("group"), max_length=20, blank=True, default="")

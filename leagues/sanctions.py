@@ -8,6 +8,10 @@ tribunal (ANFPES T24 §III; SPEC-leagues §2).
 - :func:`abandon_team` — a team abandons the season (§III.4).
 - :func:`add_adjustment` — a points-ledger entry (SPEC-leagues §2).
 - :func:`move_deadlines` — staff move a matchday's or a fixture's deadlines (§IV.4 ¶3).
+- :func:`record_incident` — the tribunal records a §V incident (snow, disconnection, five
+  players sent off) and its outcome (:func:`leagues.rules.match_rules.incident_outcome`).
+- :func:`set_must_stream` — staff require (or stop requiring) the broadcast of a
+  regular-phase fixture (§1.4 ¶6).
 
 Like :mod:`leagues.services`, these are ORM adapters around the pure rules of
 :mod:`leagues.rules.table`: each one checks the actor's permission itself
@@ -24,7 +28,7 @@ repeated in the docstring that applies it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.db import transaction
@@ -33,6 +37,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events.errors import UserError
+from events.models import AuditLog
 from events.services import audit
 from leagues.access import LeaguePermission, require
 from leagues.models import (
@@ -44,19 +49,25 @@ from leagues.models import (
     ResultReport,
     Team,
 )
+from leagues.rules import match_rules
 from leagues.rules import season as season_rules
 from leagues.rules import table as table_rules
 from leagues.rules.errors import LeagueRuleError
 from leagues.rules.fixtures import Deadlines
 
 __all__ = [
+    "INCIDENT_ACTION",
     "MAX_ADJUSTMENT",
     "WALKOVER_DEDUCTION",
+    "RecordedIncident",
     "abandon_team",
     "add_adjustment",
     "match_target",
     "move_deadlines",
+    "prior_snow_offences",
+    "record_incident",
     "record_walkover",
+    "set_must_stream",
     "tribunal_decision",
     "void_match",
 ]
@@ -565,6 +576,275 @@ def move_deadlines(
             comment=reason,
         )
     return len(rows)
+
+
+# --------------------------------------------------------------------------- §V incidents
+INCIDENT_ACTION = "league.incident_recorded"
+"""Audit action of :func:`record_incident`; its ``after`` carries ``incident``, ``home`` and
+``away`` (team ids), read back by :func:`prior_snow_offences`."""
+
+PERIODS = ("first_half", "second_half", "extra_time")
+AGREEMENTS = ("continue", "final")
+REPLAY_SUFFIX = "-r"
+
+
+@dataclass(frozen=True)
+class RecordedIncident:
+    """What :func:`record_incident` did: the match as saved, the rules' outcome
+    (:class:`leagues.rules.match_rules.IncidentOutcome`) and the new fixture of a replay
+    (``None`` otherwise)."""
+
+    match: Match
+    outcome: match_rules.IncidentOutcome
+    replay: Match | None = None
+
+
+def prior_snow_offences(match: Match) -> int:
+    """Snow incidents recorded earlier this season (any competition) with the same home
+    team against the same away team as ``match`` — each team is one user for the season,
+    so "the same home user against the same opponent" (ANFPES T24 §V ¶2). Read from the
+    audit log of :func:`record_incident` **[choice]**: an incident is a tribunal record,
+    not a match field. One query."""
+    season = match.competition.season
+    return AuditLog.objects.filter(
+        action=INCIDENT_ACTION,
+        target__startswith=f"{season.slug}/",
+        after__incident="snow",
+        after__home=match.home.code,
+        after__away=match.away.code,
+    ).count()
+
+
+def _goal_pair(score, *, required: bool) -> tuple[int, int] | None:
+    if score is None or score == (None, None):
+        if required:
+            raise UserError(_("Give the score at the moment of the incident."), field="score")
+        return None
+    if not isinstance(score, tuple | list) or len(score) != 2 or None in score:
+        raise UserError(_("Give both goals of the score."), field="score")
+    for value in score:
+        if _int(value, _("Goals")) < 0 or value > MAX_GOALS:
+            raise UserError(_("Goals must be between 0 and %(max)d.") % {"max": MAX_GOALS})
+    return (score[0], score[1])
+
+
+def _replay_code(locked: Match) -> str:
+    """``<id>-r``; ``<id>-r2``, ``-r3``… when taken **[choice]**."""
+    taken = set(
+        Match.objects.filter(
+            competition_id=locked.competition_id, code__startswith=locked.code + REPLAY_SUFFIX
+        ).values_list("code", flat=True)
+    )
+    code, n = locked.code + REPLAY_SUFFIX, 1
+    while code in taken:
+        n += 1
+        code = f"{locked.code}{REPLAY_SUFFIX}{n}"
+    if len(code) > Match._meta.get_field("code").max_length:
+        raise UserError(_("The replay's match id would be too long: annul and add it by hand."))
+    return code
+
+
+def record_incident(
+    match: Match,
+    actor,
+    kind: str,
+    *,
+    reason: str,
+    period: str | None = None,
+    agreement: str | None = None,
+    score: tuple[int, int] | None = None,
+    reduced: str | None = None,
+    at: datetime | None = None,
+) -> RecordedIncident:
+    """The tribunal records a §V incident of ``match`` and applies its outcome
+    (:func:`leagues.rules.match_rules.incident_outcome`, which cites each paragraph):
+
+    - ``kind="snow"`` (§V ¶2): the first time → **replay**; when the same home team already
+      set snow against the same opponent this season (:func:`prior_snow_offences`) →
+      **walkover 1–0 to the visitor**: status ``walkover``, home ``absent``, no score (as
+      :func:`record_walkover`), but *no* −3 ledger entry — the text gives only the 1–0
+      **[choice of the rules]**.
+    - ``kind="disconnection"`` (§V ¶5–¶6): ``period`` ``first_half`` → **replay**;
+      ``second_half`` or ``extra_time`` (knockouts only) with the players' ``agreement``
+      ``"final"`` → the ``score`` at the disconnection is the result (``played``);
+      ``"continue"`` → recorded only, the match stays ``scheduled`` and the remaining time
+      is played later.
+    - ``kind="five_reds"`` (§V ¶7): ``reduced`` (``home``/``away``) had five players sent
+      off at ``score`` → 3–0 to the opponent, or the score when it was already at least 3
+      goals wider for the opponent (``played``).
+
+    A replay annuls the match (``void``; a score is kept for the record) and creates a new
+    ``scheduled`` fixture ``<id>-r`` with the same teams, matchday, tie, leg, group,
+    deadlines and broadcast requirement. An awarded result is posted at ``at`` (aware) or,
+    for a match that already had one, keeps its posting time; otherwise now. Extra time
+    and penalties are cleared (an extra-time disconnection marks ``extra_time`` true).
+
+    The match must be ``scheduled`` or ``played`` (an incident found after the result was
+    confirmed) **[choice]**; a "finish later" agreement needs a ``scheduled`` match.
+    Permission ``DECIDE_SANCTIONS`` (the tribunal) **[choice]**; ``reason`` required.
+    Raises ``UserError`` (nothing saved) for an unknown kind, period, agreement or side, a
+    missing or bad score, a match with an open result report or in another status.
+    Audited ``league.incident_recorded``. Returns a :class:`RecordedIncident`.
+    """
+    competition = match.competition
+    season = competition.season
+    require(actor, season, LeaguePermission.DECIDE_SANCTIONS)
+    if kind not in match_rules.INCIDENTS:
+        raise UserError(_("Choose the incident: snow, disconnection or five sent off."))
+    reason = _reason(reason, required=True)
+    details: dict = {}
+    if kind == "disconnection":
+        if period not in PERIODS:
+            raise UserError(_("Choose when the disconnection happened."), field="period")
+        if period == "extra_time" and competition.kind != Competition.Kind.KNOCKOUT:
+            raise UserError(_("Only a knockout match has extra time."), field="period")
+        details["period"] = period
+        if period != "first_half":
+            if agreement not in AGREEMENTS:
+                raise UserError(
+                    _("Choose what the players agreed: finish later or keep the score."),
+                    field="agreement",
+                )
+            details["agreement"] = agreement
+            details["score"] = _goal_pair(score, required=True)
+    elif kind == "five_reds":
+        if reduced not in (Match.Absent.HOME, Match.Absent.AWAY):
+            raise UserError(_("Choose the team left with five sent off."), field="reduced")
+        details["reduced"] = reduced
+        details["score"] = _goal_pair(score, required=True)
+    if at is not None and (not isinstance(at, datetime) or timezone.is_naive(at)):
+        raise UserError(_("Give the time with its time zone."))
+    now = timezone.now()
+    with transaction.atomic():
+        locked = _locked_match(match)
+        if locked.status not in (Match.Status.SCHEDULED, Match.Status.PLAYED):
+            raise UserError(
+                _("Match %(code)s has no incident to record (it is %(status)s).")
+                % {"code": locked.code, "status": locked.get_status_display().lower()}
+            )
+        if locked.reports.filter(status__in=OPEN_REPORT).exists():
+            raise UserError(
+                _("Match %(code)s has an open result report: resolve the open report first.")
+                % {"code": locked.code}
+            )
+        prior = prior_snow_offences(locked) if kind == "snow" else 0
+        try:
+            outcome = match_rules.incident_outcome(kind, prior_snow_offences=prior, **details)
+        except LeagueRuleError as exc:  # pragma: no cover - validated above
+            raise UserError(str(exc)) from None
+        before = {**_state(locked), "must_stream": locked.must_stream}
+        replay = None
+        fields = ["status", "absent", "home_goals", "away_goals", "reported_at"]
+        if outcome.action == "replay":
+            locked.status = Match.Status.VOID
+            locked.save(update_fields=["status"])
+            replay = Match.objects.create(
+                competition=competition,
+                code=_replay_code(locked),
+                round=locked.round,
+                home=locked.home,
+                away=locked.away,
+                status=Match.Status.SCHEDULED,
+                initial_deadline=locked.initial_deadline,
+                final_deadline=locked.final_deadline,
+                must_stream=locked.must_stream,
+                tie=locked.tie,
+                leg=locked.leg,
+                group=locked.group,
+            )
+        elif outcome.action == "continue_later":
+            if locked.status != Match.Status.SCHEDULED:
+                raise UserError(
+                    _(
+                        "Match %(code)s already has a result: the players can no longer "
+                        "finish it later. Keep the score as final, or annul it."
+                    )
+                    % {"code": locked.code}
+                )
+        else:
+            if outcome.action == "walkover":
+                locked.status = Match.Status.WALKOVER
+                locked.absent = Match.Absent.HOME
+                locked.home_goals = locked.away_goals = None
+            else:  # awarded, score_stands
+                locked.status = Match.Status.PLAYED
+                locked.absent = ""
+                locked.home_goals, locked.away_goals = outcome.score
+            locked.extra_time = True if period == "extra_time" else None
+            locked.penalties_home = locked.penalties_away = None
+            locked.reported_at = at or locked.reported_at or now
+            locked.save(update_fields=[*fields, "extra_time", "penalties_home", "penalties_away"])
+        audit(
+            None,
+            actor,
+            INCIDENT_ACTION,
+            target=match_target(locked),
+            before=before,
+            after={
+                **_state(locked),
+                "incident": kind,
+                "home": locked.home.code,
+                "away": locked.away.code,
+                "details": {k: list(v) if isinstance(v, tuple) else v for k, v in details.items()},
+                "prior_snow_offences": prior if kind == "snow" else None,
+                "outcome": outcome.as_dict(),
+                "replay": replay.code if replay else None,
+            },
+            comment=reason,
+        )
+    return RecordedIncident(locked, outcome, replay)
+
+
+def set_must_stream(match: Match, actor, required: bool, *, reason: str = "") -> Match:
+    """Require (``required=True``) or stop requiring the broadcast of a regular-phase
+    fixture (ANFPES T24 §1.4 ¶6): a ``must_stream`` fixture played without a stream link is
+    a friendly and does not count (:func:`leagues.rules.match_rules.counts`; the league
+    table passes it to the rules as void, :func:`leagues.services.competition_table`).
+
+    Only fixtures of a ``league`` competition (the regular phase): league final phases
+    always need the link and cup phases never do (§1.4 ¶5, §2.2) **[choice]**. Requiring it
+    is refused once the match is no longer ``scheduled`` or has an open result report (it
+    would void a result after the fact); lifting it is allowed at any time, which makes a
+    match played without the link count again **[choice]**. Permission
+    ``MANAGE_CALENDAR`` (league staff) **[choice]**. Raises ``UserError`` (nothing saved),
+    also when the fixture already is as asked. Audited ``league.must_stream_set``.
+    """
+    competition = match.competition
+    require(actor, competition.season, LeaguePermission.MANAGE_CALENDAR)
+    if not isinstance(required, bool):
+        raise UserError(_("Choose whether the broadcast is required."))
+    if competition.kind != Competition.Kind.LEAGUE:
+        raise UserError(
+            _(
+                "Only a regular-phase fixture can be marked: league final phases always "
+                "need their stream link, cup matches never do."
+            )
+        )
+    reason = _reason(reason, required=False)
+    with transaction.atomic():
+        locked = _locked_match(match)
+        if locked.must_stream == required:
+            text = (
+                _("Match %(code)s already requires its broadcast.")
+                if required
+                else _("Match %(code)s does not require its broadcast.")
+            )
+            raise UserError(text % {"code": locked.code})
+        if required:
+            _check_scheduled(locked)
+        locked.must_stream = required
+        locked.save(update_fields=["must_stream"])
+        match.must_stream = required
+        audit(
+            None,
+            actor,
+            "league.must_stream_set",
+            target=match_target(locked),
+            before={"must_stream": not required},
+            after={"must_stream": required, "status": locked.status},
+            comment=reason,
+        )
+    return locked
 
 
 def _user(actor):

@@ -438,7 +438,13 @@ def competition_table(competition: Competition) -> dict:
     carries ``unresolved`` (teams, positions, reason) — optional additions. A ``groups``
     competition gives one table per group under ``"groups"``. Raises
     :class:`LeagueRuleError` for a knockout (it has a bracket, not a table).
+
+    Broadcast (ANFPES T24 §1.4 ¶6): a played fixture staff marked ``must_stream`` without
+    a stream link is a friendly — :func:`leagues.rules.match_rules.counts` says it does not
+    count, and it is passed to the table rules as ``void`` (ignored) **[choice]**.
     """
+    from leagues.rules import match_rules
+
     if competition.kind == Competition.Kind.KNOCKOUT:
         raise LeagueRuleError(f"competition {competition.slug} is a knockout: it has no table")
     config = table_rules.TableConfig(
@@ -446,7 +452,21 @@ def competition_table(competition: Competition) -> dict:
     )
     entries = list(competition.entries.select_related("team").order_by("position", "id"))
     names = {e.team.code: e.team.name for e in entries}
-    matches = _rule_matches(competition.matches.order_by("round", "id").values(*MATCH_FIELDS))
+    rows = list(
+        competition.matches.order_by("round", "id").values(
+            *MATCH_FIELDS, "must_stream", "stream_url"
+        )
+    )
+    matches = [
+        replace(m, status="void")
+        if r["must_stream"]
+        and m.status == "played"
+        and not match_rules.counts(
+            replace(m, stream_url=r["stream_url"]), "regular_phase", must_stream=True
+        )
+        else m
+        for r, m in zip(rows, _rule_matches(rows), strict=True)
+    ]
     ledger = [
         season_rules.Adjustment(a["team__code"], a["points"], a["reason"])
         for a in competition.adjustments.order_by("id").values("team__code", "points", "reason")

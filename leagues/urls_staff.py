@@ -40,4 +40,14 @@ urlpatterns = [
         views_staff.match_tribunal,
         name="match-tribunal",
     ),
+    path(
+        "competitions/<slug:slug>/matches/<str:code>/incident/",
+        views_staff.match_incident,
+        name="match-incident",
+    ),
+    path(
+        "competitions/<slug:slug>/matches/<str:code>/must-stream/",
+        views_staff.match_must_stream,
+        name="match-must-stream",
+    ),
 ]

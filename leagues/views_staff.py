@@ -1,6 +1,7 @@
 """Season staff and tribunal pages (issue 4; ANFPES T24 §III): the work queue, deadlines,
 the points ledger, abandonment, the season's audit log, and the match-level sanction
-endpoints (walkover, refusal, annulment, tribunal decision) posted from the match page.
+endpoints (walkover, refusal, annulment, tribunal decision, §V incidents, the broadcast
+requirement) posted from the match page.
 
 Views are thin: check the permission (``season_staff_required`` for season pages,
 :func:`match_staff_required` for match endpoints — same answers: anonymous → login,
@@ -566,3 +567,86 @@ def match_tribunal(request, match):
     except UserError as exc:
         return _failed(request, match, exc)
     return _done(request, match, _("Tribunal decision recorded."))
+
+
+# --------------------------------------------------------------------------- §V incidents
+AGREEMENT_CODES = {"later": "continue", "final": "final"}
+"""The form's answers → :func:`leagues.rules.match_rules.incident_outcome` agreements."""
+
+
+def _score_pair(request):
+    home, away = _goals(request.POST.get("home_goals")), _goals(request.POST.get("away_goals"))
+    return None if home is None and away is None else (home, away)
+
+
+def _incident_message(done) -> str:
+    """A translated sentence for what :func:`leagues.sanctions.record_incident` did."""
+    m, action = done.match, done.outcome.action
+    if action == "replay":
+        return _("Incident recorded: match %(code)s is annulled and replayed as %(replay)s.") % {
+            "code": m.code,
+            "replay": done.replay.code,
+        }
+    if action == "walkover":
+        return _("Incident recorded: snow again — walkover, 1–0 to %(team)s.") % {
+            "team": m.away.name
+        }
+    if action == "continue_later":
+        return _(
+            "Incident recorded: the score is kept and the rest of the match is played later; "
+            "the match stays to play."
+        )
+    return _("Incident recorded: the result is %(home)s %(hg)d–%(ag)d %(away)s.") % {
+        "home": m.home.name,
+        "away": m.away.name,
+        "hg": m.home_goals,
+        "ag": m.away_goals,
+    }
+
+
+@match_staff_required(P.DECIDE_SANCTIONS)
+@require_POST
+def match_incident(request, match):
+    """Record a §V incident (the tribunal): ``kind`` snow / disconnection (``period``;
+    after the first half ``agreement`` later/final and the score) / five_reds
+    (``reduced`` home/away and the score), a ``reason`` and ``confirm``. A replay leads to
+    the new fixture's page."""
+    if not request.POST.get("confirm"):
+        return _failed(request, match, UserError(_("Tick the confirmation box.")))
+    kind = request.POST.get("kind", "")
+    details = {}
+    try:
+        if kind == "disconnection":
+            details["period"] = request.POST.get("period") or None
+            if details["period"] != "first_half":
+                agreement = request.POST.get("agreement", "")
+                details["agreement"] = AGREEMENT_CODES.get(agreement, agreement or None)
+                details["score"] = _score_pair(request)
+        elif kind == "five_reds":
+            details["reduced"] = request.POST.get("reduced") or None
+            details["score"] = _score_pair(request)
+        done = sanctions.record_incident(
+            match, request.user, kind, reason=request.POST.get("reason", ""), **details
+        )
+    except UserError as exc:
+        return _failed(request, match, exc)
+    return _done(request, done.replay or done.match, _incident_message(done))
+
+
+@match_staff_required(P.MANAGE_CALENDAR)
+@require_POST
+def match_must_stream(request, match):
+    """Require (``required=1``) or stop requiring (``required=0``) the broadcast of a
+    regular-phase fixture; optional ``reason``."""
+    required = request.POST.get("required", "")
+    if required not in ("0", "1"):
+        return _failed(request, match, UserError(_("Choose whether the broadcast is required.")))
+    try:
+        sanctions.set_must_stream(
+            match, request.user, required == "1", reason=request.POST.get("reason", "")
+        )
+    except UserError as exc:
+        return _failed(request, match, exc)
+    if required == "1":
+        return _done(request, match, _("Broadcast required for this match."))
+    return _done(request, match, _("The broadcast is no longer required for this match."))

@@ -442,7 +442,10 @@ def log_penalty(
             )
             audit(event, actor, "penalty.log", _target(penalty), after=_snapshot(penalty))
             _sync_effects(penalty, False, actor=actor, starts_on=starts_on, ends_on=ends_on)
-            _changed(event)
+            from penalties.services import shown_publicly
+
+            if shown_publicly(penalty):
+                _changed(event)
     except IntegrityError:
         existing = Penalty.objects.filter(client_id=client_id).first()
         if existing is None:

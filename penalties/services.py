@@ -293,7 +293,8 @@ def log_penalty(
                     after={"linked_to": penalty.pk},
                 )
             audit(event, actor, "penalty.log", _target(penalty), after=_snapshot(penalty))
-            _changed(event)
+            if linked_to is not None or shown_publicly(penalty):
+                _changed(event)
     except IntegrityError:
         # The same client_id submitted twice at once: the other request saved it.
         existing = Penalty.objects.filter(client_id=client_id).first()
@@ -301,6 +302,14 @@ def log_penalty(
             raise
         return Logged(existing, False)
     return Logged(penalty, True)
+
+
+def shown_publicly(p: Penalty) -> bool:
+    """Whether ``p`` changes what the public pages and the public standings document show
+    (confirmed warnings and above, CONTRACTS §2): a caution or a penalty awaiting the head
+    judge does not, so logging one keeps the event's cached public pages (a championship
+    day's judges log many)."""
+    return p.status == Penalty.Status.CONFIRMED and p.level != Level.CAUTION and not p.is_linked
 
 
 def _target(p: Penalty) -> str:

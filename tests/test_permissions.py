@@ -40,6 +40,8 @@ MATRIX = {
     "password_reset_confirm": ("get", "reset", [200, 200, 200, 200, 200, 200, 200]),
     "password_reset_complete": ("get", "none", [200, 200, 200, 200, 200, 200, 200]),
     "my-data": ("get", "none", [302, 200, 200, 200, 200, 200, 200]),
+    # liveness probe (and the load test's trivial view): public
+    "healthz": ("get", "none", [200, 200, 200, 200, 200, 200, 200]),
     # --- end security
     # API (standings unpublished in this fixture)
     "api-standings": ("get", "event", [404, 404, 404, 200, 200, 200, 200]),
@@ -109,6 +111,29 @@ MATRIX = {
     # checked in tests/leagues/test_finals_stages.py and test_champagne_draw.py
     "leagues:competition-advance-stage": ("post", "event", [302, 404, 404, 404, 404, 404, 404]),
     "leagues:staff-champagne": ("get", "event", [302, 404, 404, 404, 404, 404, 404]),
+    # cups and bracket decisions (roles checked in tests/leagues/test_cups_app.py and
+    # test_bracket_overrides.py); the cup bonus page is public
+    "leagues:cup-bonus": ("get", "event", [404, 404, 404, 404, 404, 404, 404]),
+    "leagues:competition-close-group-stage": (
+        "post",
+        "event",
+        [302, 404, 404, 404, 404, 404, 404],
+    ),
+    "leagues:staff-nucommunity": ("get", "event", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:staff-cup-bonus": ("post", "event", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:staff-brackets": ("get", "event", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:competition-bracket-slot": ("post", "event", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:competition-bracket-award": ("post", "event", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:competition-bracket-third-home": (
+        "post",
+        "event",
+        [302, 404, 404, 404, 404, 404, 404],
+    ),
+    "leagues:competition-relegation": ("post", "event", [302, 404, 404, 404, 404, 404, 404]),
+    # §V incidents and the broadcast requirement on the match page (roles checked in
+    # tests/leagues/test_match_incidents.py)
+    "leagues:match-incident": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:match-must-stream": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
     # --- end league finals
     # staff
     "manage:dashboard": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),

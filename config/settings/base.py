@@ -6,7 +6,7 @@ from pathlib import Path
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from config.env import env_bool, env_database, env_int, env_list, env_mailers, env_str
+from config.env import env_bool, env_cache, env_database, env_int, env_list, env_mailers, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -68,12 +68,9 @@ TEMPLATES = [
 DATABASES = {"default": env_database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "arbitro",
-    }
-}
+# Per-process memory cache by default; CACHE_URL=redis://host:port/db shares one Redis
+# between every worker and machine (config.env.env_cache, docs/deploy.md "Cache").
+CACHES = env_cache("CACHE_URL")
 # Seconds an anonymous public page (standings, seating) stays cached; publishing or
 # changing a result invalidates it at once (events.cache).
 PUBLIC_PAGE_CACHE_SECONDS = 300

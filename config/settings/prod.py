@@ -5,7 +5,7 @@ Required environment: SECRET_KEY, DATABASE_URL, ALLOWED_HOSTS. Optional: CSRF_TR
 SECURE_HSTS_PRELOAD, the e-mail variables (EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER,
 EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; SMTP by default) and the login
 throttling ones (AXES_FAILURE_LIMIT, AXES_COOLOFF_MINUTES, AXES_IPWARE_PROXY_COUNT). CACHE_URL
-is not used yet (the cache is per process). ``manage.py check --deploy`` is clean with these
+(a redis:// URL for a cache shared by every worker; default per process). ``manage.py check --deploy`` is clean with these
 settings (tests/test_security.py).
 """
 

@@ -411,6 +411,8 @@ class NucommunityConfig:
         if self.format not in ("knockout", "groups_knockout"):
             raise LeagueRuleError("format must be knockout or groups_knockout")
         if self.format == "groups_knockout":
+            if self.groups < 1:
+                raise LeagueRuleError("give at least one group")
             if self.teams % self.groups:
                 raise LeagueRuleError("the teams must split evenly into the groups")
             if self.qualifiers != 2:

@@ -338,6 +338,8 @@ def test_a_live_nucommunity_draw_and_bad_input(season):
             order=[("t1", "A"), ("t2", "A"), ("t3", "A"), ("t4", "B")],
         ),
         dict(format="knockout", teams="t5 t6", legs=3, slug="x-ns"),
+        # No groups at all (a tampered form): an error, not a division by zero.
+        dict(format="groups_knockout", teams=" ".join(f"t{i}" for i in range(1, 17)), groups=0),
     ]
     for kwargs in cases:
         with pytest.raises(UserError):

@@ -289,3 +289,13 @@ def test_bonus_points_lost_by_users_reaped_at_season_end():
         bonus_totals([BonusEntry("u1", 1.5, "x")])
     with pytest.raises(LeagueRuleError):
         bonus_totals([BonusEntry("u1", 1, " ")])
+
+
+def test_a_nucommunity_without_groups_is_refused():
+    import pytest
+
+    from leagues.rules.cups import NucommunityConfig
+    from leagues.rules.errors import LeagueRuleError
+
+    with pytest.raises(LeagueRuleError, match="at least one group"):
+        NucommunityConfig(format="groups_knockout", teams=16, groups=0)
