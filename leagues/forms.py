@@ -242,9 +242,42 @@ class CorrectForm(_SeasonForm):
     home_goals = goals_field(_("Home goals"))
     away_goals = goals_field(_("Away goals"))
     reported_at = LocalDateTimeField(label=_("Posted in the chat at"), required=False)
+    extra_time = forms.BooleanField(label=_("The score includes extra time"), required=False)
+    penalties_home = forms.IntegerField(
+        label=_("Home penalties"), required=False, min_value=0, max_value=MAX_GOALS
+    )
+    penalties_away = forms.IntegerField(
+        label=_("Away penalties"), required=False, min_value=0, max_value=MAX_GOALS
+    )
+    stream_url = forms.URLField(
+        label=_("Stream link (final phases)"), required=False, max_length=500, assume_scheme="https"
+    )
     reason = forms.CharField(
         label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
     )
+
+    KNOCKOUT_ONLY = ("extra_time", "penalties_home", "penalties_away")
+
+    def __init__(self, *args, knockout: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not knockout:
+            for name in self.KNOCKOUT_ONLY:
+                self.fields.pop(name)
+
+    def clean(self):
+        data = super().clean()
+        home, away = data.get("penalties_home"), data.get("penalties_away")
+        if (home is None) != (away is None):
+            raise ValidationError(_("Give both penalty counts, or neither."))
+        return data
+
+    def service_arguments(self) -> dict:
+        """The cleaned data as :func:`leagues.reporting.correct_result` takes it."""
+        data = dict(self.cleaned_data)
+        home, away = data.pop("penalties_home", None), data.pop("penalties_away", None)
+        data["penalties"] = None if home is None else (home, away)
+        data["extra_time"] = bool(data.get("extra_time"))
+        return data
 
 
 class ExcuseForm(forms.Form):

@@ -465,16 +465,30 @@ def correct_result(
     away_goals: int,
     reported_at: datetime | None,
     reason: str,
+    extra_time: bool = False,
+    penalties: tuple[int, int] | None = None,
+    stream_url: str = "",
 ) -> Match:
     """League staff set or correct a match's result directly (a played match, or an
     unplayed one without an open report), always with a reason; the audit log keeps the
     values before and after. ``reported_at`` ``None`` keeps the current posting time (now
     for an unplayed match). Needs :attr:`LeaguePermission.REVIEW_RESULTS`. Walkovers and
-    annulled matches are the tribunal's (``leagues.sanctions``)."""
+    annulled matches are the tribunal's (``leagues.sanctions``).
+
+    Knockouts (a third match, ANFPES T24 §1.1.2, §2.2): ``extra_time`` — the score given
+    includes extra time; ``penalties`` — the shoot-out ``(home, away)``, only after a level
+    score, and not level itself. ``stream_url``: the broadcast link, which a final-phase
+    match needs to count (§1.4); empty keeps the current one."""
     reason = (reason or "").strip()
     if not reason:
         raise UserError(_("Give the reason for the correction."), field="reason")
     home_goals, away_goals = _score(home_goals, away_goals)
+    if penalties is not None:
+        penalties = _score(*penalties)
+        if home_goals != away_goals:
+            raise UserError(_("A penalty shoot-out follows a level score only."))
+        if penalties[0] == penalties[1]:
+            raise UserError(_("A penalty shoot-out has a winner."))
     with transaction.atomic():
         match = _lock(match)
         require(actor, match.competition.season, LeaguePermission.REVIEW_RESULTS)
@@ -484,7 +498,18 @@ def correct_result(
             raise UserError(_("Decide the open report of this match first."))
         now = timezone.now()
         when = _posted(reported_at, now, match) if reported_at else (match.reported_at or now)
-        before = _snapshot(match)
+        before = {
+            **_snapshot(match),
+            "extra_time": match.extra_time,
+            "penalties": [match.penalties_home, match.penalties_away],
+            "stream_url": match.stream_url,
+        }
+        stream_url = (stream_url or "").strip()
+        if stream_url:
+            match.stream_url = stream_url
+        match.extra_time = True if extra_time else None
+        match.penalties_home, match.penalties_away = penalties or (None, None)
+        match.save(update_fields=["extra_time", "penalties_home", "penalties_away", "stream_url"])
         _apply(match, home_goals, away_goals, when)
         audit(
             None,
@@ -492,7 +517,12 @@ def correct_result(
             "league.result_corrected",
             target(match),
             before=before,
-            after=_snapshot(match),
+            after={
+                **_snapshot(match),
+                "extra_time": match.extra_time,
+                "penalties": [match.penalties_home, match.penalties_away],
+                "stream_url": match.stream_url,
+            },
             comment=reason,
         )
     return match

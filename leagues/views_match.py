@@ -82,6 +82,7 @@ def _page(request, match: Match, *, status=200, **forms):
         or (
             CorrectForm(
                 zone=zone,
+                knockout=match.competition.kind == "knockout",
                 initial={"home_goals": match.home_goals, "away_goals": match.away_goals},
             )
             if can_review
@@ -214,11 +215,15 @@ def correct(request, slug, code):
         request.user, match.competition.season
     ):
         raise PermissionDenied
-    form = CorrectForm(request.POST, zone=match.competition.season.time_zone)
+    form = CorrectForm(
+        request.POST,
+        zone=match.competition.season.time_zone,
+        knockout=match.competition.kind == "knockout",
+    )
     if not form.is_valid():
         return _page(request, match, status=400, correct_form=form)
     try:
-        reporting.correct_result(match, request.user, **form.cleaned_data)
+        reporting.correct_result(match, request.user, **form.service_arguments())
     except UserError as exc:
         return _failed(request, match, exc, correct_form=form)
     return _done(request, match, _("Result saved."))
