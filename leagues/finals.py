@@ -593,6 +593,24 @@ def season_suspensions(season: Season) -> dict:
 
 
 # --------------------------------------------------------------------------- closing
+def _check_final_table(doc: dict, order: list, places: int, too_few: str) -> None:
+    """A final table can feed a post-season of ``places`` teams: at least that many teams
+    (else ``UserError(too_few)``) and no tie a decision must break among them (SPEC-leagues
+    §2: staff decide it on the table first)."""
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+
+    if len(order) < places:
+        raise UserError(too_few)
+    for tie in doc.get("unresolved", []):
+        if min(tie["positions"]) <= places:
+            raise UserError(
+                _("Teams %(teams)s are tied: decide their order on the table first.")
+                % {"teams": ", ".join(tie["teams"])}
+            )
+
+
 def _post_season(competition: Competition, slug, name, spec, standing, first_stage):
     """Create the knockout competition of a league's post-season (ANFPES T24 §1.1, §1.3)
     from the bracket ``spec`` filled with the closed ``standing``: returns the new
@@ -679,14 +697,7 @@ def close_regular_phase(
         order = [row["team"] for row in doc["rows"]]
         if division_of(competition) == PRIMERA_B:
             return _close_primera_b(competition, actor, doc, order, slug=slug, name=name)
-        if len(order) < 8:
-            raise UserError(_("The playoffs need eight teams."))
-        for tie in doc.get("unresolved", []):
-            if min(tie["positions"]) <= 8:
-                raise UserError(
-                    _("Teams %(teams)s are tied: decide their order on the table first.")
-                    % {"teams": ", ".join(tie["teams"])}
-                )
+        _check_final_table(doc, order, 8, _("The playoffs need eight teams."))
         playoffs, first_round, teams = _post_season(
             competition,
             slug,
@@ -877,18 +888,10 @@ def _close_primera_b(competition, actor, doc, order, *, slug=None, name=None) ->
     its stages (:func:`advance_stage`)."""
     from django.utils.translation import gettext as _
 
-    from events.errors import UserError
     from events.services import audit
 
     season = competition.season
-    if len(order) < 11:
-        raise UserError(_("Primera B's post-season needs eleven teams."))
-    for tie in doc.get("unresolved", []):
-        if min(tie["positions"]) <= 11:
-            raise UserError(
-                _("Teams %(teams)s are tied: decide their order on the table first.")
-                % {"teams": ", ".join(tie["teams"])}
-            )
+    _check_final_table(doc, order, 11, _("Primera B's post-season needs eleven teams."))
     post, first_round, teams = _post_season(
         competition,
         slug,

@@ -91,6 +91,7 @@ from penalties.vekn_guide import (
     UnknownCondition,
     UnknownInfraction,
     UnknownRuleset,
+    lookup_ruleset,
     validate_answers,
 )
 
@@ -1041,13 +1042,7 @@ RULESET_VERSIONS: Mapping[tuple[str, str], Ruleset] = MappingProxyType({("myl", 
 def get_ruleset(code: str, version: str | None = None) -> Ruleset:
     """The ruleset ``code`` (current revision, or ``version``); raises
     :class:`UnknownRuleset`."""
-    if version is None:
-        ruleset = RULESETS.get(code)
-    else:
-        ruleset = RULESET_VERSIONS.get((code, version))
-    if ruleset is None:
-        raise UnknownRuleset(code if version is None else f"{code} {version}")
-    return ruleset
+    return lookup_ruleset(RULESETS, RULESET_VERSIONS, code, version)
 
 
 # ---------------------------------------------------------------------------------------

@@ -1186,16 +1186,19 @@ RULESET_VERSIONS: Mapping[tuple[str, str], Ruleset] = MappingProxyType({("vekn",
 """Every revision by ``(code, version)``."""
 
 
-def get_ruleset(code: str, version: str | None = None) -> Ruleset:
-    """The ruleset ``code`` (current revision, or ``version``); raises
-    :class:`UnknownRuleset`."""
-    if version is None:
-        ruleset = RULESETS.get(code)
-    else:
-        ruleset = RULESET_VERSIONS.get((code, version))
+def lookup_ruleset(current: Mapping, versions: Mapping, code: str, version: str | None):
+    """``current[code]`` or ``versions[(code, version)]``; raises :class:`UnknownRuleset`.
+    Shared by both rulesets' ``get_ruleset``."""
+    ruleset = current.get(code) if version is None else versions.get((code, version))
     if ruleset is None:
         raise UnknownRuleset(code if version is None else f"{code} {version}")
     return ruleset
+
+
+def get_ruleset(code: str, version: str | None = None) -> Ruleset:
+    """The ruleset ``code`` (current revision, or ``version``); raises
+    :class:`UnknownRuleset`."""
+    return lookup_ruleset(RULESETS, RULESET_VERSIONS, code, version)
 
 
 # ---------------------------------------------------------------------------------------
