@@ -121,3 +121,105 @@ def test_both_players_report_the_same_match_at_once():
     kept = [r for r in results if isinstance(r, ResultReport)]
     assert len(refused) == 1 and len(kept) == 1, results
     assert ResultReport.objects.filter(match=match).count() == 1
+
+
+def test_two_head_judges_confirm_the_same_penalty_at_once(event):
+    """A pending standings adjustment confirmed from two tablets in the same instant: one
+    confirmation (penalty row lock), one clear refusal, the effects applied once."""
+    from events.errors import UserError
+    from events.models import AuditLog
+    from events.permissions import ROLE_PERMISSIONS, Role
+
+    add_players(event, 8)
+    rnd = services.seat_next_round(event, seed=1)
+    reg = rnd.seats.first().registration
+    pending = penalty_services.log_penalty(
+        event,
+        reg,
+        "2.4",
+        {},
+        client_id=uuid.uuid4(),
+        perms=ROLE_PERMISSIONS[Role.JUDGE],
+        table=rnd.tables.first(),
+    ).penalty
+    assert pending.status == Penalty.Status.PENDING
+    results = run_together(
+        lambda: penalty_services.confirm(pending),
+        lambda: penalty_services.confirm(pending),
+    )
+    refused = [r for r in results if isinstance(r, UserError)]
+    confirmed = [r for r in results if isinstance(r, Penalty)]
+    assert len(refused) == 1 and len(confirmed) == 1, results
+    assert "not pending" in str(refused[0])
+    pending.refresh_from_db()
+    assert pending.status == Penalty.Status.CONFIRMED
+    assert AuditLog.objects.filter(action="penalty.confirm").count() == 1
+
+
+def test_two_judges_override_the_same_illegal_table_at_once(event):
+    """Two judges confirm an illegal sheet (override with a reason) on the same table at
+    once: the version check under the table's row lock keeps exactly one."""
+    add_players(event, 8)
+    table = services.seat_next_round(event, seed=1).tables.get(number=1)
+    illegal = [Decimal(4)] * 4
+
+    def override(reason):
+        return services.save_results(
+            table, illegal, version=0, override_reason=reason, may_override=True
+        )
+
+    results = run_together(lambda: override("card check A"), lambda: override("card check B"))
+    conflicts = [r for r in results if isinstance(r, ConflictError)]
+    assert len(conflicts) == 1 and sum(not isinstance(r, Exception) for r in results) == 1
+    table.refresh_from_db()
+    assert table.version == 1 and table.override_reason in ("card check A", "card check B")
+
+
+@pytest.fixture
+def league_season(transactional_db):
+    from leagues.models import Competition, SeasonRole
+    from leagues.services import import_season
+    from tests.factories import UserFactory
+    from tests.leagues.test_finals_stages import play_regular_phases, two_divisions
+
+    import_season(two_divisions())
+    play_regular_phases()
+    staff = [UserFactory(username="staff1"), UserFactory(username="staff2")]
+    season = Competition.objects.get(slug="t24-primera-a").season
+    for user in staff:
+        SeasonRole.objects.create(season=season, user=user, role=SeasonRole.Role.STAFF)
+    return {"staff": staff, "a": Competition.objects.get(slug="t24-primera-a")}
+
+
+def test_two_staff_close_the_same_stage_at_once(league_season):
+    """Two staff members press "Close" on the regular phase, then on the quarter-finals,
+    in the same instant: one playoffs competition, one set of semi-finals, and the other
+    is told it is already done (competition row lock)."""
+    from events.errors import UserError
+    from events.models import AuditLog
+    from leagues import finals
+    from leagues.models import Competition, Match
+    from tests.leagues.test_finals_stages import higher_seed_wins
+
+    a, (s1, s2) = league_season["a"], league_season["staff"]
+    results = run_together(
+        lambda: finals.close_regular_phase(a, s1), lambda: finals.close_regular_phase(a, s2)
+    )
+    assert sum(isinstance(r, UserError) for r in results) == 1, results
+    assert Competition.objects.filter(season=a.season, kind="knockout").count() == 1
+    assert AuditLog.objects.filter(action="league.regular_phase_closed").count() == 1
+    playoffs = next(r for r in results if isinstance(r, Competition))
+    assert playoffs.matches.count() == 8
+
+    for tie in ("qf1", "qf2", "qf3", "qf4"):
+        higher_seed_wins(playoffs, tie)
+    results = run_together(
+        lambda: finals.advance_stage(playoffs, s1, "a_quarter_finals"),
+        lambda: finals.advance_stage(playoffs, s2, "a_quarter_finals"),
+    )
+    assert sum(isinstance(r, UserError) for r in results) == 1, results
+    assert sorted(
+        Match.objects.filter(competition=playoffs, tie__startswith="sf").values_list(
+            "code", flat=True
+        )
+    ) == ["sf1-1", "sf1-2", "sf2-1", "sf2-2"]
