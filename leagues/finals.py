@@ -63,7 +63,9 @@ __all__ = [
     "MATCH_FIELDS",
     "bracket_display",
     "competition_bracket",
+    "final_four_of",
     "known_spec",
+    "set_final_four",
     "season_suspensions",
 ]
 
@@ -261,10 +263,16 @@ def _included(spec: bracket_rules.BracketSpec, stored: set[str]) -> list[str]:
 
 
 def _known(
-    spec: bracket_rules.BracketSpec, ties: dict[str, _StoredTie], *, require_stream: bool = True
+    spec: bracket_rules.BracketSpec,
+    ties: dict[str, _StoredTie],
+    *,
+    require_stream: bool = True,
+    awards: dict | None = None,
 ) -> tuple[bracket_rules.BracketSpec, dict, list[str]]:
     """The part of ``spec`` to show (:func:`_included`), the overrides putting each
-    stored team in its slot (module docstring) and problems."""
+    stored team in its slot (module docstring) and problems. A tie the tribunal awarded
+    (``awards``, §III.2) is won by the awarded team whatever its legs, so a later tie fed
+    from it puts that team in the "winner of" slot (not by venue)."""
     shown = _included(spec, set(ties))
     ids = set(shown)
     sub_ties = tuple(t for t in spec.ties if t.id in ids)
@@ -282,6 +290,10 @@ def _known(
         tie_id: _outcome(stored, sub.tie(tie_id).legs, require_stream)
         for tie_id, stored in ties.items()
     }
+    for tie_id, team_id in (awards or {}).items():
+        pair = ties[tie_id].teams() if tie_id in ties else None
+        if pair and team_id in pair:
+            results[tie_id] = (team_id, pair[1] if team_id == pair[0] else pair[0])
     overrides, problems = {}, []
     for tie_spec in sub_ties:
         stored = ties.get(tie_spec.id)
@@ -361,14 +373,17 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
     spec = known_spec(ties)
     cup = _cup_setup(competition) if spec is None else None
     problems: list[str] = []
+    staff_slots, awards, staff_thirds = _staff_choices(competition)
     if spec is not None:
-        spec, overrides, problems = _known(spec, ties)
+        if not final_four_of(competition):
+            spec = _without_final_four(spec)
+        spec, overrides, problems = _known(spec, ties, awards=awards)
         require_stream = True
         stage_names = bracket_rules.STAGES
         if standings is None and _needs_tables(spec, ties):
             standings = league_standings(competition.season)
     elif cup is not None:
-        spec, overrides, problems = _known(cup[0], ties, require_stream=False)
+        spec, overrides, problems = _known(cup[0], ties, require_stream=False, awards=awards)
         standings = cup[1]
         require_stream = False
         stage_names = {code: cup_stage_name(code) for code in spec.stages}
@@ -379,7 +394,6 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
     # A stage counts as closed once a later tie fed from it has its matches, or when
     # staff closed it (a last stage: the final, the Liguilla) — the audit log is read
     # only when a fully decided stage is not closed otherwise.
-    staff_slots, awards, staff_thirds = _staff_choices(competition)
     closed = _inferred_closed(spec, ties)
     if require_stream or cup is not None:
         decided = {
@@ -433,12 +447,62 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
         "cup": cup is not None,
         "bracket": doc["bracket"],
         "require_stream": require_stream,
+        "final_four": final_four_of(competition),
         "teams": names,
         "stages": [{"code": code, "name": stage_names.get(code, "")} for code in stages],
         "ties": doc["ties"],
         "outcomes": doc["outcomes"],
         "problems": problems + doc["problems"],
     }
+
+
+def final_four_of(competition: Competition) -> bool:
+    """Whether Primera A's semi-finals are a Final Four on one day (ANFPES T24 §1.1.4);
+    staff can switch it off (§1.1.6) when closing the regular phase or later
+    (:func:`set_final_four`). Stored in ``staff_choices["final_four"]``, default on."""
+    return (competition.staff_choices or {}).get("final_four", True) is not False
+
+
+def _without_final_four(spec: bracket_rules.BracketSpec) -> bracket_rules.BracketSpec:
+    """``spec`` with no tie played on one day (the Final Four switched off)."""
+    return replace(
+        spec,
+        ties=tuple(
+            replace(t, same_day=None) if t.same_day == "final_four" else t for t in spec.ties
+        ),
+    )
+
+
+def set_final_four(competition, actor, *, final_four: bool, reason: str):
+    """League staff switch the Final Four of Primera A's playoffs on or off (ANFPES T24
+    §1.1.6: "el Honorable Staff se reserva el derecho de poder prescindir de la
+    modalidad"): only the scheduling changes, the semi-finals stay home and away. Only on
+    a knockout holding Primera A's semi-finals, before they are played (``UserError``
+    otherwise, nothing saved). ``REVIEW_RESULTS``; audited (``league.final_four_set``)."""
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+    from leagues.access import LeaguePermission
+
+    def change(comp, doc):
+        semis = [t for t in doc["ties"] if t["stage"] == "a_semi_finals"]
+        if not semis:
+            raise UserError(_("This bracket has no Primera A semi-finals."))
+        if comp.matches.filter(tie__in=[t["id"] for t in semis]).exclude(
+            status=Match.Status.SCHEDULED
+        ):
+            raise UserError(_("The semi-finals are being played already."))
+        comp.staff_choices = {**(comp.staff_choices or {}), "final_four": bool(final_four)}
+        return {"final_four": bool(final_four)}
+
+    return _choose(
+        competition,
+        actor,
+        LeaguePermission.REVIEW_RESULTS,
+        "league.final_four_set",
+        reason,
+        change,
+    )
 
 
 def _stored_only(spec: bracket_rules.BracketSpec, ties) -> bracket_rules.BracketSpec:
@@ -459,6 +523,8 @@ def bracket_display(doc: dict) -> list[dict]:
     """The bracket document grouped by stage for the page, team ids replaced by names:
     ``[{"code", "name", "ties": [{…tie, "slots": [{…, "label"}], "legs": [{…, "home_name",
     "away_name"}], "aggregate_pairs": [(name, goals)], "winner_name", "third_home_name"}]}]``."""
+    from leagues import labels
+
     names = doc["teams"]
 
     def name(team_id):
@@ -475,6 +541,11 @@ def bracket_display(doc: dict) -> list[dict]:
                     **slot,
                     "label": name(slot["team"]),
                     "provisional_name": name(slot["provisional"]),
+                    # Translated (the document keeps the rules' English texts).
+                    "fed_from_label": labels.source_label(slot["source"])
+                    if slot["fed_from"]
+                    else None,
+                    "waiting_label": labels.waiting_label(slot.get("waiting_for")),
                 }
                 for slot in tie["slots"]
             ]
@@ -495,21 +566,50 @@ def bracket_display(doc: dict) -> list[dict]:
                 }
             )
         number = stage["code"].removeprefix("round_")
+        closed = bool(ties) and all(tie.get("stage_closed") for tie in ties)
         stages.append(
             {
                 **stage,
+                "name": labels.stage_label(stage["code"], stage["name"]) if stage["name"] else "",
                 "ties": ties,
                 "round": int(number) if number.isdigit() else None,
                 "has_matches": any(tie["legs"] for tie in ties),
+                "closed": closed,
+                # Staff are offered "close this stage" while it is open, or once closed
+                # only when a tie fed from it can now be created (a Liguilla tie that
+                # waited for Primera A's table): closing again creates it.
+                "can_close": any(tie["legs"] for tie in ties)
+                and (not closed or _creatable_after(doc, {tie["id"] for tie in ties})),
             }
         )
     return stages
 
 
+def _creatable_after(doc: dict, stage_ties: set[str]) -> bool:
+    """Some tie of ``doc`` without matches, fed from a tie of ``stage_ties``, has both
+    teams known (closing the stage again would create it)."""
+
+    def refs(source) -> set[str]:
+        found = {source["ref"]} if source["kind"] in ("winner", "loser") else set()
+        for inner in source.get("among", ()):
+            found |= refs(inner)
+        return found
+
+    for tie in doc["ties"]:
+        if tie["legs"] or any(slot["team"] is None for slot in tie["slots"]):
+            continue
+        if tie["slots"][0]["team"] == tie["slots"][1]["team"]:
+            continue
+        if any(refs(slot["source"]) & stage_ties for slot in tie["slots"]):
+            return True
+    return False
+
+
 # --------------------------------------------------------------------------- suspensions
 def season_suspensions(season: Season) -> dict:
-    """The suspensions document (CONTRACTS §6) of ``season``, in 2 queries (module
-    docstring for the scopes and the order), by :func:`leagues.rules.cards.suspensions`.
+    """The suspensions document (CONTRACTS §6) of ``season``, in 2 queries (1 without a
+    knockout match; module docstring for the scopes and the order), by
+    :func:`leagues.rules.cards.suspensions`, with the lineups of the results.
 
     Shape: ``{"season", "suspensions": [{"scope", "team", "name", "footballer", "cause",
     "cards": [{"match", "tie", "card"}], "caused_in", "served_in", "next_match"}],
@@ -529,14 +629,15 @@ def season_suspensions(season: Season) -> dict:
             F("reported_at").asc(nulls_last=True),
             "id",
         )
-        .values(*MATCH_FIELDS, "competition__slug", "competition_id")
+        .values(*MATCH_FIELDS, "competition__slug", "competition_id", "lineup")
     )
     cards: dict[int, list[season_rules.Card]] = {}
-    for card in (
+    card_rows = (
         Card.objects.filter(match__competition__season=season, match__competition__kind="knockout")
         .order_by("match_id", "id")
         .values("match_id", "team__code", "footballer", "card")
-    ):
+    )
+    for card in card_rows if rows else ():  # no knockout match: no card to read
         cards.setdefault(card["match_id"], []).append(
             season_rules.Card(card["team__code"], card["footballer"], card["card"])
         )
@@ -575,8 +676,17 @@ def season_suspensions(season: Season) -> dict:
             )
             for r in played + upcoming
         ]
+        # The lineups reported with the results: a suspended footballer named flags the
+        # fixture (§1.4 ¶3).
+        lineups: dict[str, dict[str, list[str]]] = {}
+        for r in played:
+            for entry in r.get("lineup") or ():
+                if isinstance(entry, dict) and entry.get("team") and entry.get("footballer"):
+                    lineups.setdefault(f"{r['competition__slug']}/{r['code']}", {}).setdefault(
+                        entry["team"], []
+                    ).append(entry["footballer"])
         try:
-            report = card_rules.suspensions(matches, require_stream=require_stream)
+            report = card_rules.suspensions(matches, require_stream=require_stream, lineups=lineups)
         except LeagueRuleError as exc:
             doc["problems"] += [f"{scope}: {p}" for p in exc.problems]
             continue
@@ -590,6 +700,84 @@ def season_suspensions(season: Season) -> dict:
         for flag in body["flags"]:
             doc["flags"].append({"scope": scope, "name": names.get(flag["team"]), **flag})
     return doc
+
+
+def suspension_flags(season: Season, doc: dict | None = None, *, match=None) -> list[dict]:
+    """Fixtures staff must review because a lineup or a card report names a footballer
+    suspended for that match (ANFPES T24 §1.4 ¶3): the flags of the accepted results
+    (:func:`season_suspensions`) and those of the open result reports (pending or
+    disputed: their bookings and lineups against the suspensions to serve in that match;
+    names compared without case or extra spaces). ``match`` limits them to one fixture.
+    Each ``{"match": "<competition>/<id>", "competition", "code", "team", "name",
+    "footballer", "where": "lineup"|"cards", "report": pk or None}``. 2–3 queries (none
+    for the reports when no suspension is pending)."""
+    from leagues.models import ResultReport
+
+    doc = doc if doc is not None else season_suspensions(season)
+    wanted = f"{match.competition.slug}/{match.code}" if match is not None else None
+    flags = []
+    for flag in doc["flags"]:
+        if wanted is None or flag["match"] == wanted:
+            slug, _sep, code = flag["match"].partition("/")
+            flags.append(
+                {
+                    "match": flag["match"],
+                    "competition": slug,
+                    "code": code,
+                    "team": flag["team"],
+                    "name": flag.get("name"),
+                    "footballer": flag["footballer"],
+                    "where": flag["where"],
+                    "report": None,
+                }
+            )
+    pending = {}
+    for item in doc["suspensions"]:
+        if item.get("next_match") and (wanted is None or item["next_match"] == wanted):
+            key = (
+                item["next_match"],
+                item["team"],
+                " ".join(item["footballer"].split()).casefold(),
+            )
+            pending[key] = item
+    if not pending:
+        return flags
+    reports = ResultReport.objects.filter(
+        match__competition__season=season,
+        match__competition__kind=Competition.Kind.KNOCKOUT,
+        status__in=[ResultReport.Status.PENDING, ResultReport.Status.DISPUTED],
+    )
+    if match is not None:
+        reports = reports.filter(match=match)
+    for report in reports.values(
+        "pk", "match__competition__slug", "match__code", "cards", "lineup"
+    ):
+        ref = f"{report['match__competition__slug']}/{report['match__code']}"
+        named = [("cards", c) for c in report["cards"] or ()] + [
+            ("lineup", p) for p in report["lineup"] or ()
+        ]
+        seen = set()
+        for where, entry in named:
+            if not isinstance(entry, dict):
+                continue
+            name = " ".join(str(entry.get("footballer") or "").split())
+            item = pending.get((ref, entry.get("team"), name.casefold()))
+            if item is None or (where, entry.get("team"), name.casefold()) in seen:
+                continue
+            seen.add((where, entry.get("team"), name.casefold()))
+            flags.append(
+                {
+                    "match": ref,
+                    "competition": report["match__competition__slug"],
+                    "code": report["match__code"],
+                    "team": item["team"],
+                    "name": item.get("name"),
+                    "footballer": item["footballer"],
+                    "where": where,
+                    "report": report["pk"],
+                }
+            )
+    return flags
 
 
 # --------------------------------------------------------------------------- closing
@@ -706,6 +894,9 @@ def close_regular_phase(
             bracket_rules.Standing("primera_a", tuple(order), closed=True),
             "a_quarter_finals",
         )
+        if not final_four:  # on by default (final_four_of)
+            playoffs.staff_choices = {"final_four": False}
+            playoffs.save(update_fields=["staff_choices"])
         seeds = order[:8]
         Entry.objects.bulk_create(
             [
@@ -967,22 +1158,23 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
         target = f"{season.slug}/{competition.slug}"
         league = known_spec(ties) is not None
         cup = None if league else _cup_setup(competition)
+        staff_slots, awards, staff_thirds = _staff_choices(competition)
         if league:
             spec = _scope(ties)
             standings = league_standings(season)
-            _sub, overrides, _problems = _known(spec, ties)
+            _sub, overrides, _problems = _known(spec, ties, awards=awards)
             recorded = _recorded_closed([target])
         elif cup is not None:
             spec, standings = cup
-            _sub, overrides, _problems = _known(spec, ties, require_stream=False)
+            _sub, overrides, _problems = _known(spec, ties, require_stream=False, awards=awards)
             recorded = _recorded_closed([target])
         else:
             spec, overrides = _generic_spec(ties, 2 if competition.legs >= 2 else 1)
             standings, recorded = {}, set()
         if stage not in {spec.tie(t).stage for t in ties if t in {x.id for x in spec.ties}}:
             raise UserError(_("This knockout has no stage %(stage)s with ties.") % {"stage": stage})
-        closed = _inferred_closed(spec, ties) | recorded | {stage}
-        staff_slots, awards, staff_thirds = _staff_choices(competition)
+        closed_before = _inferred_closed(spec, ties) | recorded
+        closed = closed_before | {stage}
         ids = {t.id for t in spec.ties}
         try:
             filled = bracket_rules.fill_bracket(
@@ -1060,7 +1252,7 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
             and v.second.team is not None
             and v.first.team != v.second.team
         ]
-        if not new and stage in recorded:
+        if not new and stage in closed_before:
             raise UserError(_("This stage is closed already and nothing new can be created."))
         round_ = max((r["round"] for r in rows), default=0) + 1
         created = []
@@ -1075,6 +1267,10 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
                 round_,
                 teams,
             )
+        # A tie the tribunal awarded before its legs existed: they are not to be played.
+        for m in created:
+            if m.tie in awards:
+                m.status = Match.Status.VOID
         codes = [m.code for m in created]
         if competition.matches.filter(code__in=codes).exists():
             raise UserError(_("A match with one of the new ids exists already."))
@@ -1125,8 +1321,18 @@ def season_next_divisions(season: Season, competitions=None) -> dict | None:
     matches = [_rule_match(r) for slug in used for r in by_comp[slug]]
     ties = _stored_ties(matches)
     spec = bracket_rules.league_post_season()
+    ids = {t.id for t in spec.ties}
+    # Staff choices of the post-season knockouts, as on their brackets: a tie awarded by
+    # the tribunal is decided here too (§III.2), a slot set by hand holds its team.
+    staff_slots, awards, staff_thirds = {}, {}, {}
+    for comp in knockouts:
+        if comp.slug in used:
+            slots, won, thirds = _staff_choices(comp)
+            staff_slots.update({k: v for k, v in slots.items() if k[0] in ids})
+            awards.update({k: v for k, v in won.items() if k in ids})
+            staff_thirds.update({k: v for k, v in thirds.items() if k in ids})
     standings = league_standings(season)
-    _sub, overrides, _problems = _known(spec, ties)
+    _sub, overrides, _problems = _known(spec, ties, awards=awards)
     closed = _inferred_closed(spec, ties) | _recorded_closed(
         [f"{season.slug}/{slug}" for slug in used]
     )
@@ -1140,8 +1346,9 @@ def season_next_divisions(season: Season, competitions=None) -> dict | None:
             standings,
             matches,
             closed_stages=closed,
-            overrides=overrides,
-            third_match_homes=_third_homes(ties),
+            overrides={**overrides, **staff_slots},
+            awards=awards,
+            third_match_homes={**staff_thirds, **_third_homes(ties)},
             require_stream=True,
         )
         gone = {t["code"] for t in team_rows if t["status"] != "active"}
@@ -1872,6 +2079,28 @@ def season_cup_bonus(season: Season) -> list[dict]:
     return [{"team": info[t.user][0], "name": info[t.user][1], **t.as_dict()} for t in totals]
 
 
+def cup_bonus_ledger(season: Season) -> list[dict]:
+    """The Nucommunity Shit bonus-points ledger of ``season`` entry by entry, oldest
+    first: ``[{"team", "name", "user", "points", "reason", "at"}]`` — corrections are
+    entries of their own (negative points, their reason), never netted away
+    (:func:`season_cup_bonus` gives the totals). One query."""
+    from leagues.models import CupBonus
+
+    return [
+        {
+            "team": r["team__code"],
+            "name": r["team__name"],
+            "user": r["team__handle"],
+            "points": r["points"],
+            "reason": r["reason"],
+            "at": r["created_at"],
+        }
+        for r in CupBonus.objects.filter(season=season)
+        .order_by("id")
+        .values("team__code", "team__name", "team__handle", "points", "reason", "created_at")
+    ]
+
+
 # --------------------------------------------------------------------------- staff overrides
 def _choose(competition: Competition, actor, permission, action: str, reason: str, change):
     """Run ``change(competition, doc)`` under a lock on the competition (its bracket
@@ -1933,12 +2162,42 @@ def _tie_team(tie: dict, team: str) -> str:
     return team
 
 
+def _slot_candidates(competition: Competition, doc: dict) -> set[str]:
+    """The teams a slot of ``competition``'s bracket can hold when set by hand: a league
+    post-season — the teams of the divisions feeding it (Primera A for its playoffs, both
+    divisions for Primera B's post-season and its Liguilla, ANFPES T24 §1.1–§1.3); a cup
+    knockout created in the app — the teams of the rankings seeding it (the group
+    positions it is drawn from: a Conference Lag team is not a Champagne League knockout
+    team, §2.2); any other knockout — its entries and the teams of its matches."""
+    from leagues.models import Entry
+
+    cup = (competition.staff_choices or {}).get("cup")
+    if isinstance(cup, dict):
+        return {code for order in cup.get("standings", {}).values() for code in order}
+    tie_ids = {t["id"] for t in doc["ties"]}
+    if known_spec(tie_ids) is not None:
+        divisions = (
+            {PRIMERA_A} if tie_ids <= {t.id for t in _A_SPEC.ties} else {PRIMERA_A, PRIMERA_B}
+        )
+        leagues = [
+            c
+            for c in competition.season.competitions.filter(kind=Competition.Kind.LEAGUE)
+            if division_of(c) in divisions
+        ]
+        return set(
+            Entry.objects.filter(competition__in=leagues).values_list("team__code", flat=True)
+        )
+    return set(competition.entries.values_list("team__code", flat=True)) | set(doc["teams"])
+
+
 def set_bracket_slot(competition, actor, *, tie: str, side: str, team: str, reason: str):
     """League staff set a slot by hand (e.g. after abandonments, ANFPES T24 §1.2.2):
     ``side`` ``"first"``/``"second"``, ``team`` a team id of the season (blank: back to
     the slot's source). Only a tie without matches yet (its matches come when the stage
-    before it is closed, with the team set here). ``REVIEW_RESULTS``; audited
-    (``league.bracket_slot_set``)."""
+    before it is closed, with the team set here). Refused (``UserError``, nothing saved)
+    for a team that does not play in this competition (:func:`_slot_candidates`) or that
+    is already in another slot of the same stage (a team plays one tie per stage).
+    ``REVIEW_RESULTS``; audited (``league.bracket_slot_set``)."""
     from django.utils.translation import gettext as _
 
     from events.errors import UserError
@@ -1956,6 +2215,17 @@ def set_bracket_slot(competition, actor, *, tie: str, side: str, team: str, reas
         if team:
             if not comp.season.teams.filter(code=team).exists():
                 raise UserError(_("Unknown team id: %(id)s.") % {"id": team})
+            if team not in _slot_candidates(comp, doc):
+                raise UserError(_("%(team)s does not play in this competition.") % {"team": team})
+            for other in doc["ties"]:
+                if other["stage"] != found["stage"]:
+                    continue
+                for other_side, slot in zip(("first", "second"), other["slots"], strict=True):
+                    if (other["id"], other_side) != (tie, side) and slot["team"] == team:
+                        raise UserError(
+                            _("%(team)s is already in %(tie)s of this stage.")
+                            % {"team": team, "tie": other["id"]}
+                        )
             slots[f"{tie}.{side}"] = team
         else:
             slots.pop(f"{tie}.{side}", None)
@@ -1975,18 +2245,50 @@ def set_bracket_slot(competition, actor, *, tie: str, side: str, team: str, reas
 def award_tie(competition, actor, *, tie: str, team: str, reason: str):
     """The tribunal awards a tie to one of its teams (ANFPES T24 §III.2): the tie is
     decided (``decided_by`` ``"tribunal"``) whatever its legs; blank ``team`` withdraws
-    the award. ``DECIDE_SANCTIONS``; audited (``league.tie_awarded``)."""
+    the award. ``DECIDE_SANCTIONS``; audited (``league.tie_awarded``).
+
+    The tie's legs still to play are not to be played any more: they become ``void``
+    (no report form, out of the players' to-do and overdue queues), their open result
+    reports are rejected, and their ids are kept in ``staff_choices["award_voided"]``
+    (and the audit); withdrawing the award puts those legs back to be played
+    **[choice]**."""
+    from django.utils import timezone
+    from django.utils.translation import gettext as _
+
     from leagues.access import LeaguePermission
+    from leagues.models import ResultReport
 
     def change(comp, doc):
         found = _tie_of(doc, tie)
-        awards = dict((comp.staff_choices or {}).get("awards") or {})
+        choices = comp.staff_choices or {}
+        awards = dict(choices.get("awards") or {})
+        voided = {k: list(v) for k, v in (choices.get("award_voided") or {}).items()}
         if team:
             awards[tie] = _tie_team(found, team)
+            legs = list(
+                comp.matches.select_for_update().filter(tie=tie, status=Match.Status.SCHEDULED)
+            )
+            ResultReport.objects.filter(
+                match__in=legs,
+                status__in=[ResultReport.Status.PENDING, ResultReport.Status.DISPUTED],
+            ).update(
+                status=ResultReport.Status.REJECTED,
+                resolution=_("The tribunal awarded the tie: this leg is not played."),
+                resolved_by=actor,
+                resolved_at=timezone.now(),
+            )
+            Match.objects.filter(pk__in=[m.pk for m in legs]).update(status=Match.Status.VOID)
+            codes = sorted({*voided.get(tie, ()), *(m.code for m in legs)})
+            if codes:
+                voided[tie] = codes
         else:
             awards.pop(tie, None)
-        comp.staff_choices = {**(comp.staff_choices or {}), "awards": awards}
-        return {"awards": awards}
+            codes = voided.pop(tie, [])
+            comp.matches.filter(code__in=codes, status=Match.Status.VOID).update(
+                status=Match.Status.SCHEDULED
+            )
+        comp.staff_choices = {**choices, "awards": awards, "award_voided": voided}
+        return {"awards": awards, "award_voided": voided}
 
     return _choose(
         competition, actor, LeaguePermission.DECIDE_SANCTIONS, "league.tie_awarded", reason, change
@@ -2030,11 +2332,22 @@ def set_third_match_home(competition, actor, *, tie: str, team: str, reason: str
     )
 
 
+RELEGATION_PLACES = 2
+"""Teams relegated directly from Primera A: the last two (ANFPES T24 §1.2.1)."""
+
+
 def set_relegation(season: Season, actor, *, teams, reason: str) -> Competition:
     """League staff enter the teams relegated directly from Primera A when teams abandoned
-    it (ANFPES T24 §1.2.2: at least one; :func:`leagues.rules.brackets.relegation`); stored
-    on Primera A and used for next season's divisions (:func:`season_next_divisions`).
-    Blank clears it. ``REVIEW_RESULTS``; audited (``league.relegation_set``)."""
+    it (ANFPES T24 §1.2.2: "el Honorable Staff determinará …, contemplando siempre que
+    existirá al menos un equipo descendido directamente"); stored on Primera A and used
+    for next season's divisions (:func:`season_next_divisions`). Blank clears it.
+
+    Refused (``UserError``, nothing saved) unless a Primera A team abandoned (left the
+    season: suspended or expelled) — otherwise §1.2.1 applies, the last two go down —
+    and for a list of more than :data:`RELEGATION_PLACES` teams **[choice: staff may
+    relegate fewer after abandonments, never more than the rule's two]**, an empty one, a
+    team twice, a team not in Primera A or a team that left already.
+    ``REVIEW_RESULTS``; audited (``league.relegation_set``)."""
     from django.db import transaction
     from django.utils.translation import gettext as _
 
@@ -2059,7 +2372,33 @@ def set_relegation(season: Season, actor, *, teams, reason: str) -> Competition:
         if primera_a is None:
             raise UserError(_("This season has no Primera A."))
         if codes:
-            members = set(primera_a.entries.values_list("team__code", flat=True))
+            members = dict(primera_a.entries.values_list("team__code", "team__status"))
+            abandoned = [code for code, status in members.items() if status != "active"]
+            if not abandoned:
+                raise UserError(
+                    _(
+                        "No Primera A team abandoned the season: the 15th and the 16th go "
+                        "down (ANFPES T24 §1.2.1). Staff decide only after abandonments "
+                        "(§1.2.2)."
+                    )
+                )
+            if len(codes) > RELEGATION_PLACES:
+                raise UserError(
+                    _(
+                        "At most %(n)s teams are relegated directly (ANFPES T24 §1.2.1); "
+                        "%(given)s given."
+                    )
+                    % {"n": RELEGATION_PLACES, "given": len(codes)}
+                )
+            gone = [code for code in codes if code in abandoned]
+            if gone:
+                raise UserError(
+                    _(
+                        "%(teams)s left Primera A already: list the teams relegated among "
+                        "those still playing."
+                    )
+                    % {"teams": ", ".join(gone)}
+                )
             try:
                 bracket_rules.relegation(
                     bracket_rules.Standing(PRIMERA_A, tuple(members)), override=codes

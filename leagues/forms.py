@@ -3,7 +3,9 @@
 
 Images (result screenshots, excuse evidence): JPEG, PNG or WebP, at most
 ``settings.LEAGUE_IMAGE_MAX_BYTES`` (5 MB), decoded by Pillow (Django's ``ImageField``
-verifies the file really is an image of that format, whatever its name says).
+verifies the file really is an image of that format, whatever its name says). The
+services then store the image re-encoded, metadata and trailing bytes stripped
+(:mod:`leagues.images`), never the uploaded bytes.
 """
 
 from datetime import datetime
@@ -166,6 +168,54 @@ class BookingsField(forms.CharField):
         """The text was checked by :func:`parse_bookings`."""
 
 
+MAX_LINEUP = 60
+"""At most this many footballers in the lineups of one report (both teams)."""
+
+
+def parse_lineup(text: str) -> list[dict]:
+    """The lineups box: one footballer per line, ``team; footballer`` (``team`` as in the
+    bookings box: ``home``, ``away``, the team id or its name, resolved by
+    :func:`leagues.reporting.check_lineup`). Empty lines are skipped. Raises
+    ``ValidationError`` naming the first bad lines."""
+    lineup, errors = [], []
+    lines = [(n, line.strip()) for n, line in enumerate((text or "").splitlines(), 1)]
+    lines = [(n, line) for n, line in lines if line]
+    if len(lines) > MAX_LINEUP:
+        raise ValidationError(_("At most %(max)s footballers, one per line.") % {"max": MAX_LINEUP})
+    for number, line in lines:
+        parts = [p.strip() for p in line.split(";")]
+        if len(parts) != 2 or not all(parts):
+            errors.append(
+                _('Line %(n)s: write "team; footballer", e.g. "home; N. Surname".') % {"n": number}
+            )
+            continue
+        team, footballer = parts
+        if len(footballer) > 200 or len(team) > 200:
+            errors.append(_("Line %(n)s: the name is too long.") % {"n": number})
+            continue
+        lineup.append({"team": team, "footballer": " ".join(footballer.split())})
+    if errors:
+        raise ValidationError(errors[:5])
+    return lineup
+
+
+class LineupField(BookingsField):
+    """A textarea of lineups (:func:`parse_lineup`); its value is a list of
+    ``{"team", "footballer"}`` with ``team`` as typed."""
+
+    widget = forms.Textarea(
+        attrs={
+            "rows": 4,
+            "autocapitalize": "words",
+            "spellcheck": "false",
+            "placeholder": "home; N. Surname",
+        }
+    )
+
+    def to_python(self, value):
+        return parse_lineup(forms.CharField.to_python(self, value))
+
+
 class ReportForm(_SeasonForm):
     """A player's report: score, screenshot, and when the result was posted in the chat;
     optionally the bookings (final phases, ANFPES T24 §1.4), whose evidence is the same
@@ -195,6 +245,59 @@ class ReportForm(_SeasonForm):
             "line). Show them on the screenshot."
         ),
     )
+    lineup = LineupField(
+        label=_("Lineups (optional)"),
+        required=False,
+        help_text=_(
+            "One footballer per line: team; footballer (team: home, away or the team's "
+            "name). A suspended footballer named here flags the match for staff."
+        ),
+    )
+    extra_time = forms.BooleanField(label=_("The score includes extra time"), required=False)
+    penalties_home = forms.IntegerField(
+        label=_("Home penalties"), required=False, min_value=0, max_value=MAX_GOALS
+    )
+    penalties_away = forms.IntegerField(
+        label=_("Away penalties"), required=False, min_value=0, max_value=MAX_GOALS
+    )
+
+    DECIDER_ONLY = ("extra_time", "penalties_home", "penalties_away")
+    """Fields of a third match or a one-match decider only (ANFPES T24 §1.1.2, §2.2)."""
+
+    def __init__(self, *args, decider: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.decider = decider
+        if not decider:
+            for name in self.DECIDER_ONLY:
+                self.fields.pop(name)
+
+    def clean(self):
+        data = super().clean()
+        if not self.decider:
+            return data
+        home, away = data.get("penalties_home"), data.get("penalties_away")
+        if (home is None) != (away is None):
+            raise ValidationError(_("Give both penalty counts, or neither."))
+        if home is not None:
+            level = data.get("home_goals") is not None and data.get("home_goals") == data.get(
+                "away_goals"
+            )
+            if not level or not data.get("extra_time"):
+                raise ValidationError(
+                    _("A penalty shoot-out follows a score still level after extra time.")
+                )
+            if home == away:
+                raise ValidationError(_("A penalty shoot-out has a winner."))
+        return data
+
+    def service_arguments(self) -> dict:
+        """The cleaned data as :func:`leagues.reporting.report_result` takes it."""
+        data = dict(self.cleaned_data)
+        home, away = data.pop("penalties_home", None), data.pop("penalties_away", None)
+        if self.decider:
+            data["penalties"] = None if home is None else (home, away)
+            data["extra_time"] = bool(data.get("extra_time"))
+        return data
 
 
 class DisputeForm(forms.Form):

@@ -254,6 +254,16 @@ class Match(models.Model):
     tie = models.CharField(_("tie"), max_length=40, blank=True, default="")
     leg = models.PositiveSmallIntegerField(_("leg"), null=True, blank=True)
     group = models.CharField(_("group"), max_length=20, blank=True, default="")
+    lineup = models.JSONField(
+        _("lineups"),
+        default=list,
+        blank=True,
+        help_text=_(
+            'The footballers named in the lineups reported with the result: [{"team": '
+            '"t1", "footballer": "N. Surname"}] (a suspended footballer named flags the '
+            "fixture for staff, ANFPES T24 §1.4)."
+        ),
+    )
 
     class Meta:
         verbose_name = _("match")
@@ -481,6 +491,22 @@ class ResultReport(models.Model):
             "when the result is accepted."
         ),
     )
+    extra_time = models.BooleanField(
+        _("after extra time"),
+        default=False,
+        help_text=_("A third match or decider: the score includes extra time."),
+    )
+    penalties_home = models.PositiveSmallIntegerField(_("home penalties"), null=True, blank=True)
+    penalties_away = models.PositiveSmallIntegerField(_("away penalties"), null=True, blank=True)
+    lineup = models.JSONField(
+        _("lineups"),
+        default=list,
+        blank=True,
+        help_text=_(
+            'The footballers of the lineups (optional): [{"team": "t1", "footballer": '
+            '"N. Surname"}]; they become the match\'s when the result is accepted.'
+        ),
+    )
     status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.PENDING)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     dispute_reason = models.TextField(_("reason for the dispute"), blank=True, default="")
@@ -517,6 +543,15 @@ class ResultReport(models.Model):
             models.CheckConstraint(
                 condition=Q(home_goals__lte=MAX_GOALS, away_goals__lte=MAX_GOALS),
                 name="leagues_report_goals_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(penalties_home__isnull=True, penalties_away__isnull=True)
+                | (
+                    Q(penalties_home__isnull=False, penalties_away__isnull=False)
+                    & Q(home_goals=models.F("away_goals"))
+                    & ~Q(penalties_home=models.F("penalties_away"))
+                ),
+                name="leagues_report_penalties_after_a_level_score",
             ),
         ]
         indexes = [models.Index(fields=["status", "match"], name="leagues_report_status")]

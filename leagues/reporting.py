@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 
 from events.errors import UserError
 from events.services import audit
+from leagues import images
 from leagues.access import LeaguePermission, require, season_permissions
 from leagues.models import MAX_GOALS, Card, Concession, Excuse, Match, ResultReport, Team
 
@@ -140,15 +141,60 @@ def _snapshot(match: Match) -> dict:
 
 
 def _apply(
-    match: Match, home_goals: int, away_goals: int, posted_at: datetime, stream_url: str = ""
+    match: Match,
+    home_goals: int,
+    away_goals: int,
+    posted_at: datetime,
+    stream_url: str = "",
+    report: ResultReport | None = None,
 ) -> None:
-    """The match takes a result; a report's stream link replaces an empty one only."""
+    """The match takes a result; a report's stream link replaces an empty one only. With
+    the accepted ``report``: its extra time and penalty shoot-out (a shoot-out only after
+    a level score, so a score amended by staff to a winner drops it) and its lineups."""
     match.status = Match.Status.PLAYED
     match.home_goals, match.away_goals = home_goals, away_goals
     match.reported_at = posted_at
     if stream_url and not match.stream_url:
         match.stream_url = stream_url
-    match.save(update_fields=["status", "home_goals", "away_goals", "reported_at", "stream_url"])
+    fields = ["status", "home_goals", "away_goals", "reported_at", "stream_url"]
+    if report is not None:
+        match.extra_time = True if report.extra_time else None
+        shootout = report.penalties_home is not None and home_goals == away_goals
+        match.penalties_home = report.penalties_home if shootout else None
+        match.penalties_away = report.penalties_away if shootout else None
+        match.lineup = list(report.lineup or [])
+        fields += ["extra_time", "penalties_home", "penalties_away", "lineup"]
+    match.save(update_fields=fields)
+
+
+def is_decider(match: Match) -> bool:
+    """A match that is decided on the day when level — extra time, then penalties
+    (ANFPES T24 §1.1.2, §1.2.3, §1.3.2, §2.2): a knockout's third match (leg 3), or a
+    one-match tie (a knockout played in one leg, or a match without a leg number)."""
+    if match.competition.kind != "knockout":
+        return False
+    return match.leg == 3 or match.leg is None or match.competition.legs < 2
+
+
+def check_decider(match: Match, home_goals: int, away_goals: int, extra_time, penalties):
+    """``(extra_time, penalties)`` of a reported result, checked: only for a decider
+    (:func:`is_decider`); a shoot-out only after a score still level after extra time,
+    and with a winner. ``UserError`` otherwise."""
+    extra_time = bool(extra_time)
+    if penalties is not None:
+        if not isinstance(penalties, list | tuple) or len(penalties) != 2:
+            raise UserError(_("Give both penalty counts, or neither."))
+        penalties = _score(*penalties)
+    if (extra_time or penalties is not None) and not is_decider(match):
+        raise UserError(
+            _("Extra time and penalties are for a third match or a one-match decider only.")
+        )
+    if penalties is not None:
+        if home_goals != away_goals or not extra_time:
+            raise UserError(_("A penalty shoot-out follows a score still level after extra time."))
+        if penalties[0] == penalties[1]:
+            raise UserError(_("A penalty shoot-out has a winner."))
+    return extra_time, penalties
 
 
 # --------------------------------------------------------------------------- bookings
@@ -225,6 +271,57 @@ def check_cards(match: Match, cards) -> list[dict]:
     return result
 
 
+def _side_team(match: Match, token) -> Team | None:
+    token = str(token or "").strip().casefold()
+    if token in HOME_WORDS:
+        return match.home
+    if token in AWAY_WORDS:
+        return match.away
+    return next(
+        (t for t in (match.home, match.away) if token in (t.code.casefold(), t.name.casefold())),
+        None,
+    )
+
+
+MAX_LINEUP = 60
+
+
+def check_lineup(match: Match, lineup) -> list[dict]:
+    """The lineups of a report checked against ``match``: a list of ``{"team",
+    "footballer"}`` (``team`` as for bookings, :func:`check_cards`); returns them with the
+    team id, each footballer once per team. ``UserError`` (``field="lineup"``) for an
+    unknown team, an empty or too long name, or too many names."""
+    if not lineup:
+        return []
+    if not isinstance(lineup, list | tuple) or len(lineup) > MAX_LINEUP:
+        raise UserError(
+            _("At most %(max)s footballers, one per line.") % {"max": MAX_LINEUP}, field="lineup"
+        )
+    result, seen, problems = [], set(), []
+    for number, entry in enumerate(lineup, 1):
+        if not isinstance(entry, dict):
+            problems.append(_("Lineup line %(n)s is not readable.") % {"n": number})
+            continue
+        team = _side_team(match, entry.get("team"))
+        footballer = " ".join(str(entry.get("footballer") or "").split())
+        if team is None:
+            problems.append(
+                _("Lineup line %(n)s: the team must be home, away, %(home)s or %(away)s.")
+                % {"n": number, "home": match.home.name, "away": match.away.name}
+            )
+            continue
+        if not footballer or len(footballer) > 200:
+            problems.append(_("Lineup line %(n)s: give the footballer's name.") % {"n": number})
+            continue
+        key = (team.code, footballer.casefold())
+        if key not in seen:
+            seen.add(key)
+            result.append({"team": team.code, "footballer": footballer})
+    if problems:
+        raise UserError(" ".join(problems), field="lineup")
+    return result
+
+
 def _apply_cards(match: Match, cards: list[dict]) -> dict:
     """The match's bookings become ``cards`` (team ids): its earlier Card rows are
     replaced. Returns ``{"before", "after"}`` for the audit log."""
@@ -253,6 +350,9 @@ def report_result(
     screenshot,
     cards=None,
     stream_url: str = "",
+    lineup=None,
+    extra_time: bool = False,
+    penalties: tuple[int, int] | None = None,
 ) -> ResultReport:
     """A player of ``match`` reports its result with a screenshot (an uploaded image file
     the boundary already validated, ``leagues.forms``) and the time the result was posted
@@ -270,6 +370,9 @@ def report_result(
     home_goals, away_goals = _score(home_goals, away_goals)
     if screenshot is None:
         raise UserError(_("Attach the screenshot of the result."))
+    extra_time, penalties = check_decider(match, home_goals, away_goals, extra_time, penalties)
+    # Stored re-encoded, never the uploaded bytes (leagues.images).
+    screenshot = images.reencode(screenshot, field="screenshot")
     with transaction.atomic():
         match = _lock(match)
         side = side_of(user, match)
@@ -278,6 +381,7 @@ def report_result(
         _playable(match)
         posted_at = _posted(posted_at, timezone.now(), match)
         cards = check_cards(match, cards)
+        lineup = check_lineup(match, lineup)
         if match.reports.filter(status__in=OPEN).exists():
             raise UserError(_("A result for this match is already waiting for an answer."))
         try:
@@ -292,6 +396,10 @@ def report_result(
                     screenshot=screenshot,
                     cards=cards,
                     stream_url=(stream_url or "").strip(),
+                    lineup=lineup,
+                    extra_time=extra_time,
+                    penalties_home=penalties[0] if penalties else None,
+                    penalties_away=penalties[1] if penalties else None,
                 )
         except IntegrityError:  # the other player's report won the race
             raise UserError(
@@ -332,7 +440,14 @@ def confirm_report(report: ResultReport, user) -> ResultReport:
             raise UserError(_("This report was already answered."))
         _playable(match)
         before = _snapshot(match)
-        _apply(match, report.home_goals, report.away_goals, report.posted_at, report.stream_url)
+        _apply(
+            match,
+            report.home_goals,
+            report.away_goals,
+            report.posted_at,
+            report.stream_url,
+            report=report,
+        )
         booked = _apply_cards(match, check_cards(match, report.cards))
         report.status = ResultReport.Status.CONFIRMED
         report.responded_by, report.responded_at = user, timezone.now()
@@ -438,7 +553,7 @@ def resolve_report(
             bookings = report.cards
             if decision == "amend" and cards is not None:
                 bookings = cards
-            _apply(match, *score, when, report.stream_url)
+            _apply(match, *score, when, report.stream_url, report=report)
             booked = _apply_cards(match, check_cards(match, bookings))
             report.status = ResultReport.Status.RESOLVED
         report.resolution = reason
@@ -542,6 +657,7 @@ def request_excuse(
         raise UserError(_("Give the reason."), field="reason")
     if evidence is None:
         raise UserError(_("Attach the screenshots that support it."), field="evidence")
+    evidence = images.reencode(evidence, field="evidence")
     if date_from is None or date_to is None or date_to < date_from:
         raise UserError(_("The end date must be on or after the start date."), field="date_to")
     today = timezone.localdate()

@@ -417,6 +417,22 @@ def _rule_matches(rows) -> list[season_rules.Match]:
     ]
 
 
+def unstreamed_friendly(row: dict) -> bool:
+    """A played fixture staff marked ``must_stream`` (``row``: a ``values()`` dict with
+    ``status``, ``must_stream`` and ``stream_url``) without a stream link: a friendly that
+    does not count (ANFPES T24 §1.4 ¶6, :func:`leagues.rules.match_rules.counts`). The
+    table, the brackets and the compliance table all pass it to the rules as ``void``
+    (ignored), as a league final-phase leg without a link **[choice]**."""
+    from leagues.rules import match_rules
+
+    if not row.get("must_stream") or row.get("status") != "played":
+        return False
+    probe = season_rules.Match(
+        id="", round=1, home="h", away="a", stream_url=row.get("stream_url") or None
+    )
+    return not match_rules.counts(probe, "regular_phase", must_stream=True)
+
+
 MATCH_FIELDS = (
     "code",
     "round",
@@ -443,7 +459,6 @@ def competition_table(competition: Competition) -> dict:
     a stream link is a friendly — :func:`leagues.rules.match_rules.counts` says it does not
     count, and it is passed to the table rules as ``void`` (ignored) **[choice]**.
     """
-    from leagues.rules import match_rules
 
     if competition.kind == Competition.Kind.KNOCKOUT:
         raise LeagueRuleError(f"competition {competition.slug} is a knockout: it has no table")
@@ -458,13 +473,7 @@ def competition_table(competition: Competition) -> dict:
         )
     )
     matches = [
-        replace(m, status="void")
-        if r["must_stream"]
-        and m.status == "played"
-        and not match_rules.counts(
-            replace(m, stream_url=r["stream_url"]), "regular_phase", must_stream=True
-        )
-        else m
+        replace(m, status="void") if unstreamed_friendly(r) else m
         for r, m in zip(rows, _rule_matches(rows), strict=True)
     ]
     ledger = [
@@ -606,6 +615,8 @@ def compliance_inputs(season: Season) -> ComplianceInputs:
             "excuse__opponent_answer",
             "excuse__staff_answer",
             "concession__team__handle",
+            "must_stream",
+            "stream_url",
         )
     )
     # A competition may count only some rounds (the Nucommunity Shit's first phase, when
@@ -624,7 +635,9 @@ def compliance_inputs(season: Season) -> ComplianceInputs:
     phases: dict[str, datetime | None] = {}
     first_half: set[str] = set()
     for row in rows:
-        if row["status"] == Match.Status.VOID:
+        # Annulled, or a must-stream fixture played without its link (a friendly, as in
+        # the table): skipped, like void matches.
+        if row["status"] == Match.Status.VOID or unstreamed_friendly(row):
             continue
         slug, kind = row["competition__slug"], row["competition__kind"]
         phase = _phase(kind, slug, row["round"], max_round[slug])

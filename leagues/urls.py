@@ -43,6 +43,11 @@ urlpatterns = [
         name="competition-bracket-third-home",
     ),
     path(
+        "competitions/<slug:slug>/bracket/final-four/",
+        views_finals.bracket_final_four,
+        name="competition-bracket-final-four",
+    ),
+    path(
         "competitions/<slug:slug>/relegation/",
         views_finals.relegation,
         name="competition-relegation",

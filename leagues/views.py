@@ -29,17 +29,25 @@ from leagues.tables import LeagueTable, tie_breaker_label
 
 
 def season_page(request, slug):
-    from leagues import finals
+    from leagues import finals, labels
 
     season = get_object_or_404(Season, slug=slug)
     competitions = list(season.competitions.order_by("position", "id"))
+    divisions = finals.season_next_divisions(season, competitions)
+    if divisions is not None:
+        # The rules' English texts, translated for the page (the document stays as is).
+        divisions = {
+            **divisions,
+            "moves": [{**m, "reason": labels.move_label(m["reason"])} for m in divisions["moves"]],
+            "pending": [labels.pending_label(p) for p in divisions["pending"]],
+        }
     return render(
         request,
         "leagues/season.html",
         {
             "season": season,
             "competitions": competitions,
-            "next_divisions": finals.season_next_divisions(season, competitions),
+            "next_divisions": divisions,
             "is_staff": bool(season_permissions(request.user, season)),
         },
     )

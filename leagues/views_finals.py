@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from events.errors import UserError
-from leagues import finals
+from leagues import finals, labels
 from leagues.access import LeaguePermission, season_permissions, season_staff_required
 from leagues.models import Competition
 
@@ -198,7 +198,10 @@ def staff_nucommunity(request, season):
             "season_perms": perms,
             "teams": list(season.teams.order_by("id")),
             "form": form,
-            "draws": finals.nucommunity_draws(season),
+            "draws": [
+                {**d, "format_label": labels.nucommunity_format_label(d.get("format", ""))}
+                for d in finals.nucommunity_draws(season)
+            ],
             "bonus": finals.season_cup_bonus(season),
             "can_bonus": LeaguePermission.MANAGE_COMPLIANCE in perms,
         },
@@ -294,6 +297,21 @@ def bracket_third_home(request, slug):
 
 @login_required
 @require_POST
+def bracket_final_four(request, slug):
+    """League staff switch Primera A's Final Four on or off (§1.1.6), with a reason."""
+    post = request.POST
+    return _bracket_action(
+        request,
+        slug,
+        lambda c, _tie: finals.set_final_four(
+            c, request.user, final_four=post.get("final_four") == "yes", reason=post.get("reason")
+        ),
+        _("Final Four setting saved."),
+    )
+
+
+@login_required
+@require_POST
 def relegation(request, slug):
     """League staff record the teams relegated directly from Primera A after abandonments
     (§1.2.2), from any competition page of the season."""
@@ -317,14 +335,20 @@ def relegation(request, slug):
 
 def cup_bonus_page(request, slug):
     """Public: the Nucommunity Shit bonus points per user, with what reaped users lost
-    (:func:`leagues.finals.season_cup_bonus`); linked from the season page."""
+    (:func:`leagues.finals.season_cup_bonus`: the net totals), and the ledger entry by
+    entry with each reason (:func:`leagues.finals.cup_bonus_ledger`: corrections shown,
+    not netted); linked from the season page."""
     from leagues.models import Season
 
     season = get_object_or_404(Season, slug=slug)
     return render(
         request,
         "leagues/cup_bonus.html",
-        {"season": season, "rows": finals.season_cup_bonus(season)},
+        {
+            "season": season,
+            "rows": finals.season_cup_bonus(season),
+            "ledger": finals.cup_bonus_ledger(season),
+        },
     )
 
 
@@ -367,5 +391,8 @@ def staff_brackets(request, season):
             "can_award": LeaguePermission.DECIDE_SANCTIONS in perms,
             "primera_a": primera_a,
             "relegation": relegation,
+            "final_four": current is not None and finals.final_four_of(current),
+            "has_a_semi_finals": bracket is not None
+            and any(t["stage"] == "a_semi_finals" for t in bracket["doc"]["ties"]),
         },
     )

@@ -57,7 +57,19 @@ def _page(request, match: Match, *, status=200, **forms):
     own_team = {"home": match.home, "away": match.away}.get(side)
     zone = season.time_zone
     can_review = LeaguePermission.REVIEW_RESULTS in perms
+    # A leg of a tie the tribunal awarded (leagues.finals.award_tie): not to be played.
+    awarded_to = ((match.competition.staff_choices or {}).get("awards") or {}).get(match.tie)
+    awarded_name = {match.home.code: match.home.name, match.away.code: match.away.name}.get(
+        awarded_to
+    )
+    flags = []
+    if match.competition.kind == "knockout" and private:
+        from leagues import finals
+
+        flags = finals.suspension_flags(season, match=match)
     context = {
+        "suspension_flags": flags,
+        "tie_awarded_to": awarded_name if match.tie else None,
         "match": match,
         "competition": match.competition,
         "season": season,
@@ -72,7 +84,9 @@ def _page(request, match: Match, *, status=200, **forms):
         "concession": concession,
         "can_review": can_review,
         "can_decide_excuse": LeaguePermission.MANAGE_COMPLIANCE in perms,
-        "report_form": (forms.get("report_form") or ReportForm(zone=zone))
+        "report_form": (
+            forms.get("report_form") or ReportForm(zone=zone, decider=reporting.is_decider(match))
+        )
         if side and scheduled and not open_report
         else None,
         "dispute_form": forms.get("dispute_form") or DisputeForm(),
@@ -121,7 +135,12 @@ def _failed(request, match, exc: UserError, **forms):
 @require_POST
 def report(request, slug, code):
     match = _match(slug, code)
-    form = ReportForm(request.POST, request.FILES, zone=match.competition.season.time_zone)
+    form = ReportForm(
+        request.POST,
+        request.FILES,
+        zone=match.competition.season.time_zone,
+        decider=reporting.is_decider(match),
+    )
     if match.status != Match.Status.SCHEDULED:
         return _failed(
             request,
@@ -134,7 +153,7 @@ def report(request, slug, code):
     if not form.is_valid():
         return _page(request, match, status=400, report_form=form)
     try:
-        reporting.report_result(match, request.user, **form.cleaned_data)
+        reporting.report_result(match, request.user, **form.service_arguments())
     except UserError as exc:
         return _failed(request, match, exc, report_form=form)
     return _done(request, match, _("Result sent. Your opponent has to confirm it."))

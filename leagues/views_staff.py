@@ -29,7 +29,7 @@ from django.views.decorators.http import require_POST
 
 from events.errors import UserError
 from events.models import AuditLog
-from leagues import sanctions
+from leagues import finals, sanctions
 from leagues.access import LeaguePermission as P
 from leagues.access import season_permissions, season_staff_required
 from leagues.models import Adjustment, Competition, Excuse, Match, ResultReport, Team
@@ -151,11 +151,18 @@ def staff_home(request, season):
     for item in [r.match for r in reports] + [e.match for e in excuses] + overdue:
         item.url = match_url(item)
     teams = list(season.teams.order_by("id"))
+    # Fixtures whose lineup or bookings name a suspended footballer (§1.4 ¶3).
+    flags = finals.suspension_flags(season)
+    for flag in flags:
+        flag["url"] = reverse(
+            "leagues:match", kwargs={"slug": flag["competition"], "code": flag["code"]}
+        )
     return render(
         request,
         "leagues/staff_home.html",
         {
             **_nav(season, request.season_permissions, "home"),
+            "flags": flags,
             "reports": reports,
             "excuses": excuses,
             "overdue": overdue,

@@ -85,3 +85,18 @@ def test_load_demo_is_idempotent(demo):
         Excuse.objects.count(),
     )
     assert before == after
+
+
+def test_every_demo_final_phase_and_cup_team_has_an_account(client, demo):
+    """The T23 seasons' teams (final phases: Primera A and B; cups) can log in with the
+    demo password and report their matches."""
+    for slug in ("anfpes-t23", "anfpes-t23-cups"):
+        teams = list(Season.objects.get(slug=slug).teams.select_related("user"))
+        assert len(teams) == 32
+        assert all(t.user is not None and t.user.username == t.handle for t in teams), slug
+    b1 = Season.objects.get(slug="anfpes-t23").teams.get(code="b1")
+    assert b1.user.username == "ligab01" and b1.user.check_password("demo-arbitro")
+    assert client.login(username="ligab16", password="demo-arbitro")
+    # A Primera B player sees a fixture to report in the post-season.
+    page = client.get(reverse("leagues:my-fixtures")).content.decode()
+    assert "ANFPES Temporada 23" in page

@@ -94,7 +94,12 @@ def test_the_tribunal_awards_a_tie(season, playoffs):  # noqa: F811
     finals.award_tie(playoffs, tribunal, tie="qf4", team="t6", reason="t3 refused to play (§III.2)")
     tie = bracket(playoffs)["qf4"]
     assert (tie["winner"], tie["decided_by"]) == ("t6", "tribunal")
-    assert AuditLog.objects.get(action="league.tie_awarded").after == {"awards": {"qf4": "t6"}}
+    assert AuditLog.objects.get(action="league.tie_awarded").after == {
+        "awards": {"qf4": "t6"},
+        "award_voided": {"qf4": ["qf4-1", "qf4-2"]},
+    }
+    # Its unplayed legs are not to be played any more.
+    assert set(playoffs.matches.filter(tie="qf4").values_list("status", flat=True)) == {"void"}
     for tie_id in ("qf1", "qf2", "qf3"):
         higher_seed_wins(playoffs, tie_id)
     finals.advance_stage(playoffs, staff, "a_quarter_finals")
@@ -102,6 +107,8 @@ def test_the_tribunal_awards_a_tie(season, playoffs):  # noqa: F811
     # Withdrawn: blank team.
     finals.award_tie(playoffs, tribunal, tie="qf4", team="", reason="appeal upheld")
     assert choices(playoffs)["awards"] == {}
+    # Withdrawn: the legs are to be played again.
+    assert set(playoffs.matches.filter(tie="qf4").values_list("status", flat=True)) == {"scheduled"}
 
 
 def test_staff_choose_the_third_match_host(season, playoffs):  # noqa: F811
@@ -198,6 +205,10 @@ def test_the_pages_and_their_permissions(client, season, playoffs, django_assert
     client.post(third, third_data)
     assert choices(playoffs)["slots"] == {"sf1.first": "t9"}
     assert choices(playoffs)["third_homes"] == {"qf1": "t8"}
+    # Only after an abandonment may staff enter the list (§1.2.2).
+    client.post(releg, releg_data)
+    assert "relegation" not in choices(Competition.objects.get(slug="t24-primera-a"))
+    Team.objects.filter(season=season["season"], code="t5").update(status="expelled")
     client.post(releg, releg_data)
     assert choices(Competition.objects.get(slug="t24-primera-a"))["relegation"]["teams"] == ["t16"]
     public = client.get(reverse("leagues:competition", kwargs={"slug": playoffs.slug}))
@@ -213,3 +224,224 @@ def test_the_staff_page_on_primera_b_post_season(client, season, django_assert_m
         html = client.get(page).content.decode()
     # The promotion final has no matches yet: its slots can be set by hand.
     assert 'id="tie-pfinal"' in html and "Set a slot by hand" in html
+
+
+# --------------------------------------------------------------------------- validation
+def test_a_slot_refuses_a_team_twice_in_a_stage_or_from_elsewhere(season, playoffs):  # noqa: F811
+    staff = season["staff"]
+    finals.set_bracket_slot(playoffs, staff, tie="sf1", side="first", team="t9", reason="x")
+    cases = [
+        # Already in the other slot of the same tie, or in the other tie of the stage.
+        (dict(tie="sf1", side="second", team="t9"), "already in sf1"),
+        (dict(tie="sf2", side="first", team="t9"), "already in sf1"),
+        # A Primera B team in Primera A's playoffs.
+        (dict(tie="sf2", side="first", team="t20"), "does not play"),
+    ]
+    for kwargs, message in cases:
+        with pytest.raises(UserError, match=message):
+            finals.set_bracket_slot(playoffs, staff, reason="x", **kwargs)
+    assert choices(playoffs)["slots"] == {"sf1.first": "t9"}
+    assert AuditLog.objects.filter(action="league.bracket_slot_set").count() == 1
+    # Setting the same slot again to the same team is not a duplicate.
+    finals.set_bracket_slot(playoffs, staff, tie="sf1", side="first", team="t9", reason="y")
+
+
+def test_a_cup_slot_takes_only_teams_of_that_knockout(cups):
+    staff, knockout, conference = cups
+    doc = finals.competition_bracket(knockout)
+    later = next(t for t in doc["ties"] if not t["legs"])
+    outsider = next(
+        code for code in finals.competition_bracket(conference)["teams"] if code not in doc["teams"]
+    )
+    with pytest.raises(UserError, match="does not play"):
+        finals.set_bracket_slot(
+            knockout, staff, tie=later["id"], side="first", team=outsider, reason="x"
+        )
+    insider = sorted(doc["teams"])[0]
+    finals.set_bracket_slot(
+        knockout, staff, tie=later["id"], side="first", team=insider, reason="x"
+    )
+
+
+@pytest.fixture
+def cups(db):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("load_demo", stdout=StringIO())
+    staff = UserFactory._meta.model.objects.get(username="organiser")
+    groups = Competition.objects.get(slug="anfpes-t23-cups-champagne")
+    knockout, conference = finals.close_group_stage(groups, staff)
+    return staff, knockout, conference
+
+
+def test_the_relegation_list_follows_the_rule(season):  # noqa: F811
+    s, staff = season["season"], season["staff"]
+    # No abandonment: the last two go down (§1.2.1), staff cannot change it.
+    with pytest.raises(UserError, match="1.2.1"):
+        finals.set_relegation(s, staff, teams=["t16"], reason="x")
+    Team.objects.filter(season=s, code="t5").update(status="suspended")
+    all_sixteen = [f"t{i}" for i in range(1, 17)]
+    for teams, message in (
+        (all_sixteen, "At most 2"),
+        (["t14", "t15", "t16"], "At most 2"),
+        (["t5"], "left Primera A"),
+    ):
+        with pytest.raises(UserError, match=message):
+            finals.set_relegation(s, staff, teams=teams, reason="x")
+    assert choices(season["a"]) == {}
+    finals.set_relegation(s, staff, teams=["t15", "t16"], reason="t5 abandoned")
+    assert choices(season["a"])["relegation"]["teams"] == ["t15", "t16"]
+
+
+def test_a_closed_stage_is_not_offered_again_and_a_second_close_is_refused(
+    client,
+    season,  # noqa: F811
+    playoffs,
+):
+    staff = season["staff"]
+    for tie in ("qf1", "qf2", "qf3", "qf4"):
+        higher_seed_wins(playoffs, tie)
+    finals.advance_stage(playoffs, staff, "a_quarter_finals")
+    stages = {s["code"]: s for s in finals.bracket_display(finals.competition_bracket(playoffs))}
+    assert stages["a_quarter_finals"]["closed"] and not stages["a_quarter_finals"]["can_close"]
+    assert stages["a_semi_finals"]["can_close"] and not stages["a_semi_finals"]["closed"]
+    with pytest.raises(UserError, match="closed already"):
+        finals.advance_stage(playoffs, staff, "a_quarter_finals")
+    assert playoffs.matches.count() == 12
+    client.force_login(staff)
+    url = reverse("leagues:competition", kwargs={"slug": playoffs.slug})
+    html = client.get(url).content.decode()
+    assert html.count('name="stage" value="a_quarter_finals"') == 0
+    assert 'name="stage" value="a_semi_finals"' in html
+    # Posting it anyway: a clear message, nothing created, no 500.
+    action = reverse("leagues:competition-advance-stage", kwargs={"slug": playoffs.slug})
+    response = client.post(action, {"stage": "a_quarter_finals", "confirm": "1"}, follow=True)
+    assert response.status_code == 200 and "closed already" in response.content.decode()
+    assert playoffs.matches.count() == 12
+
+
+def test_an_awarded_zone_semi_final_feeds_the_zone_final_by_its_source(season):  # noqa: F811
+    from tests.leagues.test_finals_stages import finish_stage
+
+    staff, tribunal = season["staff"], season["tribunal"]
+    post = finals.close_regular_phase(season["b"], staff)
+    finish_stage(post, "b_promotion_semi_finals", staff, ["psf1", "psf2"])
+    # zb_sf1 (t21 v t26) awarded to the 10th, t26; zb_sf2 won by the 6th, t22, who is
+    # better placed and hosts the final's second leg.
+    finals.award_tie(post, tribunal, tie="zb_sf1", team="t26", reason="t21 absent twice")
+    higher_seed_wins(post, "zb_sf2")
+    finals.advance_stage(post, staff, "zone_b_semi_finals")
+    assert legs_of(post)["zb_final-2"] == ("zb_final", 2, "t22", "t26")
+    final = bracket(post)["zb_final"]
+    assert [(s["fed_from"], s["team"]) for s in final["slots"]] == [
+        ("winner of zb_sf1", "t26"),
+        ("winner of zb_sf2", "t22"),
+    ]
+
+
+def test_awarded_liguilla_ties_decide_next_seasons_divisions(client, season):  # noqa: F811
+    from tests.leagues.test_finals_stages import finish_stage
+
+    staff, tribunal = season["staff"], season["tribunal"]
+    post = finals.close_regular_phase(season["b"], staff)
+    finish_stage(post, "b_promotion_semi_finals", staff, ["psf1", "psf2"])
+    finish_stage(post, "b_promotion_final", staff, ["pfinal"])
+    finish_stage(post, "zone_a_semi_finals", staff, ["za_sf1", "za_sf2"])
+    finish_stage(post, "zone_b_semi_finals", staff, ["zb_sf1", "zb_sf2"])
+    finish_stage(post, "zone_a_final", staff, ["za_final"])
+    finish_stage(post, "zone_b_final", staff, ["zb_final"])
+    # Liguilla: lig1 awarded to the Primera B side (t21), lig2 played, lig3 awarded to
+    # the Primera A side (t14) with its legs unplayed.
+    finals.award_tie(post, tribunal, tie="lig1", team="t21", reason="t12 abandoned the tie")
+    higher_seed_wins(post, "lig2")
+    finals.award_tie(post, tribunal, tie="lig3", team="t14", reason="t19 absent")
+    finals.advance_stage(post, staff, "liguilla")
+    nxt = finals.season_next_divisions(season["season"])
+    assert nxt["pending"] == [] and nxt["primera_a"] is not None
+    up = {m["team"] for m in nxt["moves"] if m["to"] == "primera_a"}
+    assert up == {"t17", "t18", "t21"}
+    html = client.get(reverse("leagues:season", kwargs={"slug": "t24"})).content.decode()
+    assert 'id="next-season"' in html and "Team 21" in html
+
+
+def test_an_awarded_ties_unplayed_legs_leave_the_players_queues(client, season, playoffs):  # noqa: F811
+    from django.utils import timezone
+
+    from leagues import reporting
+    from leagues.models import Match, ResultReport
+    from tests.leagues.test_reporting import png
+
+    staff, tribunal = season["staff"], season["tribunal"]
+    s = season["season"]
+    t3 = Team.objects.get(season=s, code="t3")
+    player = UserFactory(username="owner-t3")
+    Team.objects.filter(pk=t3.pk).update(user=player)
+    deadline = timezone.now() - timezone.timedelta(days=1)
+    Match.objects.filter(competition=playoffs, tie="qf4").update(
+        initial_deadline=deadline - timezone.timedelta(days=2), final_deadline=deadline
+    )
+    leg1 = playoffs.matches.get(code="qf4-1")
+    report = reporting.report_result(
+        leg1,
+        player,
+        home_goals=1,
+        away_goals=0,
+        posted_at=timezone.now(),
+        screenshot=png(),
+        stream_url="https://twitch.tv/x",
+    )
+    client.force_login(player)
+    mine = reverse("leagues:my-fixtures")
+    assert "qf4-2/#report" in client.get(mine).content.decode()
+    finals.award_tie(playoffs, tribunal, tie="qf4", team="t3", reason="t6 withdrew (§III.2)")
+    report.refresh_from_db()
+    assert report.status == ResultReport.Status.REJECTED
+    html = client.get(mine).content.decode()
+    assert "qf4-2/#report" not in html and "qf4-1/#open-report" not in html
+    page = client.get(
+        reverse("leagues:match", kwargs={"slug": playoffs.slug, "code": "qf4-2"})
+    ).content.decode()
+    assert 'id="report"' not in page and "The tribunal awarded the tie qf4" in page
+    with pytest.raises(UserError):
+        reporting.report_result(
+            leg1,
+            player,
+            home_goals=1,
+            away_goals=0,
+            posted_at=timezone.now(),
+            screenshot=png(),
+        )
+    assert staff  # league staff: nothing overdue for qf4 in the work queue
+    client.force_login(staff)
+    html = client.get(reverse("leagues:staff-home", kwargs={"slug": s.slug})).content.decode()
+    assert "qf4-1" not in html and "qf4-2" not in html
+
+
+def test_no_final_four_is_stored_and_shown(client, season):  # noqa: F811
+    staff = season["staff"]
+    playoffs = finals.close_regular_phase(season["a"], staff, final_four=False)
+    assert choices(playoffs) == {"final_four": False}
+    sf1 = bracket(playoffs)["sf1"]
+    assert sf1["same_day"] is None
+    url = reverse("leagues:competition", kwargs={"slug": playoffs.slug})
+    assert "No Final Four" in client.get(url).content.decode()
+    # Staff switch it back on, with a reason; audited.
+    with pytest.raises(UserError):
+        finals.set_final_four(playoffs, staff, final_four=True, reason=" ")
+    with pytest.raises(PermissionDenied):
+        finals.set_final_four(playoffs, season["tribunal"], final_four=True, reason="x")
+    client.force_login(staff)
+    action = reverse("leagues:competition-bracket-final-four", kwargs={"slug": playoffs.slug})
+    page = reverse("leagues:staff-brackets", kwargs={"slug": "t24"})
+    assert action in client.get(page + f"?c={playoffs.slug}").content.decode()
+    client.post(action, {"final_four": "yes", "reason": "everyone can on Saturday"})
+    assert choices(playoffs)["final_four"] is True
+    assert bracket(playoffs)["sf1"]["same_day"] == "final_four"
+    assert AuditLog.objects.get(action="league.final_four_set").after == {"final_four": True}
+    assert "No Final Four" not in client.get(url).content.decode()
+    # Not on Primera B's post-season.
+    post = finals.close_regular_phase(season["b"], staff)
+    with pytest.raises(UserError, match="semi-finals"):
+        finals.set_final_four(post, staff, final_four=False, reason="x")

@@ -413,6 +413,14 @@ def test_bonus_points_and_reaped_users_losing_them(client, season, monkeypatch):
     assert rows["t2"]["reaped"] and rows["t1"]["payable"] == 2
     html = client.get(reverse("leagues:cup-bonus", kwargs={"slug": "t24"})).content.decode()
     assert "reaped at season end" in html and "Team 2" in html
+    # The ledger shows each entry with its reason: the correction is not netted away.
+    ledger = finals.cup_bonus_ledger(s)
+    assert [(e["team"], e["points"], e["reason"]) for e in ledger] == [
+        ("t1", 3, "NS round of 16"),
+        ("t2", 5, "NS winner"),
+        ("t1", -1, "correction"),
+    ]
+    assert "NS round of 16" in html and "correction" in html and "+3" in html and ">-1<" in html
     season_page = client.get(reverse("leagues:season", kwargs={"slug": "t24"})).content.decode()
     assert reverse("leagues:cup-bonus", kwargs={"slug": "t24"}) in season_page
 

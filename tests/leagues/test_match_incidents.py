@@ -609,3 +609,26 @@ def test_match_page_shows_the_incident_form_to_the_tribunal(client, small):
     client.force_login(small["tribunal"])
     page = client.get(url("match")).content.decode()
     assert url("match-incident") in page and "Record a §V incident" in page
+
+
+def test_a_must_stream_match_without_its_link_does_not_count_for_compliance(small):
+    """Consistent with the table and the final phases (§1.4 ¶6): a friendly is skipped
+    by the compliance table, as a void match."""
+    from leagues.services import compliance_inputs, season_compliance_table
+
+    season = Match.objects.get(competition__slug=PA, code="m1").competition.season
+    fixture = f"{PA}/m1"
+
+    def fixtures():
+        return {f.id for f in compliance_inputs(season).fixtures}
+
+    assert fixture in fixtures()
+    Match.objects.filter(competition__slug=PA, code="m1").update(must_stream=True)
+    assert fixture in fixtures()  # it has its link
+    Match.objects.filter(competition__slug=PA, code="m1").update(stream_url="")
+    assert fixture not in fixtures()
+    table = season_compliance_table(season)
+    assert all(fixture not in {s.fixture for s in r.fixtures} for r in table.rows)
+    # Lifting the requirement makes it count again.
+    Match.objects.filter(competition__slug=PA, code="m1").update(must_stream=False)
+    assert fixture in fixtures()

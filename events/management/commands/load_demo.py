@@ -86,6 +86,26 @@ DEMO_PNG = bytes.fromhex(
 """A 1×1 PNG: the demo excuse's evidence."""
 
 
+def _t23_handle(code: str) -> str:
+    """The demo account of a T23 team: ``t1`` → ``player``, ``t2`` → ``liga02`` …,
+    ``b1`` → ``ligab01`` … (final phases and cups seasons alike)."""
+    number = int(code[1:])
+    if code.startswith("b"):
+        return f"ligab{number:02d}"
+    return "player" if number == 1 else f"liga{number:02d}"
+
+
+def _demo_account(username: str):
+    """The demo user ``username``, created with :data:`DEMO_PASSWORD` when missing."""
+    User = get_user_model()
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        user = User(username=username)
+        user.set_password(DEMO_PASSWORD)
+        user.save()
+    return user
+
+
 class Command(BaseCommand):
     help = "Load the demo data (idempotent) and print the demo logins."
 
@@ -111,7 +131,9 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Final phases: /seasons/{FINALS_SLUG}/ (both regular phases over, playoffs and"
             " promotion semi-finals played: as organiser, close their stages on the brackets;"
-            f" Champagne League draw: /seasons/{FINALS_SLUG}/manage/champagne/)"
+            f" Champagne League draw: /seasons/{FINALS_SLUG}/manage/champagne/; Primera A"
+            " teams are player and liga02…liga16, Primera B teams ligab01…ligab16, also in"
+            " the cups)"
         )
         self.stdout.write(
             f"Cups: /competitions/{CUPS_SLUG}-champagne/ (a Champagne League group stage"
@@ -337,18 +359,18 @@ class Command(BaseCommand):
         if Season.objects.filter(slug=FINALS_SLUG).exists():
             return False
         User = get_user_model()
-        handles = {u.username for u in User.objects.filter(username__startswith="liga")}
         a_teams = [
-            {"id": f"t{n}", "name": name, "user": "player" if n == 1 else f"liga{n:02d}"}
+            {"id": f"t{n}", "name": name, "user": _t23_handle(f"t{n}")}
             for n, name in enumerate(LEAGUE_TEAMS, start=1)
         ]
         b_teams = [
-            {"id": f"b{n}", "name": f"{name} B", "user": f"ligab{n:02d}"}
+            {"id": f"b{n}", "name": f"{name} B", "user": _t23_handle(f"b{n}")}
             for n, name in enumerate(LEAGUE_TEAMS, start=1)
         ]
-        for team in a_teams:
-            if team["user"] != "player" and team["user"] not in handles:
-                team["user"] = f"t23-{team['id']}"
+        # Every team has a demo account (password DEMO_PASSWORD), so its matches can be
+        # reported: player, liga02…liga16 (Primera A), ligab01…ligab16 (Primera B).
+        for team in a_teams + b_teams:
+            _demo_account(team["user"])
         data = {
             "format": "arbitro.season/1",
             "slug": FINALS_SLUG,
@@ -418,13 +440,16 @@ class Command(BaseCommand):
         User = get_user_model()
         a_ids = [f"t{n}" for n in range(1, 17)]
         b_ids = [f"b{n}" for n in range(1, 17)]
+        # The T23 teams play their cups with the same demo accounts as their league.
         teams = [
-            {"id": code, "name": name, "user": f"{CUPS_SLUG}-{code}"}
+            {"id": code, "name": name, "user": _t23_handle(code)}
             for code, name in zip(a_ids, LEAGUE_TEAMS, strict=True)
         ] + [
-            {"id": code, "name": f"{name} B", "user": f"{CUPS_SLUG}-{code}"}
+            {"id": code, "name": f"{name} B", "user": _t23_handle(code)}
             for code, name in zip(b_ids, LEAGUE_TEAMS, strict=True)
         ]
+        for team in teams:
+            _demo_account(team["user"])
         data = {
             "format": "arbitro.season/1",
             "slug": CUPS_SLUG,
