@@ -227,6 +227,18 @@ class Event(models.Model):
         return reverse("events:public-event", args=[self.slug])
 
     @property
+    def zone(self):
+        """The event's time zone as a ``tzinfo`` (the site's for an unknown name)."""
+        from zoneinfo import ZoneInfo
+
+        from django.utils import timezone
+
+        try:
+            return ZoneInfo(self.time_zone)
+        except (ValueError, KeyError, OSError):
+            return timezone.get_current_timezone()
+
+    @property
     def has_final(self) -> bool:
         return self.final_mode == self.FinalMode.FINAL
 
@@ -548,3 +560,42 @@ class PlayerClaim(models.Model):
 
     def __str__(self):
         return f"{self.user} → VEKN {self.vekn_number}"
+
+
+class ResultSubmission(models.Model):
+    """A table result sent from the judge's offline tablet, recorded with the id the tablet
+    generated, so that sending it again (a lost answer, a retry after the network came
+    back) is recognised as already saved instead of a second save or a false conflict
+    (``events.views_offline``). Written in the same transaction as the result itself."""
+
+    client_id = models.UUIDField(_("submission id"), unique=True)
+    event = models.ForeignKey(
+        Event, models.CASCADE, related_name="result_submissions", verbose_name=_("event")
+    )
+    table = models.ForeignKey(
+        Table, models.CASCADE, related_name="submissions", verbose_name=_("table")
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("entered by"),
+    )
+    base_version = models.PositiveIntegerField(_("version entered on"))
+    version = models.PositiveIntegerField(_("version saved"))
+    values = models.JSONField(
+        _("values entered"),
+        default=list,
+        help_text=_("Victory points per seat (VEKN) or games won per player (Mitos y Leyendas)."),
+    )
+    created_at = models.DateTimeField(_("received at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("offline result submission")
+        verbose_name_plural = _("offline result submissions")
+        ordering = ["event", "-created_at"]
+
+    def __str__(self):
+        return f"{self.table} v{self.version} ({self.client_id})"

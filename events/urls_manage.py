@@ -3,6 +3,7 @@
 from django.urls import path
 
 from events import views_manage as v
+from events import views_offline as off
 from events import views_swiss as sv
 from penalties import views as pv
 from penalties import views_myl as pmyl
@@ -30,6 +31,11 @@ urlpatterns = [
     path("export/archondata.txt", v.export_archondata, name="export-archondata"),
     path("audit/", v.audit_log, name="audit"),
     path("staff/", v.staff, name="staff"),
+    # The judge's offline tablet (events/views_offline.py, docs/offline.md)
+    path("tablet/", off.tablet, name="tablet"),
+    path("tablet/data.json", off.tablet_data, name="tablet-data"),
+    path("tablet/sync/", off.tablet_sync, name="tablet-sync"),
+    path("tablet/sw.js", off.tablet_worker, name="tablet-worker"),
     # Judging (penalties app)
     path(
         "rounds/<int:number>/tables/<int:table_number>/incident/",

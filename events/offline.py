@@ -1,0 +1,405 @@
+"""The judge's offline tablet (issue 7): the snapshot the tablet keeps, and the sync of
+what a judge entered while the venue's network was down.
+
+Every change goes through the existing services (``events.services.save_results``,
+``penalties.services.log_penalty``), so the rules, the optimistic locking and the audit
+log are the same as on the ordinary pages. Sync is idempotent by the id the tablet
+generated for each entry: an incident by ``Penalty.client_id``, a result by
+``ResultSubmission.client_id`` (recorded in the same transaction as the result), so a
+retry after a lost answer is "already saved", never a second save or a false conflict.
+A result entered on a table version that is no longer current is a conflict: nothing is
+saved and the current values are returned for the judge to decide.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from events import services
+from events.errors import ConflictError, UserError
+from events.models import Event, Registration, ResultSubmission, Round, Seat, Table
+from events.permissions import Permission as P
+
+SAVED, DUPLICATE, CONFLICT, INVALID, FORBIDDEN = (
+    "saved",
+    "duplicate",
+    "conflict",
+    "invalid",
+    "forbidden",
+)
+HTTP_STATUS = {SAVED: 200, DUPLICATE: 200, CONFLICT: 409, INVALID: 400, FORBIDDEN: 403}
+
+
+@dataclass(frozen=True)
+class SyncAnswer:
+    """The answer to one synced entry: ``status`` (one of the constants above), a message
+    for the judge, and details (the penalty given, the table's current values)."""
+
+    id: str
+    status: str
+    message: str
+    details: dict = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        return {"id": self.id, "status": self.status, "message": self.message, **self.details}
+
+
+def may_use_tablet(perms) -> bool:
+    return P.LOG_PENALTIES in perms or P.ENTER_RESULTS in perms
+
+
+# --------------------------------------------------------------------------- snapshot
+def current_round(event: Event) -> Round | None:
+    """The round the floor is playing: the last one seated (the final once it exists)."""
+    return event.rounds.order_by("-is_final", "-number").first()
+
+
+def _vp(value) -> str | None:
+    return None if value is None else f"{value:.1f}".removesuffix(".0")
+
+
+def table_json(table: Table, seats: list[Seat]) -> dict:
+    """A table as the tablet shows it: VP per seat (VEKN) and games won (Mitos y Leyendas,
+    ``games``; ``bye`` for a match with one player)."""
+    return {
+        "id": table.pk,
+        "number": table.number,
+        "label": str(table),
+        "version": table.version,
+        "bye": table.is_bye,
+        "seats": [
+            {
+                "position": s.position,
+                "registration": s.registration_id,
+                "name": s.registration.person.name,
+                "vp": _vp(s.vp),
+                "games": s.games_won,
+                "loss": s.loss,
+            }
+            for s in seats
+        ],
+    }
+
+
+def snapshot(event: Event, perms) -> dict:
+    """What the tablet keeps for offline use, in five queries: the current round's tables
+    (id, number, version, seats with registration ids, names, VPs), the event's other
+    active participants (for an incident away from a table) and, for judges, the
+    infraction catalogue with its questions in the page's language. Only what ``perms``
+    allow: no catalogue without LOG_PENALTIES."""
+    can_log = P.LOG_PENALTIES in perms
+    can_enter = P.ENTER_RESULTS in perms
+    rnd = current_round(event)
+    tables: list[dict] = []
+    seated: set[int] = set()
+    if rnd is not None:
+        by_table: dict[int, list[Seat]] = {}
+        for seat in (
+            Seat.objects.filter(round=rnd)
+            .select_related("registration__person")
+            .order_by("table__number", "position")
+        ):
+            by_table.setdefault(seat.table_id, []).append(seat)
+            seated.add(seat.registration_id)
+        tables = [table_json(t, by_table.get(t.pk, [])) for t in rnd.tables.order_by("number")]
+    others = []
+    if can_log:
+        others = [
+            {"registration": r.pk, "name": r.person.name}
+            for r in event.registrations.select_related("person")
+            .exclude(status__in=[Registration.Status.DROPPED, Registration.Status.DISQUALIFIED])
+            .order_by("person__name")
+            if r.pk not in seated
+        ]
+    return {
+        "event": {"slug": event.slug, "name": event.name},
+        "ruleset": event.ruleset,
+        "best_of": event.best_of if event.ruleset == "myl" else None,
+        "round": None
+        if rnd is None
+        else {"number": rnd.number, "label": str(rnd), "is_final": rnd.is_final},
+        "tables": tables,
+        "others": others,
+        "can_log": can_log,
+        "can_enter": can_enter,
+        "infractions": (myl_catalogue_json() if event.ruleset == "myl" else catalogue_json())
+        if can_log
+        else [],
+    }
+
+
+def myl_catalogue_json() -> list[dict]:
+    """The Mitos y Leyendas conduct rules' catalogue with its yes/no questions."""
+    from penalties import myl_services
+
+    spanish = (get_language() or "").startswith("es")
+    return [
+        {
+            "code": inf.code,
+            "name": myl_services.infraction_name(inf.code),
+            "common": False,
+            "baseline": str(inf.first.level),
+            "baseline_label": myl_services.level_label(inf.first.level),
+            "conditions": [
+                {
+                    "name": c.name,
+                    "question": c.question_es if spanish else c.question,
+                    "required": c.required,
+                }
+                for c in inf.conditions
+            ],
+        }
+        for inf in myl_services.RULESET.catalogue.values()
+    ]
+
+
+def catalogue_json() -> list[dict]:
+    """The VEKN infraction catalogue (common ones first) with its yes/no questions."""
+    from penalties import services as penalties
+    from penalties.vekn_guide import LEVELS
+
+    spanish = (get_language() or "").startswith("es")
+    common = set(penalties.COMMON_CODES)
+    return [
+        {
+            "code": inf.code,
+            "name": inf.name_es if spanish else inf.name,
+            "common": inf.code in common,
+            "baseline": str(inf.baseline),
+            "baseline_label": LEVELS[inf.baseline].name_es
+            if spanish
+            else LEVELS[inf.baseline].name,
+            "conditions": [
+                {
+                    "name": c.name,
+                    "question": c.question_es if spanish else c.question,
+                    "required": c.required,
+                }
+                for c in inf.conditions
+            ],
+        }
+        for inf in penalties.catalogue()
+    ]
+
+
+# --------------------------------------------------------------------------- sync
+def parse_id(value) -> uuid.UUID:
+    try:
+        return uuid.UUID(str(value))
+    except (TypeError, ValueError, AttributeError):
+        raise UserError(_("This entry has no valid id.")) from None
+
+
+def _int(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**31:
+        raise UserError(_("This entry has no valid %(what)s.") % {"what": what})
+    return value
+
+
+def sync(event: Event, item, actor, perms) -> SyncAnswer:
+    """Apply one entry of the tablet's queue (a dict decoded from JSON). Never raises for
+    bad input: it answers ``invalid``."""
+    raw_id = item.get("id") if isinstance(item, dict) else None
+    try:
+        if not isinstance(item, dict):
+            raise UserError(_("An entry must be a JSON object."))
+        client_id = parse_id(raw_id)
+        kind = item.get("kind")
+        if kind == "incident":
+            if P.LOG_PENALTIES not in perms:
+                return SyncAnswer(str(raw_id), FORBIDDEN, _("You may not log infractions."))
+            return sync_incident(event, client_id, item, actor, perms)
+        if kind == "result":
+            if P.ENTER_RESULTS not in perms:
+                return SyncAnswer(str(raw_id), FORBIDDEN, _("You may not enter results."))
+            return sync_result(event, client_id, item, actor, perms)
+        raise UserError(_("Unknown kind of entry."))
+    except UserError as exc:
+        return SyncAnswer(str(raw_id)[:40] if raw_id is not None else "", INVALID, str(exc))
+
+
+def sync_result(event: Event, client_id: uuid.UUID, item: dict, actor, perms) -> SyncAnswer:
+    """Save a table result entered offline, once."""
+    cid = str(client_id)
+    done = ResultSubmission.objects.filter(client_id=client_id).first()
+    if done is not None:
+        return _already(event, done, cid)
+    table = (
+        Table.objects.select_related("round")
+        .filter(pk=_int(item.get("table"), _("table")), round__event=event)
+        .first()
+    )
+    if table is None:
+        raise UserError(_("This table is not part of the event."))
+    version = _int(item.get("version"), _("table version"))
+    myl = event.ruleset == "myl"
+    values = item.get("games" if myl else "vp")
+    if not isinstance(values, list) or len(values) > 5:
+        raise UserError(_("Enter one value per seat."))
+    values = [v if v is None else str(v)[:20] for v in values]
+    try:
+        with transaction.atomic():
+            if myl:
+                from events import swiss_services
+
+                games = [swiss_services.parse_games(v) for v in values]
+                outcome = swiss_services.save_match_result(
+                    table,
+                    games,
+                    version=version,
+                    actor=actor,
+                    may_correct=P.OVERRIDE_RESULTS in perms,
+                )
+                stored, complete = list(games), games[0] is not None
+            else:
+                vps = [services.parse_vp(v) for v in values]
+                outcome = services.save_results(
+                    table,
+                    vps,
+                    version=version,
+                    actor=actor,
+                    override_reason=str(item.get("override_reason") or "")[:2000],
+                    may_override=P.OVERRIDE_RESULTS in perms,
+                )
+                stored, complete = [_vp(v) for v in vps], outcome.check.complete
+            ResultSubmission.objects.create(
+                client_id=client_id,
+                event=event,
+                table=table,
+                actor=actor if getattr(actor, "is_authenticated", False) else None,
+                base_version=version,
+                version=outcome.version,
+                values=stored,
+            )
+    except ConflictError as exc:
+        # The same entry sent twice at once: the other request saved it meanwhile.
+        done = ResultSubmission.objects.filter(client_id=client_id).first()
+        if done is not None:
+            return _already(event, done, cid)
+        return SyncAnswer(cid, CONFLICT, str(exc), {"table": current_table(table)})
+    except IntegrityError:
+        done = ResultSubmission.objects.filter(client_id=client_id).first()
+        if done is None:
+            raise
+        return _already(event, done, cid)
+    message = (_("%(table)s saved.") if complete else _("%(table)s saved (game running).")) % {
+        "table": table
+    }
+    return SyncAnswer(cid, SAVED, message, {"table": current_table(table)})
+
+
+def _already(event: Event, done: ResultSubmission, cid: str) -> SyncAnswer:
+    if done.event_id != event.pk:
+        raise UserError(_("This submission belongs to another event."))
+    return SyncAnswer(
+        cid,
+        DUPLICATE,
+        _("%(table)s: already saved (this entry was received before).") % {"table": done.table},
+        {"table": current_table(done.table)},
+    )
+
+
+def current_table(table: Table) -> dict:
+    """The table as it is now (after a save or someone else's change)."""
+    table = Table.objects.get(pk=table.pk)
+    seats = list(
+        Seat.objects.filter(table=table).select_related("registration__person").order_by("position")
+    )
+    return table_json(table, seats)
+
+
+def sync_incident(event: Event, client_id: uuid.UUID, item: dict, actor, perms) -> SyncAnswer:
+    """Log an incident entered offline, once; the penalty is the guide's, worked out now
+    with the player's history as it stands on the server."""
+    from penalties import services as penalties
+    from penalties.models import Penalty, Timing
+
+    cid = str(client_id)
+    existing = Penalty.objects.filter(client_id=client_id).select_related("person").first()
+    if existing is not None:
+        if existing.event_id != event.pk:
+            raise UserError(_("This submission belongs to another event."))
+        return _incident_answer(event, cid, existing, created=False)
+    reg = (
+        Registration.objects.select_related("person")
+        .filter(pk=_int(item.get("registration"), _("player")), event=event)
+        .first()
+    )
+    if reg is None:
+        raise UserError(_("This player is not part of the event."))
+    table = None
+    if item.get("table") is not None:
+        table = (
+            Table.objects.select_related("round")
+            .filter(pk=_int(item.get("table"), _("table")), round__event=event)
+            .first()
+        )
+        if table is None:
+            raise UserError(_("This table is not part of the event."))
+    answers = item.get("answers") or {}
+    if not isinstance(answers, dict) or not all(
+        isinstance(k, str) and isinstance(v, bool) for k, v in answers.items()
+    ):
+        raise UserError(_("Answer each question with yes or no."))
+    code = item.get("code")
+    if not isinstance(code, str):
+        raise UserError(_("Choose an infraction."))
+    timing = item.get("timing") or (Timing.DURING_GAME if table else Timing.BETWEEN_ROUNDS)
+    if event.ruleset == "myl":
+        from penalties import myl_services as penalties
+    logged = penalties.log_penalty(
+        event,
+        reg,
+        code[:20],
+        answers,
+        client_id=client_id,
+        actor=actor,
+        perms=perms,
+        table=table,
+        timing=str(timing),
+        description=str(item.get("description") or "")[:4000],
+    )
+    return _incident_answer(event, cid, logged.penalty, created=logged.created)
+
+
+def _incident_answer(event: Event, cid: str, penalty, *, created: bool) -> SyncAnswer:
+    """The penalty the rules gave, for the judge to see once synced (a replay too)."""
+    details = _penalty_json(event, penalty)
+    message = _("%(name)s, %(code)s: %(level)s.") % {
+        "name": details["person"],
+        "code": details["infraction"],
+        "level": details["level_label"],
+    }
+    if details["status"] == "pending":
+        message += " " + _("Waiting for the head judge.")
+    if not created:
+        message += " " + _("Already saved (this entry was received before).")
+    return SyncAnswer(cid, SAVED if created else DUPLICATE, message, {"penalty": details})
+
+
+def _penalty_json(event: Event, p) -> dict:
+    return {
+        "id": p.pk,
+        "person": p.person.name,
+        "infraction": p.infraction,
+        "level": p.level,
+        "level_label": _level_label(p),
+        "offence": p.offence,
+        "status": p.status,
+        "status_label": str(p.get_status_display()),
+        "url": reverse("manage:penalty", kwargs={"slug": event.slug, "pk": p.pk}),
+    }
+
+
+def _level_label(p) -> str:
+    if p.ruleset == "myl":
+        from penalties import myl_services
+
+        return myl_services.level_label(p.level)
+    return str(p.get_level_display())

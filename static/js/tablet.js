@@ -1,0 +1,791 @@
+// The judge's offline tablet (events/views_offline.py, docs/offline.md).
+//
+// The page keeps, on the device (localStorage, per event and per account):
+// - the snapshot of the round (tables, seats, versions) and the infraction catalogue,
+//   fetched from data.json whenever the network is on;
+// - the queue of what the judge entered (incidents, table results), each entry with an
+//   id generated here (crypto.randomUUID) so that sending it twice saves it once;
+// - the last entries synced, with what the server answered (the penalty given).
+// Entries are sent one by one, in order, when the network is on (at load, on the
+// browser's "online" event, every 20 s, and with the "Sync now" button). A result the
+// server calls a conflict (someone else saved the table meanwhile) stays on the page
+// until the judge decides; nothing is overwritten silently.
+// The DOM is built with textContent only: no HTML from data, no inline script or style
+// (the content security policy forbids them).
+(function () {
+  "use strict";
+
+  var root = document.getElementById("tablet");
+  if (!root) return;
+  var S = JSON.parse(document.getElementById("tablet-strings").textContent);
+  var D = root.dataset;
+  var KEY = "arbitro.tablet." + D.slug + "." + D.user + ".";
+  var RETRY_MS = 20000;
+  var DONE_KEPT = 30;
+  var view = { name: "tables" };
+  var syncing = false;
+  var problem = "";
+
+  // ------------------------------------------------------------------ storage
+  function load(name, fallback) {
+    try {
+      var raw = window.localStorage.getItem(KEY + name);
+      return raw ? JSON.parse(raw) : fallback;
+    } catch (e) {
+      return fallback;
+    }
+  }
+  function store(name, value) {
+    window.localStorage.setItem(KEY + name, JSON.stringify(value));
+  }
+  function snapshot() {
+    return load("snapshot", null);
+  }
+  function queue() {
+    return load("queue", []);
+  }
+  function saveQueue(items) {
+    store("queue", items);
+  }
+  function updateItem(id, change) {
+    var items = queue();
+    items.forEach(function (item) {
+      if (item.id === id) change(item);
+    });
+    saveQueue(items);
+  }
+  function removeItem(id) {
+    saveQueue(
+      queue().filter(function (item) {
+        return item.id !== id;
+      })
+    );
+  }
+  function addDone(entry) {
+    var done = load("done", []);
+    done.unshift(entry);
+    store("done", done.slice(0, DONE_KEPT));
+  }
+  function newId() {
+    if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID();
+    // Older browsers: a version-4 UUID from getRandomValues.
+    var b = window.crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    var h = Array.prototype.map
+      .call(b, function (x) {
+        return (x + 0x100).toString(16).slice(1);
+      })
+      .join("");
+    return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
+  }
+
+  // ------------------------------------------------------------------ DOM helpers
+  function fmt(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (m, key) {
+      return values[key] === undefined ? m : String(values[key]);
+    });
+  }
+  function el(tag, attrs) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (name) {
+      var value = attrs[name];
+      if (value === null || value === undefined || value === false) return;
+      if (name === "text") node.textContent = value;
+      else if (name === "onclick") node.addEventListener("click", value);
+      else if (name === "oninput") node.addEventListener("input", value);
+      else node.setAttribute(name, value === true ? "" : value);
+    });
+    for (var i = 2; i < arguments.length; i++) {
+      var child = arguments[i];
+      if (child === null || child === undefined || child === false) continue;
+      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    }
+    return node;
+  }
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+    return node;
+  }
+  function button(text, onclick, cls) {
+    return el("button", { type: "button", class: cls || "", onclick: onclick, text: text });
+  }
+  function go(next) {
+    view = next;
+    render();
+    window.scrollTo(0, 0);
+  }
+
+  function tableById(id) {
+    var snap = snapshot();
+    return (snap && snap.tables.find(function (t) {
+      return t.id === id;
+    })) || null;
+  }
+  function isMyl() {
+    var snap = snapshot();
+    return !!snap && snap.ruleset === "myl";
+  }
+  // The values of a table entry: VP per seat (VEKN) or games won (Mitos y Leyendas).
+  function valuesOf(payload) {
+    return payload.games || payload.vp;
+  }
+  function current(seat) {
+    return isMyl() ? seat.games : seat.vp;
+  }
+  function seatLine(seats, vps) {
+    return seats
+      .map(function (s, i) {
+        var vp = vps ? vps[i] : current(s);
+        return s.name + " " + (vp === null || vp === undefined || vp === "" ? "–" : vp);
+      })
+      .join(", ");
+  }
+  function queuedResult(tableId) {
+    return queue().find(function (item) {
+      return item.kind === "result" && item.payload.table === tableId && item.status === "pending";
+    });
+  }
+
+  // ------------------------------------------------------------------ rendering
+  function render() {
+    renderStatus();
+    renderQueue();
+    renderAttention();
+    renderDone();
+    renderMain();
+  }
+
+  function renderStatus() {
+    var net = document.getElementById("tablet-net");
+    var online = navigator.onLine;
+    net.textContent = online ? S.online : S.offline;
+    net.className = "tablet-net " + (online ? "is-online" : "is-offline");
+    var snap = snapshot();
+    var line = document.getElementById("tablet-snapshot");
+    if (!snap) {
+      line.textContent = S.no_snapshot;
+      return;
+    }
+    var at = new Date(snap.generated_at);
+    var time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    line.textContent =
+      (snap.round ? snap.round.label + " · " : "") +
+      fmt(S.snapshot_at, { time: time }) +
+      (D.ready === "1" ? " · " + S.offline_ready : "");
+  }
+
+  function renderQueue() {
+    var pending = queue().filter(function (item) {
+      return item.status === "pending";
+    });
+    var title = document.getElementById("tablet-waiting");
+    title.textContent = fmt(S.waiting, { n: pending.length });
+    document.getElementById("tablet-queue").dataset.waiting = String(pending.length);
+    var list = clear(document.getElementById("tablet-pending"));
+    if (!pending.length) list.appendChild(el("li", { class: "muted", text: S.nothing_waiting }));
+    pending.forEach(function (item) {
+      list.appendChild(el("li", { class: "tablet-item", "data-id": item.id, text: item.summary }));
+    });
+    if (problem) list.appendChild(el("li", { class: "msg error", text: problem }));
+    var now = document.getElementById("tablet-sync-now");
+    now.textContent = syncing ? S.syncing : S.sync_now;
+    now.disabled = syncing || !pending.length || !navigator.onLine;
+  }
+
+  function renderAttention() {
+    var items = queue().filter(function (item) {
+      return item.status !== "pending";
+    });
+    var box = document.getElementById("tablet-attention");
+    box.hidden = !items.length;
+    document.getElementById("tablet-attention-title").textContent = fmt(S.attention, {
+      n: items.length,
+    });
+    var list = clear(document.getElementById("tablet-attention-list"));
+    items.forEach(function (item) {
+      var li = el("li", { class: "tablet-item attention", "data-id": item.id, "data-status": item.status });
+      if (item.status === "conflict" && item.theirs) {
+        li.appendChild(el("strong", { text: fmt(S.conflict_title, { table: item.theirs.label }) }));
+        li.appendChild(el("p", { class: "muted", text: item.message }));
+        li.appendChild(el("p", {}, el("span", { class: "badge ok", text: S.theirs }), " " + seatLine(item.theirs.seats)));
+        li.appendChild(
+          el("p", {}, el("span", { class: "badge warn", text: S.yours }), " " + seatLine(item.theirs.seats, valuesOf(item.payload)))
+        );
+        li.appendChild(
+          el(
+            "div",
+            { class: "actions" },
+            button(S.keep_theirs, function () {
+              drop(item, S.keep_theirs);
+            }, "secondary"),
+            button(S.send_mine, function () {
+              sendMineAgain(item);
+            })
+          )
+        );
+      } else {
+        li.appendChild(el("strong", { text: item.summary }));
+        li.appendChild(el("p", {}, el("span", { class: "badge err", text: S.rejected }), " " + (item.message || "")));
+        li.appendChild(
+          el("div", { class: "actions" }, button(S.discard, function () {
+            if (window.confirm(S.confirm_discard)) drop(item, S.discard);
+          }, "secondary"))
+        );
+      }
+      list.appendChild(li);
+    });
+  }
+
+  function renderDone() {
+    var done = load("done", []);
+    document.getElementById("tablet-done-box").hidden = !done.length;
+    var list = clear(document.getElementById("tablet-done"));
+    done.forEach(function (entry) {
+      list.appendChild(
+        el(
+          "li",
+          { class: "tablet-item done", "data-id": entry.id, "data-status": entry.status },
+          el("strong", { text: entry.summary }),
+          el("span", { class: "muted", text: " — " + entry.message })
+        )
+      );
+    });
+  }
+
+  function renderMain() {
+    var main = clear(document.getElementById("tablet-main"));
+    var snap = snapshot();
+    if (!snap) return;
+    if (!snap.round) {
+      main.appendChild(el("p", { class: "muted", text: S.no_round }));
+      return;
+    }
+    var views = {
+      tables: viewTables,
+      who: viewWho,
+      infraction: viewInfraction,
+      questions: viewQuestions,
+      result: viewResult,
+    };
+    (views[view.name] || viewTables)(main, snap);
+  }
+
+  function viewTables(main, snap) {
+    var grid = el("div", { class: "tablet-tables" });
+    snap.tables.forEach(function (t) {
+      var queued = queuedResult(t.id);
+      var card = el(
+        "article",
+        { class: "table-card tablet-table", "data-table": t.number },
+        el(
+          "h3",
+          {},
+          fmt(S.table, { n: t.number }),
+          queued ? el("span", { class: "badge warn", text: S.result_queued }) : null,
+          t.bye ? el("span", { class: "badge", text: S.bye }) : null
+        )
+      );
+      var ol = el("ol", { class: "tablet-seats" });
+      t.seats.forEach(function (s, i) {
+        var vp = queued ? valuesOf(queued.payload)[i] : current(s);
+        ol.appendChild(
+          el(
+            "li",
+            {},
+            s.name,
+            vp !== null && vp !== undefined && vp !== "" ? el("strong", { text: " " + vp }) : null,
+            s.loss ? el("span", { class: "badge err", text: S.loss }) : null
+          )
+        );
+      });
+      card.appendChild(ol);
+      var actions = el("div", { class: "actions tablet-actions" });
+      if (snap.can_log) {
+        actions.appendChild(
+          button(S.incident, function () {
+            go({ name: "who", table: t.id });
+          }, "secondary")
+        );
+      }
+      if (snap.can_enter && !t.bye) {
+        actions.appendChild(
+          button(S.enter_result, function () {
+            go({ name: "result", table: t.id });
+          })
+        );
+      }
+      card.appendChild(actions);
+      grid.appendChild(card);
+    });
+    main.appendChild(grid);
+    if (snap.can_log && snap.others.length) {
+      main.appendChild(
+        el(
+          "div",
+          { class: "actions" },
+          button(S.others, function () {
+            go({ name: "who", table: null });
+          }, "secondary")
+        )
+      );
+    }
+  }
+
+  function backButton(target) {
+    return button("← " + S.back, function () {
+      go(target || { name: "tables" });
+    }, "secondary tablet-back");
+  }
+
+  function viewWho(main, snap) {
+    main.appendChild(backButton());
+    var table = view.table ? tableById(view.table) : null;
+    main.appendChild(el("h2", { text: (table ? fmt(S.table, { n: table.number }) + " · " : "") + S.who }));
+    var people = table
+      ? table.seats.map(function (s) {
+          return { registration: s.registration, name: s.name, position: s.position };
+        })
+      : snap.others;
+    var list = el("div", { class: "tablet-choices" });
+    people.forEach(function (p) {
+      list.appendChild(
+        button(
+          (p.position ? p.position + ". " : "") + p.name,
+          function () {
+            go({ name: "infraction", table: view.table, registration: p.registration, person: p.name, q: "" });
+          },
+          "choice"
+        )
+      );
+    });
+    main.appendChild(list);
+  }
+
+  function infractionButton(inf) {
+    return el(
+      "button",
+      {
+        type: "button",
+        class: "choice infraction",
+        "data-code": inf.code,
+        onclick: function () {
+          go({
+            name: "questions",
+            table: view.table,
+            registration: view.registration,
+            person: view.person,
+            code: inf.code,
+            answers: {},
+          });
+        },
+      },
+      el("strong", { text: inf.code }),
+      " " + inf.name,
+      el("span", { class: "muted", text: " · " + inf.baseline_label })
+    );
+  }
+
+  function viewInfraction(main, snap) {
+    main.appendChild(backButton({ name: "who", table: view.table }));
+    main.appendChild(el("h2", { text: view.person }));
+    var list = el("div", { class: "tablet-choices" });
+    function fill() {
+      clear(list);
+      var q = (view.q || "").trim().toLowerCase();
+      var items = snap.infractions.filter(function (inf) {
+        return !q || inf.code.indexOf(q) === 0 || inf.name.toLowerCase().indexOf(q) !== -1;
+      });
+      if (!q) {
+        list.appendChild(el("h3", { text: S.common }));
+        items
+          .filter(function (inf) {
+            return inf.common;
+          })
+          .forEach(function (inf) {
+            list.appendChild(infractionButton(inf));
+          });
+        list.appendChild(el("h3", { text: S.all_infractions }));
+      }
+      items.forEach(function (inf) {
+        if (q || !inf.common) list.appendChild(infractionButton(inf));
+      });
+    }
+    main.appendChild(
+      el("input", {
+        type: "search",
+        class: "tablet-search",
+        "aria-label": S.search,
+        placeholder: S.search,
+        value: view.q || "",
+        oninput: function (event) {
+          view.q = event.target.value;
+          fill();
+        },
+      })
+    );
+    fill();
+    main.appendChild(list);
+  }
+
+  function viewQuestions(main, snap) {
+    var inf = snap.infractions.find(function (i) {
+      return i.code === view.code;
+    });
+    main.appendChild(
+      backButton({ name: "infraction", table: view.table, registration: view.registration, person: view.person, q: "" })
+    );
+    main.appendChild(el("h2", { text: view.person + " · " + inf.code + " " + inf.name }));
+    main.appendChild(el("p", { class: "muted", text: fmt(S.baseline, { level: inf.baseline_label }) }));
+    inf.conditions.forEach(function (c) {
+      var set = el(
+        "fieldset",
+        { class: "card question", "data-condition": c.name },
+        el("legend", {}, c.question, c.required ? null : el("span", { class: "muted", text: " (" + S.optional + ")" }))
+      );
+      var row = el("div", { class: "actions tablet-yesno" });
+      [
+        [true, S.yes],
+        [false, S.no],
+      ].forEach(function (pair) {
+        row.appendChild(
+          el("button", {
+            type: "button",
+            class: "choice" + (view.answers[c.name] === pair[0] ? " chosen" : ""),
+            "aria-pressed": view.answers[c.name] === pair[0] ? "true" : "false",
+            text: pair[1],
+            onclick: function () {
+              view.answers[c.name] = pair[0];
+              render();
+            },
+          })
+        );
+      });
+      set.appendChild(row);
+      main.appendChild(set);
+    });
+    var note = el("textarea", { class: "tablet-note", rows: "3", "aria-label": S.note, placeholder: S.note });
+    note.value = view.description || "";
+    note.addEventListener("input", function () {
+      view.description = note.value;
+    });
+    main.appendChild(note);
+    var missing = inf.conditions.some(function (c) {
+      return c.required && view.answers[c.name] === undefined;
+    });
+    if (missing) main.appendChild(el("p", { class: "muted", text: S.answer_all }));
+    var submit = button(S.queue_incident, function () {
+      enqueue({
+        kind: "incident",
+        summary: fmt(S.incident_summary, { name: view.person, code: inf.code + " " + inf.name }),
+        payload: {
+          registration: view.registration,
+          table: view.table,
+          code: inf.code,
+          answers: view.answers,
+          description: view.description || "",
+        },
+      });
+      go({ name: "tables" });
+    }, "big");
+    submit.disabled = missing;
+    main.appendChild(el("div", { class: "actions" }, submit));
+  }
+
+  function viewResult(main) {
+    var t = tableById(view.table);
+    main.appendChild(backButton());
+    main.appendChild(el("h2", { text: fmt(S.table, { n: t.number }) }));
+    var queued = queuedResult(t.id);
+    var inputs = [];
+    var myl = isMyl();
+    var total = el("p", { class: "tablet-total", hidden: myl });
+    function sum() {
+      var n = 0;
+      inputs.forEach(function (input) {
+        var v = parseFloat(input.value.replace(",", "."));
+        if (!isNaN(v)) n += v;
+      });
+      total.textContent = fmt(S.total, { n: n });
+    }
+    var form = el("div", { class: "tablet-result" });
+    t.seats.forEach(function (s, i) {
+      var id = "tablet-vp-" + s.position;
+      var input = el("input", {
+        id: id,
+        type: "text",
+        inputmode: myl ? "numeric" : "decimal",
+        autocomplete: "off",
+        class: "tablet-vp",
+        "aria-label": fmt(myl ? S.games_label : S.vp_label, { name: s.name }),
+        oninput: sum,
+      });
+      var value = queued ? valuesOf(queued.payload)[i] : current(s);
+      input.value = s.loss ? "0" : value === null || value === undefined ? "" : String(value);
+      input.disabled = s.loss;
+      inputs.push(input);
+      form.appendChild(
+        el(
+          "div",
+          { class: "tablet-vp-row" },
+          el("label", { for: id }, el("span", { class: "muted", text: s.position + ". " }), s.name,
+            s.loss ? el("span", { class: "badge err", text: S.loss }) : null),
+          input
+        )
+      );
+    });
+    main.appendChild(form);
+    main.appendChild(total);
+    sum();
+    main.appendChild(
+      el(
+        "div",
+        { class: "actions" },
+        button(S.queue_result, function () {
+          var vps = inputs.map(function (input) {
+            var v = input.value.trim().replace(",", ".");
+            return v === "" ? null : v;
+          });
+          if (queueResult(t, vps)) go({ name: "tables" });
+        }, "big")
+      )
+    );
+  }
+
+  // ------------------------------------------------------------------ queue
+  function enqueue(entry) {
+    var items = queue();
+    items.push({
+      id: newId(),
+      kind: entry.kind,
+      summary: entry.summary,
+      payload: entry.payload,
+      status: "pending",
+      attempts: 0,
+      created: new Date().toISOString(),
+    });
+    saveQueue(items);
+    syncSoon();
+  }
+
+  function queueResult(t, vps) {
+    var summary = fmt(S.result_summary, {
+      table: fmt(S.table, { n: t.number }),
+      vp: vps
+        .map(function (v) {
+          return v === null ? "–" : v;
+        })
+        .join(", "),
+    });
+    var items = queue();
+    var earlier = items.find(function (item) {
+      return item.kind === "result" && item.payload.table === t.id && item.status === "pending";
+    });
+    if (earlier && earlier.attempts > 0) {
+      // It may have reached the server already: a second entry on the same version would
+      // be a conflict with ourselves. Wait for its answer.
+      window.alert(S.result_pending_sent);
+      return false;
+    }
+    if (earlier) {
+      // Never sent: replaced by the new values (a new id, the same table version).
+      earlier.id = newId();
+      earlier.payload[isMyl() ? "games" : "vp"] = vps;
+      earlier.summary = summary;
+      saveQueue(items);
+      syncSoon();
+      return true;
+    }
+    var payload = { table: t.id, version: t.version };
+    payload[isMyl() ? "games" : "vp"] = vps;
+    enqueue({ kind: "result", summary: summary, payload: payload });
+    return true;
+  }
+
+  function drop(item, how) {
+    removeItem(item.id);
+    addDone({ id: item.id, summary: item.summary, message: how, status: "dropped" });
+    render();
+  }
+
+  function sendMineAgain(item) {
+    // The judge decided: the same values, entered again on the version saved now.
+    updateItem(item.id, function (it) {
+      it.id = newId();
+      it.payload.version = item.theirs.version;
+      it.status = "pending";
+      it.attempts = 0;
+      it.message = "";
+      it.theirs = null;
+    });
+    render();
+    syncAll();
+  }
+
+  function replaceTable(table) {
+    var snap = snapshot();
+    if (!snap || !table) return;
+    snap.tables = snap.tables.map(function (t) {
+      return t.id === table.id ? table : t;
+    });
+    store("snapshot", snap);
+  }
+
+  // ------------------------------------------------------------------ network
+  function csrf() {
+    var snap = snapshot();
+    return (snap && snap.csrf) || D.csrf;
+  }
+
+  function refreshSnapshot() {
+    if (!navigator.onLine) return Promise.resolve(false);
+    return fetch(D.dataUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        var type = response.headers.get("Content-Type") || "";
+        if (!response.ok || type.indexOf("application/json") === -1) {
+          if (response.redirected) problem = S.sign_in;
+          return false;
+        }
+        return response.json().then(function (data) {
+          store("snapshot", data);
+          problem = "";
+          return true;
+        });
+      })
+      .catch(function () {
+        return false;
+      })
+      .then(function (ok) {
+        render();
+        return ok;
+      });
+  }
+
+  // Sends one entry; resolves true when the server answered it (whatever the answer),
+  // false when it should be tried again later.
+  function send(item, retried) {
+    updateItem(item.id, function (it) {
+      it.attempts += 1;
+    });
+    var body = JSON.stringify(Object.assign({ id: item.id, kind: item.kind }, item.payload));
+    return fetch(D.syncUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf() },
+      body: body,
+    })
+      .then(function (response) {
+        var type = response.headers.get("Content-Type") || "";
+        if (type.indexOf("application/json") === -1) {
+          if (response.redirected) {
+            problem = S.sign_in;
+            return false;
+          }
+          if (response.status === 403 && !retried) {
+            // An out-of-date CSRF token (signed in again since): take a fresh one, retry.
+            return refreshSnapshot().then(function (ok) {
+              return ok ? send(item, true) : false;
+            });
+          }
+          problem = S.server_error;
+          return false;
+        }
+        return response.json().then(function (answer) {
+          apply(item, answer);
+          return true;
+        });
+      })
+      .catch(function () {
+        return false;
+      });
+  }
+
+  function apply(item, answer) {
+    problem = "";
+    if (answer.table) replaceTable(answer.table);
+    if (answer.status === "saved" || answer.status === "duplicate") {
+      removeItem(item.id);
+      addDone({ id: item.id, summary: item.summary, message: answer.message, status: answer.status });
+      return;
+    }
+    updateItem(item.id, function (it) {
+      it.status = answer.status;
+      it.message = answer.message;
+      it.theirs = answer.table || null;
+    });
+  }
+
+  function syncAll() {
+    if (syncing) return Promise.resolve();
+    var pending = queue().filter(function (item) {
+      return item.status === "pending";
+    });
+    if (!navigator.onLine) {
+      render();
+      return Promise.resolve();
+    }
+    syncing = true;
+    renderQueue();
+    var chain = Promise.resolve(true);
+    pending.forEach(function (item) {
+      chain = chain.then(function (go_on) {
+        if (!go_on) return false;
+        var current = queue().find(function (it) {
+          return it.id === item.id && it.status === "pending";
+        });
+        return current ? send(current) : true;
+      });
+    });
+    return chain.then(function (all) {
+      syncing = false;
+      render();
+      if (all && pending.length) return refreshSnapshot();
+    });
+  }
+
+  var soon = null;
+  function syncSoon() {
+    render();
+    if (soon) return;
+    soon = window.setTimeout(function () {
+      soon = null;
+      syncAll();
+    }, 50);
+  }
+
+  // ------------------------------------------------------------------ start
+  document.getElementById("tablet-sync-now").addEventListener("click", function () {
+    syncAll();
+  });
+  window.addEventListener("online", function () {
+    render();
+    refreshSnapshot().then(syncAll);
+  });
+  window.addEventListener("offline", render);
+  window.addEventListener("storage", function (event) {
+    if (event.key && event.key.indexOf(KEY) === 0) render();
+  });
+  window.setInterval(function () {
+    if (queue().some(function (item) { return item.status === "pending"; })) syncAll();
+  }, RETRY_MS);
+
+  render();
+  var ready = [refreshSnapshot()];
+  if ("serviceWorker" in navigator) {
+    ready.push(
+      navigator.serviceWorker
+        .register(D.workerUrl)
+        .then(function () {
+          return navigator.serviceWorker.ready;
+        })
+        .catch(function () {
+          return null;
+        })
+    );
+  }
+  Promise.all(ready).then(function (results) {
+    if (snapshot() && results[1]) D.ready = "1";
+    render();
+    syncAll();
+  });
+})();

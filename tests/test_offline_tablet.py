@@ -1,0 +1,420 @@
+"""The judge's offline tablet (issue 7): its snapshot, its idempotent sync endpoint and
+its service worker. The browser side (offline mode, reload, the queue on the page) is in
+``tests/browser/test_offline_tablet.py``."""
+
+import json
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from events import services
+from events.models import AuditLog, ResultSubmission, Seat, Table
+from penalties.models import Penalty
+from tests.conftest import add_players
+
+LEGAL_4 = ["2", "1", "1", "0"]  # a legal sheet of a 4-player table (2 + 1 + 1 + 0)
+LEGAL_4_OTHER = ["0.5", "0.5", "0.5", "0.5"]  # time-out: half a VP each
+
+
+@pytest.fixture
+def floor(event, staff):
+    """``event`` with 8 players seated at two tables of 4 in round 1."""
+    add_players(event, 8)
+    rnd = services.seat_next_round(event, seed=1)
+    tables = list(rnd.tables.order_by("number"))
+    assert [t.seats.count() for t in tables] == [4, 4]
+    return {"event": event, "round": rnd, "tables": tables, "users": staff}
+
+
+def _url(event, name):
+    return reverse(f"manage:{name}", kwargs={"slug": event.slug})
+
+
+def _sync(client, event, item, raw=None):
+    return client.post(
+        _url(event, "tablet-sync"),
+        data=raw if raw is not None else json.dumps(item),
+        content_type="application/json",
+    )
+
+
+def _result(table, vp, version=None, client_id=None):
+    return {
+        "id": str(client_id or uuid.uuid4()),
+        "kind": "result",
+        "table": table.pk,
+        "version": table.version if version is None else version,
+        "vp": vp,
+    }
+
+
+def _incident(reg, code="3.3", answers=None, table=None, client_id=None):
+    return {
+        "id": str(client_id or uuid.uuid4()),
+        "kind": "incident",
+        "registration": reg.pk,
+        "code": code,
+        "answers": answers or {},
+        "table": table.pk if table else None,
+    }
+
+
+def _seat_regs(table):
+    return [s.registration for s in Seat.objects.filter(table=table).order_by("position")]
+
+
+def _vps(table):
+    return [
+        None if v is None else f"{v:.1f}"
+        for v in Seat.objects.filter(table=table).order_by("position").values_list("vp", flat=True)
+    ]
+
+
+# --------------------------------------------------------------------------- snapshot
+def test_snapshot_has_the_round_tables_and_the_catalogue_for_a_judge(
+    client, floor, django_assert_max_num_queries
+):
+    client.force_login(floor["users"]["judge"])
+    with django_assert_max_num_queries(9):
+        response = client.get(_url(floor["event"], "tablet-data"))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    data = response.json()
+    assert data["round"]["number"] == 1
+    assert [t["number"] for t in data["tables"]] == [1, 2]
+    table = data["tables"][0]
+    assert table["version"] == floor["tables"][0].version
+    assert [s["registration"] for s in table["seats"]] == [
+        r.pk for r in _seat_regs(floor["tables"][0])
+    ]
+    assert all(s["name"] and s["vp"] is None for s in table["seats"])
+    assert data["can_log"] and data["can_enter"]
+    codes = [i["code"] for i in data["infractions"]]
+    assert codes[0] == "3.3" and "2.1" in codes
+    two_one = next(i for i in data["infractions"] if i["code"] == "2.1")
+    assert two_one["conditions"] and all("question" in c for c in two_one["conditions"])
+    assert data["csrf"]
+
+
+def test_snapshot_queries_do_not_grow_with_the_tables(
+    client, event, staff, django_assert_max_num_queries
+):
+    add_players(event, 40)
+    services.seat_next_round(event, seed=1)
+    client.force_login(staff["judge"])
+    with django_assert_max_num_queries(9):
+        data = client.get(_url(event, "tablet-data")).json()
+    assert len(data["tables"]) == 8
+
+
+def test_scorekeeper_snapshot_has_no_catalogue(client, floor):
+    client.force_login(floor["users"]["scorekeeper"])
+    data = client.get(_url(floor["event"], "tablet-data")).json()
+    assert data["can_enter"] and not data["can_log"]
+    assert data["infractions"] == [] and data["others"] == []
+    assert len(data["tables"]) == 2
+
+
+def test_snapshot_before_any_round(client, event, staff):
+    client.force_login(staff["judge"])
+    data = client.get(_url(event, "tablet-data")).json()
+    assert data["round"] is None and data["tables"] == []
+
+
+def test_spanish_catalogue(client, floor):
+    client.force_login(floor["users"]["judge"])
+    data = client.get(_url(floor["event"], "tablet-data"), HTTP_ACCEPT_LANGUAGE="es").json()
+    slow = next(i for i in data["infractions"] if i["code"] == "3.3")
+    from penalties.vekn_guide import VEKN_V2
+
+    assert slow["name"] == VEKN_V2.catalogue["3.3"].name_es
+
+
+# --------------------------------------------------------------------------- page & worker
+def test_page_and_worker(client, floor):
+    event = floor["event"]
+    client.force_login(floor["users"]["judge"])
+    page = client.get(_url(event, "tablet"))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="tablet-strings"' in html and "js/tablet.js" in html
+    assert "<script>" not in html  # nothing inline (CSP)
+    worker = client.get(_url(event, "tablet-worker"))
+    assert worker.status_code == 200
+    assert worker["Content-Type"].startswith("application/javascript")
+    assert worker["Cache-Control"] == "no-cache"
+    body = worker.content.decode()
+    assert _url(event, "tablet") in body and "/static/js/tablet.js" in body
+    # The round page and the dashboard link to it.
+    round_page = client.get(reverse("manage:round", kwargs={"slug": event.slug, "number": 1}))
+    assert _url(event, "tablet") in round_page.content.decode()
+    assert _url(event, "tablet") in client.get(_url(event, "dashboard")).content.decode()
+
+
+# --------------------------------------------------------------------------- Mitos y Leyendas
+@pytest.fixture
+def myl_floor(db):
+    from events import swiss_services as ss
+    from events.models import EventRole
+    from events.permissions import Role
+    from tests.factories import UserFactory
+    from tests.test_swiss_services import make_event
+
+    event, _ = make_event(5)
+    users = {}
+    for role in (Role.JUDGE, Role.SCOREKEEPER):
+        users[role.value] = UserFactory(username=f"myl-{role.value}")
+        EventRole.objects.create(event=event, user=users[role.value], role=role)
+    rnd = ss.pair_next_round(event, seed=1)
+    tables = list(rnd.tables.order_by("number"))
+    return {"event": event, "tables": tables, "users": users}
+
+
+def test_myl_snapshot_has_matches_byes_and_the_conduct_rules(client, myl_floor):
+    client.force_login(myl_floor["users"]["judge"])
+    data = client.get(_url(myl_floor["event"], "tablet-data")).json()
+    assert data["ruleset"] == "myl" and data["best_of"] == 3
+    assert [t["bye"] for t in data["tables"]].count(True) == 1
+    assert {i["code"] for i in data["infractions"]} >= {"2.1", "3.2.4"}
+    assert client.get(_url(myl_floor["event"], "tablet")).status_code == 200
+
+
+def test_myl_match_result_once_and_conflict(client, myl_floor):
+    event = myl_floor["event"]
+    match = next(t for t in myl_floor["tables"] if not t.is_bye)
+    client.force_login(myl_floor["users"]["scorekeeper"])
+    item = {
+        "id": str(uuid.uuid4()),
+        "kind": "result",
+        "table": match.pk,
+        "version": match.version,
+        "games": [2, 1],
+    }
+    assert _sync(client, event, item).json()["status"] == "saved"
+    assert _sync(client, event, item).json()["status"] == "duplicate"
+    match.refresh_from_db()
+    assert match.version == 1
+    games = list(
+        Seat.objects.filter(table=match).order_by("position").values_list("games_won", flat=True)
+    )
+    assert games == [2, 1]
+    stale = {**item, "id": str(uuid.uuid4()), "games": [0, 2]}
+    response = _sync(client, event, stale)
+    assert response.status_code == 409
+    assert [s["games"] for s in response.json()["table"]["seats"]] == [2, 1]
+    assert ResultSubmission.objects.get().values == [2, 1]
+    bye = next(t for t in myl_floor["tables"] if t.is_bye)
+    response = _sync(client, event, {**item, "id": str(uuid.uuid4()), "table": bye.pk})
+    assert response.status_code == 400
+
+
+def test_myl_incident_once(client, myl_floor):
+    event = myl_floor["event"]
+    match = next(t for t in myl_floor["tables"] if not t.is_bye)
+    reg = _seat_regs(match)[0]
+    client.force_login(myl_floor["users"]["judge"])
+    item = _incident(reg, "2.1", table=match)
+    first = _sync(client, event, item).json()
+    assert first["status"] == "saved", first
+    assert first["penalty"]["level"] == "warning"
+    assert first["penalty"]["level_label"] == "Warning"
+    assert _sync(client, event, item).json()["status"] == "duplicate"
+    assert Penalty.objects.get(event=event).ruleset == "myl"
+
+
+# --------------------------------------------------------------------------- results
+def test_result_saved_once_and_replay_is_already_saved(client, floor):
+    event, table = floor["event"], floor["tables"][0]
+    client.force_login(floor["users"]["scorekeeper"])
+    item = _result(table, LEGAL_4)
+    first = _sync(client, event, item)
+    assert first.status_code == 200, first.content
+    assert first.json()["status"] == "saved"
+    assert first.json()["table"]["version"] == table.version + 1
+    # The answer was lost; the tablet sends the same entry again, and again.
+    for _ in range(2):
+        again = _sync(client, event, item)
+        assert again.status_code == 200
+        assert again.json()["status"] == "duplicate"
+    table.refresh_from_db()
+    assert table.version == 1
+    assert _vps(table) == ["2.0", "1.0", "1.0", "0.0"]
+    assert AuditLog.objects.filter(event=event, action="result.save").count() == 1
+    assert ResultSubmission.objects.get().client_id == uuid.UUID(item["id"])
+
+
+def test_replay_after_someone_else_changed_the_table_is_not_a_false_conflict(client, floor):
+    event, table = floor["event"], floor["tables"][0]
+    client.force_login(floor["users"]["judge"])
+    item = _result(table, LEGAL_4)
+    assert _sync(client, event, item).json()["status"] == "saved"
+    table.refresh_from_db()
+    services.save_results(
+        table, [services.parse_vp(v) for v in LEGAL_4_OTHER], version=table.version
+    )
+    again = _sync(client, event, item)
+    assert again.json()["status"] == "duplicate"
+    assert _vps(table) == ["0.5", "0.5", "0.5", "0.5"]  # the later change stays
+
+
+def test_stale_version_is_a_conflict_and_changes_nothing(client, floor):
+    event, table = floor["event"], floor["tables"][1]
+    client.force_login(floor["users"]["judge"])
+    stale_version = table.version
+    services.save_results(
+        table, [services.parse_vp(v) for v in LEGAL_4_OTHER], version=table.version
+    )
+    response = _sync(client, event, _result(table, LEGAL_4, version=stale_version))
+    assert response.status_code == 409
+    answer = response.json()
+    assert answer["status"] == "conflict"
+    assert answer["message"]
+    assert answer["table"]["version"] == stale_version + 1
+    assert [s["vp"] for s in answer["table"]["seats"]] == ["0.5", "0.5", "0.5", "0.5"]
+    assert _vps(table) == ["0.5", "0.5", "0.5", "0.5"]
+    assert not ResultSubmission.objects.exists()
+    # The judge decides to enter theirs on the current version: a new entry, saved.
+    again = _sync(client, event, _result(table, LEGAL_4, version=answer["table"]["version"]))
+    assert again.json()["status"] == "saved"
+    assert _vps(table) == ["2.0", "1.0", "1.0", "0.0"]
+
+
+def test_illegal_sheet_is_invalid(client, floor):
+    event, table = floor["event"], floor["tables"][0]
+    client.force_login(floor["users"]["scorekeeper"])
+    response = _sync(client, event, _result(table, ["4", "4", "0", "0"]))
+    assert response.status_code == 400
+    assert response.json()["status"] == "invalid"
+    table.refresh_from_db()
+    assert table.version == 0
+
+
+def test_table_of_another_event_is_invalid(client, floor):
+    from tests.factories import EventFactory
+
+    other = EventFactory(slug="elsewhere")
+    add_players(other, 4)
+    other_table = services.seat_next_round(other, seed=1).tables.get()
+    client.force_login(floor["users"]["judge"])
+    response = _sync(client, floor["event"], _result(other_table, LEGAL_4))
+    assert response.status_code == 400
+    assert Table.objects.get(pk=other_table.pk).version == 0
+
+
+# --------------------------------------------------------------------------- incidents
+def test_incident_sent_twice_is_one_penalty(client, floor):
+    event, table = floor["event"], floor["tables"][0]
+    reg = _seat_regs(table)[0]
+    client.force_login(floor["users"]["judge"])
+    item = _incident(reg, "3.3", table=table)
+    first = _sync(client, event, item)
+    assert first.status_code == 200, first.content
+    answer = first.json()
+    assert answer["status"] == "saved"
+    assert answer["penalty"]["level"] == "caution"
+    assert answer["penalty"]["infraction"] == "3.3"
+    assert reg.person.name in answer["message"]
+    second = _sync(client, event, item)
+    assert second.json()["status"] == "duplicate"
+    assert second.json()["penalty"]["id"] == answer["penalty"]["id"]
+    penalty = Penalty.objects.get(event=event)
+    assert penalty.client_id == uuid.UUID(item["id"])
+    assert penalty.table_id == table.pk and penalty.timing == "during_game"
+    assert AuditLog.objects.filter(event=event, action="penalty.log").count() == 1
+
+
+def test_incident_penalty_counts_earlier_offences_at_sync_time(client, floor):
+    event, table = floor["event"], floor["tables"][0]
+    reg = _seat_regs(table)[1]
+    client.force_login(floor["users"]["judge"])
+    levels = [
+        _sync(client, event, _incident(reg, "3.3", table=table)).json()["penalty"]["level"]
+        for _ in range(3)
+    ]
+    assert levels == ["caution", "caution", "warning"]
+
+
+def test_incident_with_a_missing_answer_is_invalid(client, floor):
+    from penalties.vekn_guide import VEKN_V2
+
+    code = next(
+        inf.code for inf in VEKN_V2.catalogue.values() if any(c.required for c in inf.conditions)
+    )
+    reg = _seat_regs(floor["tables"][0])[0]
+    client.force_login(floor["users"]["judge"])
+    response = _sync(client, floor["event"], _incident(reg, code))
+    assert response.status_code == 400
+    assert response.json()["status"] == "invalid"
+    assert not Penalty.objects.exists()
+
+
+def test_scorekeeper_may_not_log_incidents(client, floor):
+    reg = _seat_regs(floor["tables"][0])[0]
+    client.force_login(floor["users"]["scorekeeper"])
+    response = _sync(client, floor["event"], _incident(reg))
+    assert response.status_code == 403
+    assert response.json()["status"] == "forbidden"
+    assert not Penalty.objects.exists()
+
+
+# --------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "",
+        "not json",
+        "[1, 2]",
+        "null",
+        "[" * 100_000,
+        json.dumps({"kind": "result"}),
+        json.dumps({"id": "not-a-uuid", "kind": "incident"}),
+        json.dumps({"id": str(uuid.uuid4()), "kind": "teleport"}),
+        json.dumps({"id": str(uuid.uuid4()), "kind": "result", "table": "1", "version": 0}),
+        json.dumps({"id": str(uuid.uuid4()), "kind": "result", "table": 2**40, "version": 0}),
+        json.dumps({"id": str(uuid.uuid4()), "kind": "incident", "registration": True}),
+        json.dumps(
+            {"id": str(uuid.uuid4()), "kind": "incident", "registration": 1, "answers": [1]}
+        ),
+        b"\xff\xfe\x00",
+    ],
+)
+def test_bad_input_is_a_400_json_answer(client, floor, raw):
+    client.force_login(floor["users"]["judge"])
+    response = _sync(client, floor["event"], None, raw=raw)
+    assert response.status_code == 400
+    assert response.json()["status"] == "invalid"
+    assert response.json()["message"]
+
+
+def test_bad_values_in_a_result_are_invalid(client, floor):
+    table = floor["tables"][0]
+    client.force_login(floor["users"]["judge"])
+    for vp in (["a", "b", "c", "d"], ["1"] * 9, "2110", [{"x": 1}] * 4, ["NaN"] * 4):
+        response = _sync(client, floor["event"], _result(table, vp))
+        assert response.status_code == 400, vp
+    table.refresh_from_db()
+    assert table.version == 0
+
+
+def test_sync_needs_the_csrf_token(floor):
+    from django.test import Client
+
+    csrf_client = Client(enforce_csrf_checks=True)
+    csrf_client.force_login(floor["users"]["judge"])
+    table = floor["tables"][0]
+    response = _sync(csrf_client, floor["event"], _result(table, LEGAL_4))
+    assert response.status_code == 403
+    token = csrf_client.get(_url(floor["event"], "tablet-data")).json()["csrf"]
+    response = csrf_client.post(
+        _url(floor["event"], "tablet-sync"),
+        data=json.dumps(_result(table, LEGAL_4)),
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert response.status_code == 200
+
+
+def test_sync_is_post_only(client, floor):
+    client.force_login(floor["users"]["judge"])
+    assert client.get(_url(floor["event"], "tablet-sync")).status_code == 405
