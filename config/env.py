@@ -143,3 +143,22 @@ def env_cache(name: str = "CACHE_URL") -> dict:
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
+
+
+def env_replica(name: str = "DATABASE_REPLICA_URL") -> dict | None:
+    """The ``replica`` entry of ``DATABASES`` from ``name``, or ``None`` when it is unset or
+    empty (no replica: everything reads from the primary).
+
+    It must be a PostgreSQL URL (a streaming replica of the primary; see
+    ``config/db_router.py``); anything malformed raises ``ImproperlyConfigured`` naming the
+    variable, like ``DATABASE_URL``. Tests never create a separate replica database: it
+    mirrors the primary (``TEST["MIRROR"]``)."""
+    if env_str(name) is None:
+        return None
+    config = env_database(name, "")
+    if config["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured(
+            f"{name} must be a postgres:// URL (a streaming replica of the primary)"
+        )
+    config["TEST"] = {"MIRROR": "default"}
+    return config

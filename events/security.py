@@ -219,6 +219,28 @@ def player_data(user) -> dict:
     return document
 
 
+def client_ip(request) -> str | None:
+    """The address a request comes from, for django-axes (``AXES_CLIENT_IP_CALLABLE``).
+
+    Without proxies (``TRUSTED_PROXY_COUNT`` = 0) it is ``REMOTE_ADDR``. Behind *n* trusted
+    proxies, each of which appends the address it received the request from to
+    ``X-Forwarded-For`` (nginx's ``$proxy_add_x_forwarded_for``, or the outermost one
+    replacing the header), the client is the *n*-th entry from the right: entries further
+    left were sent by the client and cannot be trusted. With fewer entries than proxies
+    (a request that did not come through them) it falls back to ``REMOTE_ADDR``."""
+    from django.conf import settings
+
+    count = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
+    remote = request.META.get("REMOTE_ADDR") or None
+    if count <= 0:
+        return remote
+    entries = [e.strip() for e in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    entries = [e for e in entries if e]
+    if len(entries) < count:
+        return remote
+    return entries[-count]
+
+
 def locked_out(request, original_response=None, credentials=None):
     """django-axes' lockout answer (``AXES_LOCKOUT_CALLABLE``): a page, status 429."""
     from axes.helpers import get_cool_off, get_failure_limit

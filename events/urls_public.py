@@ -2,12 +2,32 @@
 
 from django.urls import path
 
-from events import views, views_swiss
+from events import views, views_screen, views_swiss
 
 app_name = "events"
 urlpatterns = [
     path("events/<slug:slug>/", views.event_page, name="public-event"),
     path("events/<slug:slug>/standings/", views.standings_page, name="public-standings"),
+    path(
+        "events/<slug:slug>/standings/screen/",
+        views_screen.standings_screen,
+        name="public-standings-screen",
+    ),
+    path(
+        "events/<slug:slug>/standings/screen/live/",
+        views_screen.standings_screen_live,
+        name="public-standings-screen-live",
+    ),
+    path(
+        "competitions/<slug:slug>/screen/",
+        views_screen.competition_screen,
+        name="competition-screen",
+    ),
+    path(
+        "competitions/<slug:slug>/screen/live/",
+        views_screen.competition_screen_live,
+        name="competition-screen-live",
+    ),
     path("events/<slug:slug>/seating/", views.seating_page, name="public-seating"),
     path("events/<slug:slug>/results/", views.results_page, name="public-results"),
     path("events/<slug:slug>/my-match/", views_swiss.my_match, name="my-match"),

@@ -36,7 +36,6 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from dataclasses import dataclass
-from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -218,10 +217,7 @@ def penalty_day(p: Penalty) -> dt.date:
 
 def _tz(event: Event):
     """The event's time zone (the site's for an unknown name)."""
-    try:
-        return ZoneInfo(event.time_zone)
-    except (ValueError, KeyError, OSError):
-        return timezone.get_current_timezone()
+    return event.zone
 
 
 def _sanction_reason(p: Penalty) -> str:

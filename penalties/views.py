@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -154,7 +155,8 @@ def incident_new(request, event):
         "timings": Timing.choices,
         "levels": Level.choices,
         "client_id": _uuid_or_none(data.get("client_id")) or uuid.uuid4(),
-        "earlier": services.earlier_events(event, reg.person),
+        # Only read when the form is shown (not by a confirming POST that saves).
+        "earlier": SimpleLazyObject(lambda: services.earlier_events(event, reg.person)),
         "description": data.get("description", ""),
         "linkable": Penalty.objects.filter(event=event, person=reg.person, is_linked=False).exclude(
             status=Penalty.Status.VOIDED
@@ -178,7 +180,12 @@ def incident_new(request, event):
         .first()
     )
     missing = [c.name for c in inf.conditions if c.required and c.name not in answers]
-    if not missing:
+
+    def show_preview():
+        """The guide's assessment, for the form. A confirming POST that saves skips it:
+        ``log_penalty`` assesses again inside its transaction (one assessment, not two)."""
+        if missing:
+            return
         try:
             ctx["assessment"] = services.preview(event, reg, code, answers, linked_to)
             ctx["level_info"] = LEVELS[ctx["assessment"].level]
@@ -187,6 +194,9 @@ def incident_new(request, event):
                 ctx["target"] = services.preview_adjustment_target(event, reg, table, ctx["timing"])
         except UserError as exc:
             ctx["error"] = str(exc)
+
+    if not (request.method == "POST" and data.get("confirm") == "1" and not missing):
+        show_preview()
     ctx["missing"] = missing
     if (
         request.method == "POST"
@@ -196,12 +206,13 @@ def incident_new(request, event):
         and data.get("again") != "on"
         and not Penalty.objects.filter(client_id=_uuid_or_none(data.get("client_id"))).exists()
     ):
+        show_preview()
         ctx["error"] = _(
             "%(name)s already got %(code)s at %(time)s. Tick “This is a new offence” to log another."
         ) % {
             "name": reg.person.name,
             "code": code,
-            "time": timezone.localtime(ctx["recent"].created_at).strftime("%H:%M"),
+            "time": timezone.localtime(ctx["recent"].created_at, event.zone).strftime("%H:%M"),
         }
         return render(request, "penalties/incident.html", ctx, status=409)
     if request.method == "POST" and data.get("confirm") == "1" and not missing:
@@ -234,6 +245,9 @@ def incident_new(request, event):
             else:
                 messages.info(request, _("Already saved (this submission was received before)."))
             return redirect("manage:penalty", slug=event.slug, pk=logged.penalty.pk)
+        error = ctx["error"]
+        show_preview()
+        ctx["error"] = error  # log_penalty's reason
         return render(request, "penalties/incident.html", ctx, status=400)
     if request.htmx and request.method == "POST":
         return render(request, "penalties/incident.html#preview", ctx)

@@ -14,7 +14,7 @@ class StandingsTable(tables.Table):
     prelim_vp = tables.Column(verbose_name=_("VP"), attrs={"td": {"class": "num"}})
     prelim_tp = tables.Column(verbose_name=_("TP"), attrs={"td": {"class": "num"}})
     final_vp = tables.Column(verbose_name=_("Final VP"), attrs={"td": {"class": "num"}}, default="")
-    note = tables.Column(verbose_name="", default="", orderable=False)
+    note = tables.Column(verbose_name=_("Notes"), default="", orderable=False)
 
     class Meta:
         orderable = False

@@ -29,6 +29,12 @@ MATRIX = {
     "set_language": ("post", "none", [302, 302, 302, 302, 302, 302, 302]),
     "events:public-event": ("get", "event", [200, 200, 200, 200, 200, 200, 200]),
     "events:public-standings": ("get", "event", [200, 200, 200, 200, 200, 200, 200]),
+    # big-screen standings for the venue (issue 7): public, only what is published
+    "events:public-standings-screen": ("get", "event", [200, 200, 200, 200, 200, 200, 200]),
+    "events:public-standings-screen-live": ("get", "event", [200] * 7),
+    # the league table's big screen: the fixture has no competition with that slug
+    "events:competition-screen": ("get", "event", [404] * 7),
+    "events:competition-screen-live": ("get", "event", [404] * 7),
     "events:public-seating": ("get", "event", [200, 200, 200, 200, 200, 200, 200]),
     "events:public-results": ("get", "event", [200, 200, 200, 200, 200, 200, 200]),
     "event-create": ("get", "org", [302, 404, 404, 404, 404, 404, 404]),
@@ -130,6 +136,11 @@ MATRIX = {
         [302, 404, 404, 404, 404, 404, 404],
     ),
     "leagues:competition-relegation": ("post", "event", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:competition-bracket-final-four": (
+        "post",
+        "event",
+        [302, 404, 404, 404, 404, 404, 404],
+    ),
     # §V incidents and the broadcast requirement on the match page (roles checked in
     # tests/leagues/test_match_incidents.py)
     "leagues:match-incident": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
@@ -157,6 +168,13 @@ MATRIX = {
     "manage:export-archondata": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
     "manage:audit": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
     "manage:staff": ("get", "event", [302, 404, 404, 200, 403, 403, 403]),
+    # --- offline tablet (events/views_offline.py): judges and scorekeepers; an empty sync
+    # body is a 400 JSON answer (tests/test_offline_tablet.py checks the rest)
+    "manage:tablet": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
+    "manage:tablet-data": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
+    "manage:tablet-sync": ("post", "event", [302, 404, 404, 400, 400, 400, 400]),
+    "manage:tablet-worker": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),
+    # --- end offline tablet
     # judging
     "my-sanctions": ("get", "none", [302, 200, 200, 200, 200, 200, 200]),
     "manage:table-incident": ("get", "table", [302, 404, 404, 200, 200, 200, 403]),

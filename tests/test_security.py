@@ -686,10 +686,15 @@ def test_script_payloads_in_free_text_are_escaped_everywhere(client, event, staf
                     reverse("home"),
                     reverse("events:public-standings", kwargs={"slug": slug}),
                     reverse("events:public-seating", kwargs={"slug": slug}),
+                    reverse("events:public-standings-screen", kwargs={"slug": slug}),
+                    reverse("events:public-standings-screen-live", kwargs={"slug": slug}),
                 ],
             ).items()
         }
     )
+    # The big screen: the event's name and the players' names, escaped.
+    screen = public[f"anon {reverse('events:public-standings-screen', kwargs={'slug': slug})}"]
+    assert ESCAPED[SCRIPT] in screen and ESCAPED[IMG] in screen
     client.force_login(organiser)
     manage = _get(
         client,
@@ -785,3 +790,251 @@ def test_script_payloads_in_league_free_text_are_escaped(client, db):
     assert ESCAPED[IMG] in staff_adjustments
     for html in pages.values():
         assert_no_inline_code(html, "league payload page")
+
+
+# Each free-text field gets its own payload, so that every field is checked on its own
+# (one field shown escaped does not hide another left out).
+def _payload(tag: str) -> str:
+    return f'<script>alert("{tag}")</script>'
+
+
+def _escaped(tag: str) -> str:
+    return f"&lt;script&gt;alert(&quot;{tag}&quot;)&lt;/script&gt;"
+
+
+def _check_fields(pages: dict[str, str], shown_on: dict[str, list[str]]) -> None:
+    """No page has a live payload; each field's payload is shown escaped on every page
+    listed for it (keys of ``pages`` ending with one of the listed suffixes)."""
+    for url, html in pages.items():
+        for raw in RAW:
+            assert raw not in html, f"raw payload on {url}"
+        assert_no_inline_code(html, url)
+    for tag, where in shown_on.items():
+        for suffix in where:
+            matching = [url for url in pages if url == suffix] or [
+                url for url in pages if url.endswith(suffix)
+            ]
+            assert matching, f"no page {suffix}"
+            for url in matching:
+                assert _escaped(tag) in pages[url], f"{tag}: not shown escaped on {url}"
+
+
+def test_every_league_free_text_field_is_escaped_where_it_is_shown(client, db):
+    """Team names and footballers' names through the season file; the dispute, excuse,
+    adjustment, correction, deadline and void reasons through the services the forms use."""
+    users = {f"user{i}": UserFactory(username=f"user{i}") for i in range(1, 5)}
+    data = small_season()
+    data["teams"][0]["name"] = f"One {_payload('team')}"
+    for competition in data["competitions"]:
+        for m in competition.get("matches", []):
+            for card in m.get("cards", []):
+                card["footballer"] = f"N. {_payload('footballer')}"
+    season = league_services.import_season(data)
+    staff = UserFactory(username="staff")
+    SeasonRole.objects.create(season=season, user=staff, role=SeasonRole.Role.STAFF)
+    tribunal = UserFactory(username="tribunal")
+    SeasonRole.objects.create(season=season, user=tribunal, role=SeasonRole.Role.TRIBUNAL)
+    competition = Competition.objects.get(slug="t24-primera-a")
+    now = timezone.now()
+    m3 = Match.objects.get(competition=competition, code="m3")  # t1 v t3, unplayed
+    Match.objects.filter(pk=m3.pk).update(
+        initial_deadline=now + timedelta(days=2), final_deadline=now + timedelta(days=5)
+    )
+    m3.refresh_from_db()
+    report = reporting.report_result(
+        m3,
+        users["user1"],
+        home_goals=2,
+        away_goals=1,
+        posted_at=now - timedelta(minutes=30),
+        screenshot=png(),
+        cards=[{"team": "t1", "footballer": f"N. {_payload('booked')}", "card": "yellow"}],
+    )
+    reporting.dispute_report(report, users["user3"], _payload("dispute"))
+    today = timezone.localdate()
+    reporting.request_excuse(
+        m3,
+        users["user1"],
+        date_from=today,
+        date_to=today + timedelta(days=2),
+        reason=_payload("excuse"),
+        evidence=png(),
+    )
+    league_sanctions.add_adjustment(
+        competition, Team.objects.get(season=season, code="t2"), -1, _payload("ledger"), tribunal
+    )
+    m1 = Match.objects.get(competition=competition, code="m1")
+    reporting.correct_result(
+        m1, staff, home_goals=3, away_goals=1, reported_at=m1.reported_at, reason=_payload("fix")
+    )
+    champagne = Competition.objects.get(slug="t24-champagne")
+    moved = Match.objects.get(competition=champagne, code="g1")
+    voided = Match.objects.get(competition=champagne, code="g2")
+    league_sanctions.move_deadlines(
+        champagne,
+        staff,
+        initial=now + timedelta(days=3),
+        final=now + timedelta(days=6),
+        match=moved,
+        reason=_payload("deadline"),
+    )
+    league_sanctions.void_match(voided, tribunal, _payload("void"))
+
+    def match_url(m):
+        return reverse("leagues:match", kwargs={"slug": m.competition.slug, "code": m.code})
+
+    public = [
+        reverse("home"),
+        reverse("leagues:season", kwargs={"slug": "t24"}),
+        reverse("leagues:competition", kwargs={"slug": "t24-primera-a"}),
+        reverse("leagues:compliance", kwargs={"slug": "t24"}),
+        reverse("leagues:draft", kwargs={"slug": "t24"}),
+        reverse("leagues:suspensions", kwargs={"slug": "t24"}),
+        match_url(m1),
+        match_url(m3),
+        match_url(voided),
+    ]
+    pages = {f"anonymous {url}": html for url, html in _get(client, public).items()}
+    for who in (users["user1"], users["user3"]):
+        client.force_login(who)
+        pages.update({f"{who} {u}": h for u, h in _get(client, [match_url(m3)]).items()})
+    client.force_login(users["user1"])
+    pages.update({f"user1 {u}": h for u, h in _get(client, [reverse("my-page")]).items()})
+    client.force_login(staff)
+    staff_pages = [
+        match_url(m1),
+        match_url(m3),
+        match_url(moved),
+        match_url(voided),
+        reverse("leagues:staff-adjustments", kwargs={"slug": "t24"}),
+        reverse("leagues:staff-home", kwargs={"slug": "t24"}),
+        reverse("leagues:staff-audit", kwargs={"slug": "t24"}),
+    ]
+    pages.update({f"staff {u}": h for u, h in _get(client, staff_pages).items()})
+    _check_fields(
+        pages,
+        {
+            "team": [
+                reverse("leagues:competition", kwargs={"slug": "t24-primera-a"}),
+                reverse("leagues:compliance", kwargs={"slug": "t24"}),
+                match_url(m1),
+                match_url(m3),
+            ],
+            # a booking in a report (the season file's are checked for raw output only)
+            "booked": [f"user3 {match_url(m3)}", f"staff {match_url(m3)}"],
+            "dispute": [f"user3 {match_url(m3)}", f"staff {match_url(m3)}"],
+            "excuse": [f"user1 {match_url(m3)}", f"staff {match_url(m3)}"],
+            "ledger": [reverse("leagues:staff-adjustments", kwargs={"slug": "t24"})],
+            "fix": [f"staff {reverse('leagues:staff-audit', kwargs={'slug': 't24'})}"],
+            "deadline": [f"staff {reverse('leagues:staff-audit', kwargs={'slug': 't24'})}"],
+            "void": [f"staff {reverse('leagues:staff-audit', kwargs={'slug': 't24'})}"],
+        },
+    )
+
+
+def test_every_myl_free_text_field_is_escaped_where_it_is_shown(client, db, monkeypatch):
+    """Mitos y Leyendas: a penalty's description, the §5.8 aggression report (what
+    happened, witnesses, authorities), the player's written appeal and its decision."""
+    import datetime as dt
+
+    from events.models import EventRole
+    from penalties import myl_services
+    from penalties.models import Appeal, Penalty
+    from tests.factories import OrganisationRoleFactory, PersonFactory, RegistrationFactory
+    from tests.test_myl_penalty_services import myl_event, seat_round
+
+    event = myl_event(slug="myl-escape")
+    head = UserFactory(username="myl-head")
+    EventRole.objects.create(event=event, user=head, role=Role.HEAD_JUDGE)
+    op = UserFactory(username="myl-op")
+    OrganisationRoleFactory(organisation=event.organisation, user=op, role=Role.OP_MANAGER)
+    player = UserFactory(username="myl-player")
+    regs = [RegistrationFactory(event=event, person=PersonFactory(name="Ana", user=player))]
+    regs += [RegistrationFactory(event=event) for _ in range(3)]
+    seat_round(event, regs, 1)
+
+    def log(reg, code, conditions=None, **kw):
+        penalty = myl_services.log_penalty(
+            event, reg, code, conditions or {}, client_id=uuid.uuid4(), actor=head, **kw
+        ).penalty
+        Penalty.objects.filter(pk=penalty.pk).update(
+            created_at=dt.datetime(2026, 9, 17, 15, 0, tzinfo=dt.UTC)
+        )
+        penalty.refresh_from_db()
+        return penalty
+
+    aggression = log(regs[1], "3.1.2", {"grave": True}, description=_payload("description"))
+    myl_services.write_aggression_report(
+        aggression,
+        kind="both",
+        description=_payload("happened"),
+        witnesses=_payload("witnesses"),
+        authorities_called=True,
+        authorities_detail=_payload("authorities"),
+        actor=head,
+    )
+    monkeypatch.setattr(myl_services, "today", lambda event=None: dt.date(2026, 9, 18))
+    appealed = log(regs[0], "3.2.2")
+    myl_services.submit_written_appeal(appealed, _payload("appeal"), player)
+
+    def manage(name, **kw):
+        return reverse(name, kwargs={"slug": event.slug, **kw})
+
+    client.force_login(op)
+    pending = {f"pending {u}": h for u, h in _get(client, [manage("manage:myl-appeals")]).items()}
+    myl_services.decide_written_appeal(
+        Appeal.objects.get(penalty=appealed), "confirmed", _payload("decision"), actor=op
+    )
+
+    report = manage("manage:myl-aggression-report", pk=aggression.pk)
+    client.force_login(head)
+    pages = _get(
+        client,
+        [
+            manage("manage:penalties"),
+            manage("manage:penalty", pk=aggression.pk),
+            report,
+            report + "?print=1",
+            manage("manage:penalty", pk=appealed.pk),
+        ],
+    )
+    client.force_login(op)
+    pages.update(pending)
+    pages.update(_get(client, [manage("manage:myl-appeals")]))
+    client.force_login(player)
+    pages.update({f"player {u}": h for u, h in _get(client, [reverse("my-sanctions")]).items()})
+    _check_fields(
+        pages,
+        {
+            "description": [manage("manage:penalty", pk=aggression.pk)],
+            "happened": [report, report + "?print=1"],
+            "witnesses": [report, report + "?print=1"],
+            "authorities": [report, report + "?print=1"],
+            "appeal": [
+                f"pending {manage('manage:myl-appeals')}",
+                manage("manage:penalty", pk=appealed.pk),
+            ],
+            "decision": [manage("manage:myl-appeals"), reverse("my-sanctions")],
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("count", "forwarded", "expected"),
+    [
+        (0, "203.0.113.7", "10.0.0.2"),  # no proxy: the header is the client's word only
+        (1, "203.0.113.7", "203.0.113.7"),  # nginx replaced the header
+        (1, "198.51.100.1, 203.0.113.7", "203.0.113.7"),  # a spoofed entry on the left
+        (2, "198.51.100.1, 203.0.113.7, 10.0.0.5", "203.0.113.7"),  # balancer + nginx
+        (2, "203.0.113.7", "10.0.0.2"),  # did not come through both proxies
+        (1, "", "10.0.0.2"),
+    ],
+)
+def test_the_throttling_reads_the_address_the_trusted_proxies_saw(
+    settings, rf, count, forwarded, expected
+):
+    from axes.helpers import get_client_ip_address
+
+    settings.TRUSTED_PROXY_COUNT = count
+    request = rf.post("/accounts/login/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=forwarded)
+    assert get_client_ip_address(request) == expected

@@ -142,12 +142,12 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 # The lockout page (templates/registration/locked_out.html), status 429.
 AXES_LOCKOUT_CALLABLE = "events.security.locked_out"
-# Behind a proxy, set AXES_IPWARE_PROXY_COUNT (e.g. 1 for nginx) so that the client's
-# address is read from X-Forwarded-For instead of the proxy's.
-AXES_IPWARE_PROXY_COUNT = env_int("AXES_IPWARE_PROXY_COUNT", 0) or None
-AXES_IPWARE_META_PRECEDENCE_ORDER = (
-    ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if AXES_IPWARE_PROXY_COUNT else ("REMOTE_ADDR",)
-)
+# The client's address for the throttling (events.security.client_ip): REMOTE_ADDR, or
+# behind TRUSTED_PROXY_COUNT proxies (1 behind nginx, 2 behind a load balancer + nginx) the
+# entry those proxies put in X-Forwarded-For (counted from the right, so a client cannot
+# choose its address by sending the header itself).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "events.security.client_ip"
 
 # E-mail (password reset), with Django 6.1's MAILERS: development prints messages on the
 # console; production sends through SMTP (config/settings/prod.py; variables EMAIL_HOST,

@@ -1,0 +1,193 @@
+"""The big-screen standings view for the venue's projector (issue 7).
+
+``/events/<slug>/standings/screen/`` is a public page in large type; its live part (the
+current round, its seating while it is being played, the standings) is a fragment,
+``…/screen/live/``, that the page fetches again every 30 seconds with htmx.
+
+It shows only what the public pages show to an anonymous visitor — the standings once
+published, the seating of a round once published — *whoever* is signed in: the laptop
+driving the projector is often an organiser's, and unpublished standings must not reach
+the wall. So the fragment is the same for everyone and is always served from the public
+page cache (``events.cache``: keyed by the event's ``public_version`` and the language, so
+a publication or a result change shows at the next poll).
+"""
+
+from django.conf import settings
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+
+from events import cache as page_cache
+from events import services
+from events.models import Event
+from events.views import _public_page
+
+POLL_SECONDS = 30
+"""How often the screen fetches the live fragment again (setting ``SCREEN_POLL_SECONDS``)."""
+
+
+def poll_seconds() -> int:
+    return getattr(settings, "SCREEN_POLL_SECONDS", POLL_SECONDS)
+
+
+COLUMNS = 3
+"""Standings columns side by side on a 1920 px projector (they stack on narrow screens)."""
+MIN_ROWS = 8
+"""At least this many rows per column (a small event needs no third column)."""
+
+
+def _columns(rows: list) -> list[list]:
+    """``rows`` in up to :data:`COLUMNS` columns of equal length (the last one shorter)."""
+    size = max(MIN_ROWS, -(-len(rows) // COLUMNS))
+    return [rows[i : i + size] for i in range(0, len(rows), size)]
+
+
+def _vekn_rows(event) -> list[dict]:
+    from standings.services import event_standings
+
+    result = event_standings(event)
+    rows = []
+    for row, info in result.rows():
+        note = ""
+        if row.winner:
+            note = "winner"
+        elif row.finalist and result.prelims_done:
+            note = "finalist"
+        rows.append(
+            {
+                "rank": row.rank,
+                "name": info.name,
+                "gw": row.prelim_gw,
+                "vp": row.prelim_vp,
+                "tp": row.prelim_tp,
+                "final_vp": row.final_vp,
+                "note": note,
+                "dropped": info.status == "dropped",
+            }
+        )
+    return rows
+
+
+def _myl_rows(event) -> list[dict]:
+    from events import swiss_services as ss
+    from events.views_swiss import _standing_rows
+
+    return _standing_rows(ss.myl_standings(event))
+
+
+def _live_context(event: Event) -> dict:
+    """What the screen shows: only published things (never the staff view)."""
+    rnd = event.rounds.filter(seating_published=True).order_by("-number").first()
+    tables = services.round_overview(rnd) if rnd else []
+    playing = False
+    if rnd is not None:
+        if event.ruleset == "myl":
+            playing = any(
+                s.games_won is None and not t["table"].is_bye for t in tables for s in t["seats"]
+            )
+        else:
+            playing = any(not (t["check"].complete) for t in tables)
+    label = ""
+    if rnd is not None:
+        from events.swiss_services import round_label
+
+        label = round_label(rnd, len(tables)) if rnd.is_top_cut else str(rnd)
+    rows = []
+    if event.standings_published:
+        rows = _myl_rows(event) if event.ruleset == "myl" else _vekn_rows(event)
+    return {
+        "event": event,
+        "round": rnd,
+        "label": label,
+        "tables": tables if playing else [],
+        "playing": playing,
+        "published": event.standings_published,
+        "columns": _columns(rows),
+        "myl": event.ruleset == "myl",
+    }
+
+
+def _live_html(event: Event) -> str:
+    key = page_cache.page_key(event, "screen-live", get_language() or "")
+    return page_cache.get_or_build(
+        key,
+        lambda: page_cache.compact(
+            render_to_string("events/screen_live.html", _live_context(event))
+        ),
+    )
+
+
+def standings_screen(request, slug):
+    """The full page: the site's frame (language switch) around the live fragment."""
+    event = get_object_or_404(Event.objects.select_related("organisation"), slug=slug)
+
+    def build():
+        return render_to_string(
+            "events/screen.html",
+            {
+                "event": event,
+                # rendered by our own template, escaped there
+                "live": mark_safe(_live_html(event)),  # noqa: S308
+                "poll_seconds": poll_seconds(),
+            },
+            request=request,
+        )
+
+    return _public_page(request, event, "screen", build)
+
+
+def standings_screen_live(request, slug):
+    """The fragment the page polls: identical for every visitor, always cached."""
+    event = get_object_or_404(Event, slug=slug)
+    response = HttpResponse(_live_html(event))
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+# --------------------------------------------------------------------------- leagues
+def _competition(slug):
+    from leagues.models import Competition
+
+    competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
+    if competition.kind == Competition.Kind.KNOCKOUT:
+        raise Http404("A knockout has a bracket, not a table")
+    return competition
+
+
+def _competition_live_html(competition) -> str:
+    """The table(s) of a league or group stage in large type. Not cached: a season has no
+    version counter to key a cache on yet (``leagues/views.py``); 4 queries."""
+    from leagues import services as league_services
+
+    doc = league_services.competition_table(competition)
+    groups = list(doc["groups"].items()) if "groups" in doc else [("", doc)]
+    return render_to_string(
+        "events/screen_competition_live.html",
+        {
+            "competition": competition,
+            "groups": [{"name": name, "rows": group["rows"]} for name, group in groups],
+        },
+    )
+
+
+def competition_screen(request, slug):
+    """A league competition's table on the venue's (or the stream's) big screen."""
+    competition = _competition(slug)
+    return render(
+        request,
+        "events/screen_competition.html",
+        {
+            "competition": competition,
+            "season": competition.season,
+            "live": mark_safe(_competition_live_html(competition)),  # noqa: S308
+            "poll_seconds": poll_seconds(),
+        },
+    )
+
+
+def competition_screen_live(request, slug):
+    response = HttpResponse(_competition_live_html(_competition(slug)))
+    response["Cache-Control"] = "no-cache"
+    return response
