@@ -484,6 +484,9 @@ def set_final_four(competition, actor, *, final_four: bool, reason: str):
     from events.errors import UserError
     from leagues.access import LeaguePermission
 
+    if not isinstance(final_four, bool):
+        raise UserError(_("Choose on or off."))
+
     def change(comp, doc):
         semis = [t for t in doc["ties"] if t["stage"] == "a_semi_finals"]
         if not semis:
@@ -605,6 +608,84 @@ def _creatable_after(doc: dict, stage_ties: set[str]) -> bool:
     return False
 
 
+def _problems(exc: LeagueRuleError) -> str:
+    """The rules' problems as translated sentences (:func:`leagues.labels.problems_text`)."""
+    from leagues import labels
+
+    return labels.problems_text(exc.problems)
+
+
+# --------------------------------------------------------------------------- broadcast
+def is_league_final_phase(competition: Competition) -> bool:
+    """Whether ``competition`` is a league final phase — a knockout whose ties are the
+    ANFPES league post-season's (:func:`known_spec`), where every match must be streamed
+    (ANFPES T24 §1.4 ¶5); cup knockouts are not (§2.2: encouraged only). One query for a
+    knockout, none otherwise."""
+    if competition.kind != Competition.Kind.KNOCKOUT:
+        return False
+    if (competition.staff_choices or {}).get("cup"):  # a cup knockout created in the app
+        return False
+    ids = {tie or code for tie, code in competition.matches.values_list("tie", "code")}
+    return known_spec(ids) is not None
+
+
+def requires_stream(match: Match, *, final_phase: bool | None = None) -> bool:
+    """Whether ``match`` counts only with its stream link: a league final-phase match
+    (§1.4 ¶5) or a regular-phase fixture staff marked ``must_stream`` (§1.4 ¶6).
+    ``final_phase``: :func:`is_league_final_phase` of its competition, if known."""
+    if match.must_stream:
+        return True
+    if final_phase is None:
+        final_phase = is_league_final_phase(match.competition)
+    return final_phase
+
+
+def played_without_stream(match: Match, *, final_phase: bool | None = None) -> bool:
+    """A played match that requires its stream link (:func:`requires_stream`) and has
+    none: a friendly that does not count (ANFPES T24 §1.4 ¶5–¶6)."""
+    if match.status != Match.Status.PLAYED or (match.stream_url or "").strip():
+        return False
+    return requires_stream(match, final_phase=final_phase)
+
+
+# --------------------------------------------------------------------------- closed phases
+def regular_phase_closed(competition: Competition) -> bool:
+    """Whether staff closed the regular phase of this ``league`` competition
+    (:func:`close_regular_phase`, audited ``league.regular_phase_closed``). One query."""
+    from events.models import AuditLog
+
+    if competition.kind != Competition.Kind.LEAGUE:
+        return False
+    return AuditLog.objects.filter(
+        action="league.regular_phase_closed",
+        target=f"{competition.season.slug}/{competition.slug}",
+    ).exists()
+
+
+def ensure_regular_phase_open(competition: Competition) -> None:
+    """Refuse (``UserError``) a change of a result, a walkover, an annulment or a points
+    entry in a league whose regular phase is closed: the playoffs, promotion ties and
+    Liguilla were drawn from its final table, which must not change under them
+    (ANFPES T24 §1.1.1, §1.2.1, §1.3: the final phases follow "con la fase regular
+    terminada") **[choice]**. Locks the competition row, so it waits for a closing in
+    progress (:func:`close_regular_phase` locks it too). Other kinds pass."""
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+
+    if competition.kind != Competition.Kind.LEAGUE:
+        return
+    list(Competition.objects.select_for_update().filter(pk=competition.pk).values_list("pk"))
+    if regular_phase_closed(competition):
+        raise UserError(
+            _(
+                "The regular phase of %(name)s is closed and its final phases were drawn "
+                "from its table: its results, walkovers and points can no longer change."
+            )
+            % {"name": competition.name}
+        )
+
+
 # --------------------------------------------------------------------------- suspensions
 def season_suspensions(season: Season) -> dict:
     """The suspensions document (CONTRACTS §6) of ``season``, in 2 queries (1 without a
@@ -707,7 +788,8 @@ def suspension_flags(season: Season, doc: dict | None = None, *, match=None) -> 
     suspended for that match (ANFPES T24 §1.4 ¶3): the flags of the accepted results
     (:func:`season_suspensions`) and those of the open result reports (pending or
     disputed: their bookings and lineups against the suspensions to serve in that match;
-    names compared without case or extra spaces). ``match`` limits them to one fixture.
+    names compared as the rules compare them, :func:`leagues.rules.cards.footballer_key`:
+    case, accents and extra spaces ignored). ``match`` limits them to one fixture.
     Each ``{"match": "<competition>/<id>", "competition", "code", "team", "name",
     "footballer", "where": "lineup"|"cards", "report": pk or None}``. 2–3 queries (none
     for the reports when no suspension is pending)."""
@@ -737,7 +819,7 @@ def suspension_flags(season: Season, doc: dict | None = None, *, match=None) -> 
             key = (
                 item["next_match"],
                 item["team"],
-                " ".join(item["footballer"].split()).casefold(),
+                card_rules.footballer_key(item["footballer"]),
             )
             pending[key] = item
     if not pending:
@@ -760,11 +842,11 @@ def suspension_flags(season: Season, doc: dict | None = None, *, match=None) -> 
         for where, entry in named:
             if not isinstance(entry, dict):
                 continue
-            name = " ".join(str(entry.get("footballer") or "").split())
-            item = pending.get((ref, entry.get("team"), name.casefold()))
-            if item is None or (where, entry.get("team"), name.casefold()) in seen:
+            name = card_rules.footballer_key(entry.get("footballer"))
+            item = pending.get((ref, entry.get("team"), name))
+            if item is None or (where, entry.get("team"), name) in seen:
                 continue
-            seen.add((where, entry.get("team"), name.casefold()))
+            seen.add((where, entry.get("team"), name))
             flags.append(
                 {
                     "match": ref,
@@ -811,6 +893,7 @@ def _post_season(competition: Competition, slug, name, spec, standing, first_sta
 
     season = competition.season
     slug = slug or f"{competition.slug}-playoffs"
+    _check_name(name)
     if not SLUG_RE.match(slug) or Competition.objects.filter(slug=slug).exists():
         raise UserError(_("The address %(slug)s is taken or not valid.") % {"slug": slug})
     filled = bracket_rules.fill_bracket(spec, [standing])
@@ -871,6 +954,10 @@ def close_regular_phase(
         require(actor, season, LeaguePermission.REVIEW_RESULTS)
         if competition.kind != Competition.Kind.LEAGUE:
             raise UserError(_("Only a league's regular phase can be closed."))
+        if regular_phase_closed(competition):
+            raise UserError(
+                _("The regular phase of %(name)s is already closed.") % {"name": competition.name}
+            )
         pending = competition.matches.filter(status=Match.Status.SCHEDULED).count()
         if pending:
             raise UserError(
@@ -880,6 +967,21 @@ def close_regular_phase(
                     pending,
                 )
                 % {"n": pending}
+            )
+        # A must-stream fixture played without its link is a friendly (§1.4 ¶6): the table
+        # would be built without it. Staff replay it or add its link first.
+        friendlies = list(
+            competition.matches.filter(
+                status=Match.Status.PLAYED, must_stream=True, stream_url=""
+            ).values_list("code", "home__name", "away__name")
+        )
+        if friendlies:
+            raise UserError(
+                _(
+                    "These fixtures were played without their required stream link and do "
+                    "not count: %(matches)s. Order them replayed or add their link first."
+                )
+                % {"matches": ", ".join(f"{c} ({h} – {a})" for c, h, a in friendlies)}
             )
         doc = competition_table(competition)
         order = [row["team"] for row in doc["rows"]]
@@ -1192,7 +1294,7 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
                 require_stream=league,
             )
         except LeagueRuleError as exc:
-            raise UserError("; ".join(exc.problems)) from None
+            raise UserError(_problems(exc)) from None
         views = [v for v in filled.ties if v.spec.stage == stage]
         thirds = []
         for view in views:
@@ -1296,7 +1398,7 @@ def season_next_divisions(season: Season, competitions=None) -> dict | None:
     season's two leagues and its league post-season knockouts; ``None`` when the season has
     no Primera A and Primera B or no post-season yet. Shape: ``{"primera_a": [{"team",
     "name"}] | None, "primera_b": … , "moves": [{"team", "name", "to", "reason"}],
-    "pending": [str]}``. Direct relegation with abandoned Primera A teams waits for a
+    "stays": [the same: Liguilla teams keeping their division], "pending": [str]}``. Direct relegation with abandoned Primera A teams waits for a
     staff decision (§1.2.2; not entered in the app yet). Bounded queries."""
     comps = list(season.competitions.all()) if competitions is None else list(competitions)
     divisions = {division_of(c) for c in comps} - {None}
@@ -1365,7 +1467,13 @@ def season_next_divisions(season: Season, competitions=None) -> dict | None:
             expelled=[t["code"] for t in team_rows if t["status"] == "expelled"],
         )
     except LeagueRuleError as exc:
-        return {"primera_a": None, "primera_b": None, "moves": [], "pending": exc.problems}
+        return {
+            "primera_a": None,
+            "primera_b": None,
+            "moves": [],
+            "stays": [],
+            "pending": exc.problems,
+        }
 
     def listed(codes):
         return None if codes is None else [{"team": c, "name": names.get(c, c)} for c in codes]
@@ -1376,6 +1484,10 @@ def season_next_divisions(season: Season, competitions=None) -> dict | None:
         "moves": [
             {"team": m.team, "name": names.get(m.team, m.team), "to": m.to, "reason": m.reason}
             for m in result.moves
+        ],
+        "stays": [
+            {"team": m.team, "name": names.get(m.team, m.team), "to": m.to, "reason": m.reason}
+            for m in result.stays
         ],
         "pending": list(result.pending),
     }
@@ -1511,7 +1623,7 @@ def champagne_draw(
         else:
             raise UserError(_("Choose a seeded draw or a live draw typed by hand."))
     except LeagueRuleError as exc:
-        raise UserError("; ".join(exc.problems)) from None
+        raise UserError(_problems(exc)) from None
     if legs not in (1, 2):
         raise UserError(_("The group stage is played in one or two legs."))
     tz = ZoneInfo(season.time_zone)
@@ -1621,6 +1733,17 @@ def _relegation_list(competitions) -> list[str] | None:
     return None
 
 
+def _check_name(name) -> None:
+    """A competition's name fits its column (``UserError`` "name too long" otherwise)."""
+    from django.utils.translation import gettext as _
+
+    from events.errors import UserError
+
+    limit = Competition._meta.get_field("name").max_length
+    if name and len(name) > limit:
+        raise UserError(_("The name is too long: at most %(max)s characters.") % {"max": limit})
+
+
 def _new_competition(season, *, slug, name, kind, legs=2, counts=False, choices=None):
     """A new competition at the end of the season (``UserError`` for a taken slug)."""
     from django.utils.translation import gettext as _
@@ -1628,6 +1751,7 @@ def _new_competition(season, *, slug, name, kind, legs=2, counts=False, choices=
     from events.errors import UserError
     from leagues.services import SLUG_RE
 
+    _check_name(name)
     if not SLUG_RE.match(slug) or Competition.objects.filter(slug=slug).exists():
         raise UserError(_("The address %(slug)s is taken or not valid.") % {"slug": slug})
     last = season.competitions.order_by("-position").values_list("position", flat=True)
@@ -1754,7 +1878,7 @@ def close_group_stage(competition: Competition, actor, *, order_across=()) -> li
         try:
             tables = _group_tables(competition)
         except LeagueRuleError as exc:
-            raise UserError("; ".join(exc.problems)) from None
+            raise UserError(_problems(exc)) from None
         for name, table in tables.items():
             for tie in table.unresolved:
                 raise UserError(
@@ -1769,6 +1893,33 @@ def close_group_stage(competition: Competition, actor, *, order_across=()) -> li
             {1: "ns_winners", 2: "ns_runners_up"} if nucommunity else cup_rules.POSITION_RANKINGS
         )
         order_across = _ids(order_across)
+        if order_across:
+            # Only teams of this group stage that every criterion leaves level across the
+            # groups can be ordered by staff.
+            members = {str(row.team) for table in tables.values() for row in table.rows}
+            unknown = [t for t in order_across if t not in members]
+            if unknown:
+                raise UserError(
+                    _("Not teams of this group stage: %(teams)s.") % {"teams": ", ".join(unknown)}
+                )
+            if len(set(order_across)) != len(order_across):
+                raise UserError(_("Give each team once in the order."))
+            plain = cup_rules.cross_group_rankings(tables, codes=codes)
+            level = {
+                str(standing.order[p - 1])
+                for place, standing in plain.items()
+                if place in codes
+                for p in standing.unresolved
+            }
+            extra = [t for t in order_across if t not in level]
+            if extra:
+                raise UserError(
+                    _(
+                        "%(teams)s: not level on every criterion with another team of the same "
+                        "group position: the order is only for teams the criteria leave level."
+                    )
+                    % {"teams": ", ".join(extra)}
+                )
         rankings = cup_rules.cross_group_rankings(
             tables, decisions={p: order_across for p in codes}, codes=codes
         )
@@ -1893,14 +2044,35 @@ def nucommunity_create(
         isinstance(groups, bool) or not isinstance(groups, int) or not 1 <= groups <= 8
     ):
         raise UserError(_("Give the number of groups (1 to 8)."))
+    # The rules' checks of the format, as sentences for the page (NucommunityConfig).
+    count = len(entrants)
+    if format not in ("knockout", "groups_knockout"):
+        raise UserError(_("Choose the format: a knockout from a draw, or groups then a knockout."))
+    if format == "knockout" and (count < 2 or count & (count - 1)):
+        raise UserError(
+            _(
+                "A knockout from a draw needs a power-of-two number of entrants (2, 4, 8, 16, "
+                "32…): %(n)s were given."
+            )
+            % {"n": count}
+        )
+    if format == "groups_knockout":
+        if groups & (groups - 1):
+            raise UserError(_("The number of groups must be a power of two: 1, 2, 4 or 8."))
+        if count % groups:
+            raise UserError(
+                _("The %(n)s entrants do not split evenly into %(groups)s groups.")
+                % {"n": count, "groups": groups}
+            )
     try:
         config = cup_rules.NucommunityConfig(
             format=format, teams=len(entrants), legs=legs, groups=groups
         )
     except LeagueRuleError as exc:
-        raise UserError("; ".join(exc.problems)) from None
+        raise UserError(_problems(exc)) from None
     slug = slug or f"{season.slug}-nucommunity"
     name = name or _("Nucommunity Shit")
+    _check_name(name)
     seed = (seed or "").strip() or None
     if method not in ("seed", "manual"):
         raise UserError(_("Choose a seeded draw or a live draw typed by hand."))
@@ -1943,7 +2115,7 @@ def nucommunity_create(
                 "groups": {n: [t for t, g in dealt if g == n] for n in names},
             }
     except LeagueRuleError as exc:
-        raise UserError("; ".join(exc.problems)) from None
+        raise UserError(_problems(exc)) from None
     with transaction.atomic():
         if format == "knockout":
             cup = {
@@ -2030,8 +2202,13 @@ def add_cup_bonus(season: Season, actor, *, team: str, points, reason: str):
         points = int(str(points).strip())
     except ValueError:
         raise UserError(_("The points must be a whole number."), field="points") from None
-    if points == 0 or abs(points) > 999:
-        raise UserError(_("The points must be a whole number."), field="points")
+    if points == 0:
+        raise UserError(
+            _("The points must not be 0: give the points earned, or a negative number to correct."),
+            field="points",
+        )
+    if abs(points) > 999:
+        raise UserError(_("The points must be between −999 and 999."), field="points")
     row = season.teams.filter(code=team).first()
     if row is None:
         raise UserError(_("Unknown team id: %(id)s.") % {"id": team}, field="team")
@@ -2213,18 +2390,30 @@ def set_bracket_slot(competition, actor, *, tie: str, side: str, team: str, reas
             )
         slots = dict((comp.staff_choices or {}).get("slots") or {})
         if team:
-            if not comp.season.teams.filter(code=team).exists():
+            from leagues import labels
+
+            team_name = comp.season.teams.filter(code=team).values_list("name", flat=True).first()
+            if team_name is None:
                 raise UserError(_("Unknown team id: %(id)s.") % {"id": team})
             if team not in _slot_candidates(comp, doc):
-                raise UserError(_("%(team)s does not play in this competition.") % {"team": team})
+                raise UserError(
+                    _("%(team)s does not play in this competition.") % {"team": team_name}
+                )
             for other in doc["ties"]:
                 if other["stage"] != found["stage"]:
                     continue
                 for other_side, slot in zip(("first", "second"), other["slots"], strict=True):
                     if (other["id"], other_side) != (tie, side) and slot["team"] == team:
                         raise UserError(
-                            _("%(team)s is already in %(tie)s of this stage.")
-                            % {"team": team, "tie": other["id"]}
+                            _(
+                                "%(team)s already plays tie %(tie)s of the %(stage)s: a team "
+                                "plays one tie per stage."
+                            )
+                            % {
+                                "team": team_name,
+                                "tie": other["id"],
+                                "stage": labels.stage_label(other["stage"], other["stage"]),
+                            }
                         )
             slots[f"{tie}.{side}"] = team
         else:
@@ -2404,7 +2593,7 @@ def set_relegation(season: Season, actor, *, teams, reason: str) -> Competition:
                     bracket_rules.Standing(PRIMERA_A, tuple(members)), override=codes
                 )
             except LeagueRuleError as exc:
-                raise UserError("; ".join(exc.problems)) from None
+                raise UserError(_problems(exc)) from None
         before = (primera_a.staff_choices or {}).get("relegation")
         choices = dict(primera_a.staff_choices or {})
         if codes:

@@ -230,11 +230,10 @@ class ReportForm(_SeasonForm):
         label=_("Screenshot of the result"), validators=[validate_image], widget=ImageInput
     )
     stream_url = forms.URLField(
-        label=_("Stream link (final phases)"),
+        label=_("Stream link"),
         required=False,
         max_length=500,
         assume_scheme="https",
-        help_text=_("A final-phase match without its broadcast link does not count."),
     )
     cards = BookingsField(
         label=_("Bookings (optional)"),
@@ -264,9 +263,31 @@ class ReportForm(_SeasonForm):
     DECIDER_ONLY = ("extra_time", "penalties_home", "penalties_away")
     """Fields of a third match or a one-match decider only (ANFPES T24 §1.1.2, §2.2)."""
 
-    def __init__(self, *args, decider: bool = False, **kwargs):
+    STREAM_RULES = ("required", "encouraged", "none")
+    """How the stream link is asked: ``required`` (a league final phase, §1.4 ¶5, or a
+    fixture staff marked must-stream, §1.4 ¶6), ``encouraged`` (cup knockouts, §2.2:
+    they count without it), ``none`` (the field is not shown)."""
+
+    def __init__(self, *args, decider: bool = False, stream: str = "none", **kwargs):
         super().__init__(*args, **kwargs)
         self.decider = decider
+        self.stream = stream if stream in self.STREAM_RULES else "none"
+        field = self.fields["stream_url"]
+        if self.stream == "required":
+            field.required = True
+            field.label = _("Stream link (broadcast required)")
+            field.help_text = _(
+                "Required: without its stream link this match is a friendly and does not "
+                "count (ANFPES T24 §1.4)."
+            )
+            field.error_messages["required"] = _(
+                "Give the stream link: without it this match does not count."
+            )
+        elif self.stream == "encouraged":
+            field.label = _("Stream link (optional)")
+            field.help_text = _(
+                "Cup matches count without a stream link; streaming is encouraged (§2.2)."
+            )
         if not decider:
             for name in self.DECIDER_ONLY:
                 self.fields.pop(name)
@@ -278,6 +299,16 @@ class ReportForm(_SeasonForm):
         home, away = data.get("penalties_home"), data.get("penalties_away")
         if (home is None) != (away is None):
             raise ValidationError(_("Give both penalty counts, or neither."))
+        level = data.get("home_goals") is not None and data.get("home_goals") == data.get(
+            "away_goals"
+        )
+        if level and home is None:
+            raise ValidationError(
+                _(
+                    "A third match or decider level after extra time is decided on "
+                    "penalties: tick extra time and give the penalty shoot-out."
+                )
+            )
         if home is not None:
             level = data.get("home_goals") is not None and data.get("home_goals") == data.get(
                 "away_goals"
@@ -325,10 +356,23 @@ class ResolveForm(_SeasonForm):
         label=_("Reason"), required=False, max_length=2000, widget=forms.Textarea({"rows": 2})
     )
 
-    def __init__(self, *args, **kwargs):
+    extra_time = forms.BooleanField(label=_("The score includes extra time"), required=False)
+    penalties_home = forms.IntegerField(
+        label=_("Home penalties"), required=False, min_value=0, max_value=MAX_GOALS
+    )
+    penalties_away = forms.IntegerField(
+        label=_("Away penalties"), required=False, min_value=0, max_value=MAX_GOALS
+    )
+    DECIDER_ONLY = ("extra_time", "penalties_home", "penalties_away")
+
+    def __init__(self, *args, decider: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        self.decider = decider
         self.fields["home_goals"].required = False
         self.fields["away_goals"].required = False
+        if not decider:
+            for name in self.DECIDER_ONLY:
+                self.fields.pop(name)
 
     def clean(self):
         data = super().clean()
@@ -336,7 +380,25 @@ class ResolveForm(_SeasonForm):
             data.get("home_goals") is None or data.get("away_goals") is None
         ):
             raise ValidationError(_("Give both scores to accept with another score."))
+        if self.decider and (data.get("penalties_home") is None) != (
+            data.get("penalties_away") is None
+        ):
+            raise ValidationError(_("Give both penalty counts, or neither."))
         return data
+
+    def service_arguments(self) -> dict:
+        """The cleaned data as :func:`leagues.reporting.resolve_report` takes it (a
+        decider amended: its extra time and shoot-out as given)."""
+        data = self.cleaned_data
+        args = {
+            key: data.get(key)
+            for key in ("decision", "reason", "home_goals", "away_goals", "posted_at")
+        }
+        if self.decider and data.get("decision") == "amend":
+            home, away = data.get("penalties_home"), data.get("penalties_away")
+            args["extra_time"] = bool(data.get("extra_time"))
+            args["penalties"] = None if home is None else (home, away)
+        return args
 
 
 class CorrectForm(_SeasonForm):

@@ -259,18 +259,103 @@ _MOVES = {
     "suspended: relegated (ANFPES T24 §III.4)": _("suspended: relegated (ANFPES T24 §III.4)"),
     "expelled (ANFPES T24 §III.4)": _("expelled (ANFPES T24 §III.4)"),
 }
-_LIGUILLA_MOVE = re.compile(r"^Liguilla de Promoción (\S+) \(ANFPES T24 §1\.2\.3\)$")
+_LIGUILLA_MOVE = re.compile(
+    r"^(promoted: won|relegated: lost|stays in Primera A: won|stays in Primera B: lost) "
+    r"the Liguilla de Promoción (\S+) \(ANFPES T24 §1\.2\.3\)$"
+)
+_LIGUILLA_MOVES = {
+    "promoted: won": _(
+        "promoted to Primera A: won the Liguilla de Promoción %(tie)s (ANFPES T24 §1.2.3)"
+    ),
+    "relegated: lost": _(
+        "relegated to Primera B: lost the Liguilla de Promoción %(tie)s (ANFPES T24 §1.2.3)"
+    ),
+    "stays in Primera A: won": _(
+        "stays in Primera A: won the Liguilla de Promoción %(tie)s (ANFPES T24 §1.2.3)"
+    ),
+    "stays in Primera B: lost": _(
+        "stays in Primera B: lost the Liguilla de Promoción %(tie)s (ANFPES T24 §1.2.3)"
+    ),
+}
 
 
 def move_label(reason: str):
-    """The reason of a move between divisions, translated."""
+    """The reason of a move between divisions (or of a team of the Liguilla keeping its
+    division), translated."""
     if reason in _MOVES:
         return _MOVES[reason]
     found = _LIGUILLA_MOVE.match(reason)
     if found:
-        return _("Liguilla de Promoción %(tie)s (ANFPES T24 §1.2.3)") % {"tie": found[1]}
+        return _LIGUILLA_MOVES[found[1]] % {"tie": found[2]}
     return reason
 
 
 def nucommunity_format_label(code: str):
     return NUCOMMUNITY_FORMAT_LABELS.get(code, code)
+
+
+# Problems the rules raise (English, lower case, stable for the API and the tests) as
+# translated sentences for the pages (ANFPES T24 §2.1–§2.2 draws and knockouts).
+_PROBLEMS = (
+    (
+        re.compile(r"^a team is listed twice in the previous tables and newcomers$"),
+        lambda m: _("A team is listed twice in last season's tables and the newcomers."),
+    ),
+    (
+        re.compile(r"^not in last season's tables nor among the newcomers: \[(.*)\]$"),
+        lambda m: (
+            _("Not in last season's tables nor among the newcomers: %(teams)s.")
+            % {"teams": m[1].replace("'", "")}
+        ),
+    ),
+    (
+        re.compile(r"^the draw needs (\d+) teams \((\d+) pots of (\d+)\), got (\d+)$"),
+        lambda m: (
+            _("The draw needs %(n)s teams (%(pots)s pots of %(size)s); %(got)s were given.")
+            % {"n": m[1], "pots": m[2], "size": m[3], "got": m[4]}
+        ),
+    ),
+    (
+        re.compile(r"^the draw must list every team of the pots exactly once$"),
+        lambda m: _("The live draw must list every team of the pots exactly once."),
+    ),
+    (
+        re.compile(r"^(.+): unknown group '(.*)'$"),
+        lambda m: _("%(team)s: unknown group %(group)s.") % {"team": m[1], "group": m[2]},
+    ),
+    (
+        re.compile(r"^group (\S+) has two teams of pot (\d+)$"),
+        lambda m: _("Group %(group)s has two teams of pot %(pot)s.") % {"group": m[1], "pot": m[2]},
+    ),
+    (
+        re.compile(r"^a (drawn )?knockout needs a power-of-two number of (teams|entrants)$"),
+        lambda m: _("A knockout needs a power-of-two number of teams (2, 4, 8, 16, 32…)."),
+    ),
+    (
+        re.compile(r"^the number of (groups|first-round ties) must be a power of two$"),
+        lambda m: _("The number of groups or first-round ties must be a power of two."),
+    ),
+    (
+        re.compile(r"^the teams must split evenly into the groups$"),
+        lambda m: _("The teams must split evenly into the groups."),
+    ),
+)
+
+
+def problem_label(text: str):
+    """A problem raised by the rules as a sentence for the page: translated when it is a
+    known one, else its first letter capitalised and a full stop added."""
+    text = str(text).strip()
+    for pattern, label in _PROBLEMS:
+        found = pattern.match(text)
+        if found:
+            return label(found)
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def problems_text(problems) -> str:
+    """Several rule problems as one message (:func:`problem_label` each)."""
+    return " ".join(str(problem_label(p)) for p in problems)

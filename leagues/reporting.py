@@ -179,7 +179,9 @@ def is_decider(match: Match) -> bool:
 def check_decider(match: Match, home_goals: int, away_goals: int, extra_time, penalties):
     """``(extra_time, penalties)`` of a reported result, checked: only for a decider
     (:func:`is_decider`); a shoot-out only after a score still level after extra time,
-    and with a winner. ``UserError`` otherwise."""
+    and with a winner; and a decider level after extra time needs its shoot-out — it is
+    played to a winner (ANFPES T24 §1.1.2, §1.2.3, §2.2: "con tiempo extra y definición a
+    penales"). ``UserError`` otherwise."""
     extra_time = bool(extra_time)
     if penalties is not None:
         if not isinstance(penalties, list | tuple) or len(penalties) != 2:
@@ -194,7 +196,20 @@ def check_decider(match: Match, home_goals: int, away_goals: int, extra_time, pe
             raise UserError(_("A penalty shoot-out follows a score still level after extra time."))
         if penalties[0] == penalties[1]:
             raise UserError(_("A penalty shoot-out has a winner."))
+    _decider_has_winner(match, home_goals, away_goals, penalties)
     return extra_time, penalties
+
+
+def _decider_has_winner(match: Match, home_goals: int, away_goals: int, penalties) -> None:
+    """A third match or one-match decider (:func:`is_decider`) is played to a winner:
+    level after extra time, the shoot-out decides (ANFPES T24 §1.1.2, §2.2)."""
+    if is_decider(match) and home_goals == away_goals and penalties is None:
+        raise UserError(
+            _(
+                "A third match or decider level after extra time is decided on penalties: "
+                "tick extra time and give the penalty shoot-out."
+            )
+        )
 
 
 # --------------------------------------------------------------------------- bookings
@@ -380,6 +395,13 @@ def report_result(
             raise PermissionDenied
         _playable(match)
         posted_at = _posted(posted_at, timezone.now(), match)
+        from leagues.finals import requires_stream
+
+        if not (stream_url or "").strip() and requires_stream(match):
+            raise UserError(
+                _("Give the stream link: without it this match does not count."),
+                field="stream_url",
+            )
         cards = check_cards(match, cards)
         lineup = check_lineup(match, lineup)
         if match.reports.filter(status__in=OPEN).exists():
@@ -517,6 +539,8 @@ def resolve_report(
     away_goals: int | None = None,
     posted_at: datetime | None = None,
     cards=None,
+    extra_time: bool | None = None,
+    penalties: tuple[int, int] | None = None,
 ) -> ResultReport:
     """League staff decide an open (pending or disputed) report.
 
@@ -524,7 +548,9 @@ def resolve_report(
     given ``home_goals``/``away_goals`` and, if given, ``posted_at`` instead) or
     ``"reject"`` (the match stays unplayed; the players may report again). On accept and
     amend the report's bookings become the match's cards (``cards``, for amend only:
-    another list of bookings, :func:`check_cards`). ``reason`` is
+    another list of bookings, :func:`check_cards`). For a decider (:func:`is_decider`)
+    amend also takes ``extra_time`` and ``penalties`` (``None``: the report's), checked
+    by :func:`check_decider` — a level decider needs its shoot-out. ``reason`` is
     required except to accept an undisputed report. Needs
     :attr:`LeaguePermission.REVIEW_RESULTS`; ``UserError`` for a closed report, a match
     that already has a result, or bad values."""
@@ -546,13 +572,28 @@ def resolve_report(
             _playable(match)
             score = (report.home_goals, report.away_goals)
             when = report.posted_at
+            decider = (
+                bool(report.extra_time),
+                None
+                if report.penalties_home is None
+                else (report.penalties_home, report.penalties_away),
+            )
             if decision == "amend":
                 score = _score(home_goals, away_goals)
                 if posted_at is not None:
                     when = _posted(posted_at, timezone.now(), match)
+                if extra_time is not None or penalties is not None:
+                    decider = (bool(extra_time), penalties)
+                elif score[0] != score[1]:  # amended to a winner: the shoot-out goes
+                    decider = (decider[0], None)
+                decider = check_decider(match, *score, *decider)
+            else:
+                _decider_has_winner(match, *score, decider[1])
             bookings = report.cards
             if decision == "amend" and cards is not None:
                 bookings = cards
+            report.extra_time = decider[0]
+            report.penalties_home, report.penalties_away = decider[1] or (None, None)
             _apply(match, *score, when, report.stream_url, report=report)
             booked = _apply_cards(match, check_cards(match, bookings))
             report.status = ResultReport.Status.RESOLVED
@@ -566,7 +607,15 @@ def resolve_report(
             target(match),
             before={**before, "cards": booked["before"]} if booked else before,
             after={**_snapshot(match), "report": report.pk}
-            | ({"cards": booked["after"]} if booked else {}),
+            | ({"cards": booked["after"]} if booked else {})
+            | (
+                {
+                    "extra_time": match.extra_time,
+                    "penalties": [match.penalties_home, match.penalties_away],
+                }
+                if booked and is_decider(match)
+                else {}
+            ),
             comment=reason,
         )
     return report
@@ -607,10 +656,14 @@ def correct_result(
     with transaction.atomic():
         match = _lock(match)
         require(actor, match.competition.season, LeaguePermission.REVIEW_RESULTS)
+        from leagues.finals import ensure_regular_phase_open
+
+        ensure_regular_phase_open(match.competition)
         if match.status not in (Match.Status.PLAYED, Match.Status.SCHEDULED):
             raise UserError(_("Walkovers and annulled matches are changed by the tribunal."))
         if match.reports.filter(status__in=OPEN).exists():
             raise UserError(_("Decide the open report of this match first."))
+        _decider_has_winner(match, home_goals, away_goals, penalties)
         now = timezone.now()
         when = _posted(reported_at, now, match) if reported_at else (match.reported_at or now)
         before = {
@@ -671,6 +724,7 @@ def request_excuse(
         if side is None:
             raise PermissionDenied
         _playable(match)
+        _counts_for_compliance(match)
         old = Excuse.objects.select_for_update().filter(match=match).first()
         if old is not None:
             if "no" not in (old.opponent_answer, old.staff_answer):
@@ -704,6 +758,19 @@ def request_excuse(
             comment=reason,
         )
     return excuse
+
+
+def _counts_for_compliance(match: Match) -> None:
+    """Excuses and concessions are about the compliance table (ANFPES T24 §IV.5, §IV.7):
+    refused on a match that does not count for it (league final phases, cup knockouts:
+    no deadlines to excuse, no points to concede, §IV.1)."""
+    if not match.competition.counts_for_compliance:
+        raise UserError(
+            _(
+                "This match does not count for the compliance table: there is nothing to "
+                "excuse or concede."
+            )
+        )
 
 
 def answer_excuse(excuse: Excuse, user, agree: bool) -> Excuse:
@@ -759,6 +826,7 @@ def concede(match: Match, user) -> Concession:
             raise PermissionDenied
         if match.status != Match.Status.SCHEDULED:
             raise UserError(_("Compliance points are conceded before the match is played."))
+        _counts_for_compliance(match)
         if Concession.objects.filter(match=match).exists():
             raise UserError(_("This match's compliance points were already conceded."))
         try:

@@ -12,6 +12,8 @@ tribunal (ANFPES T24 §III; SPEC-leagues §2).
   players sent off) and its outcome (:func:`leagues.rules.match_rules.incident_outcome`).
 - :func:`set_must_stream` — staff require (or stop requiring) the broadcast of a
   regular-phase fixture (§1.4 ¶6).
+- :func:`replay_unstreamed` and :func:`set_stream_link` — a match played without the
+  stream link it needed (a friendly, §1.4 ¶5–¶6) is ordered replayed, or given its link.
 
 Like :mod:`leagues.services`, these are ORM adapters around the pure rules of
 :mod:`leagues.rules.table`: each one checks the actor's permission itself
@@ -31,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -39,7 +42,7 @@ from django.utils.translation import gettext as _
 from events.errors import UserError
 from events.models import AuditLog
 from events.services import audit
-from leagues.access import LeaguePermission, require
+from leagues.access import LeaguePermission, require, season_permissions
 from leagues.models import (
     MAX_GOALS,
     Adjustment,
@@ -68,6 +71,8 @@ __all__ = [
     "record_incident",
     "record_walkover",
     "set_must_stream",
+    "set_stream_link",
+    "replay_unstreamed",
     "tribunal_decision",
     "void_match",
 ]
@@ -150,6 +155,14 @@ def _int(value, name: str) -> int:
     return value
 
 
+def _regular_phase_open(competition: Competition) -> None:
+    """Refuse a change to a league whose regular phase is closed
+    (:func:`leagues.finals.ensure_regular_phase_open`)."""
+    from leagues.finals import ensure_regular_phase_open
+
+    ensure_regular_phase_open(competition)
+
+
 def _counts_in_a_table(competition: Competition) -> bool:
     """Knockouts have no table, so no ledger **[choice]**."""
     return competition.kind != Competition.Kind.KNOCKOUT
@@ -198,6 +211,7 @@ def record_walkover(
         raise UserError(_("Give the time with its time zone."))
     now = timezone.now()
     with transaction.atomic():
+        _regular_phase_open(competition)
         locked = _locked_match(match)
         _check_scheduled(locked)
         if not refusal and locked.final_deadline and now <= locked.final_deadline:
@@ -292,6 +306,7 @@ def tribunal_decision(
     if deductions and not _counts_in_a_table(competition):
         raise UserError(_("A knockout has no table: it takes no points deductions."))
     with transaction.atomic():
+        _regular_phase_open(competition)
         locked = _locked_match(match)
         _check_scheduled(locked)
         before = _state(locked)
@@ -338,6 +353,7 @@ def void_match(match: Match, actor, reason: str) -> Match:
     require(actor, season, LeaguePermission.DECIDE_SANCTIONS)
     reason = _reason(reason, required=True)
     with transaction.atomic():
+        _regular_phase_open(match.competition)
         locked = _locked_match(match)
         if locked.status != Match.Status.PLAYED:
             _check_scheduled(locked)
@@ -483,6 +499,7 @@ def add_adjustment(
     if competition.kind == Competition.Kind.KNOCKOUT:
         raise UserError(_("A knockout has no table: it takes no points adjustments."))
     with transaction.atomic():
+        _regular_phase_open(competition)
         Competition.objects.select_for_update().filter(pk=competition.pk).first()
         if not Entry.objects.filter(competition=competition, team=team).exists():
             raise UserError(
@@ -716,6 +733,7 @@ def record_incident(
         raise UserError(_("Give the time with its time zone."))
     now = timezone.now()
     with transaction.atomic():
+        _regular_phase_open(competition)
         locked = _locked_match(match)
         if locked.status not in (Match.Status.SCHEDULED, Match.Status.PLAYED):
             raise UserError(
@@ -822,6 +840,7 @@ def set_must_stream(match: Match, actor, required: bool, *, reason: str = "") ->
         )
     reason = _reason(reason, required=False)
     with transaction.atomic():
+        _regular_phase_open(competition)
         locked = _locked_match(match)
         if locked.must_stream == required:
             text = (
@@ -842,6 +861,132 @@ def set_must_stream(match: Match, actor, required: bool, *, reason: str = "") ->
             target=match_target(locked),
             before={"must_stream": not required},
             after={"must_stream": required, "status": locked.status},
+            comment=reason,
+        )
+    return locked
+
+
+def _staff_or_tribunal(actor, season) -> None:
+    """League staff (``REVIEW_RESULTS``) or the tribunal (``DECIDE_SANCTIONS``)."""
+    perms = season_permissions(actor, season)
+    if LeaguePermission.REVIEW_RESULTS not in perms and (
+        LeaguePermission.DECIDE_SANCTIONS not in perms
+    ):
+        raise PermissionDenied
+
+
+def _unstreamed_locked(match: Match) -> Match:
+    """The match locked, checked to be a friendly for lack of its stream link."""
+    from leagues.finals import played_without_stream
+
+    locked = _locked_match(match)
+    if not played_without_stream(locked):
+        raise UserError(
+            _(
+                "Match %(code)s is not a match played without its required stream link: "
+                "nothing to replay or add here (correct or annul it instead)."
+            )
+            % {"code": locked.code}
+        )
+    return locked
+
+
+def replay_unstreamed(match: Match, actor, *, reason: str) -> Match:
+    """Order a match played without the stream link it needed replayed (ANFPES T24 §1.4
+    ¶5–¶6: it "contará como amistoso"; §III.3 allows restarting for a missing broadcast):
+    the match goes back to ``scheduled`` — score, posting time, extra time, penalties,
+    lineups and bookings cleared; its accepted report stays in the history — and the
+    audit log (``league.replay_ordered``) keeps everything it had, cards included
+    **[choice: the same fixture, not a ``-r`` replay, so a tie keeps its leg]**.
+
+    League staff (``REVIEW_RESULTS``) or the tribunal (``DECIDE_SANCTIONS``); ``reason``
+    required. ``UserError`` (nothing saved) for a match that counts (it has its link, or
+    does not need one), or a league whose regular phase is closed."""
+    from leagues.models import Card
+
+    competition = match.competition
+    _staff_or_tribunal(actor, competition.season)
+    reason = _reason(reason, required=True)
+    with transaction.atomic():
+        _regular_phase_open(competition)
+        locked = _unstreamed_locked(match)
+        before = {
+            **_state(locked),
+            "extra_time": locked.extra_time,
+            "penalties": [locked.penalties_home, locked.penalties_away],
+            "lineup": locked.lineup,
+            "cards": [
+                {"team": c["team__code"], "footballer": c["footballer"], "card": c["card"]}
+                for c in Card.objects.filter(match=locked).values(
+                    "team__code", "footballer", "card"
+                )
+            ],
+        }
+        Card.objects.filter(match=locked).delete()
+        locked.status = Match.Status.SCHEDULED
+        locked.home_goals = locked.away_goals = None
+        locked.reported_at = None
+        locked.extra_time = None
+        locked.penalties_home = locked.penalties_away = None
+        locked.lineup = []
+        locked.save(
+            update_fields=[
+                "status",
+                "home_goals",
+                "away_goals",
+                "reported_at",
+                "extra_time",
+                "penalties_home",
+                "penalties_away",
+                "lineup",
+            ]
+        )
+        audit(
+            None,
+            actor,
+            "league.replay_ordered",
+            target=match_target(locked),
+            before=before,
+            after=_state(locked),
+            comment=reason,
+        )
+    return locked
+
+
+def set_stream_link(match: Match, actor, url: str, *, reason: str) -> Match:
+    """Add the stream link of a match played without the link it needed (the players
+    streamed it but did not report the link): it counts again (ANFPES T24 §1.4 ¶5–¶6).
+    ``url``: an http(s) address of at most 500 characters. League staff or the tribunal;
+    ``reason`` required; audited ``league.stream_link_set``. ``UserError`` (nothing saved)
+    for a bad address, a match that is not such a friendly, or a closed regular phase."""
+    from django.core.exceptions import ValidationError
+    from django.core.validators import URLValidator
+
+    competition = match.competition
+    _staff_or_tribunal(actor, competition.season)
+    reason = _reason(reason, required=True)
+    url = (url or "").strip()
+    try:
+        if len(url) > 500:
+            raise ValidationError("too long")
+        URLValidator(schemes=["http", "https"])(url)
+    except ValidationError:
+        raise UserError(
+            _("Give the stream link: an http(s) address of at most 500 characters."),
+            field="stream_url",
+        ) from None
+    with transaction.atomic():
+        _regular_phase_open(competition)
+        locked = _unstreamed_locked(match)
+        locked.stream_url = url
+        locked.save(update_fields=["stream_url"])
+        audit(
+            None,
+            actor,
+            "league.stream_link_set",
+            target=match_target(locked),
+            before={"stream_url": ""},
+            after={"stream_url": url},
             comment=reason,
         )
     return locked

@@ -50,4 +50,14 @@ urlpatterns = [
         views_staff.match_must_stream,
         name="match-must-stream",
     ),
+    path(
+        "competitions/<slug:slug>/matches/<str:code>/replay-unstreamed/",
+        views_staff.match_replay_unstreamed,
+        name="match-replay-unstreamed",
+    ),
+    path(
+        "competitions/<slug:slug>/matches/<str:code>/stream-link/",
+        views_staff.match_stream_link,
+        name="match-stream-link",
+    ),
 ]

@@ -39,6 +39,9 @@ def season_page(request, slug):
         divisions = {
             **divisions,
             "moves": [{**m, "reason": labels.move_label(m["reason"])} for m in divisions["moves"]],
+            "stays": [
+                {**m, "reason": labels.move_label(m["reason"])} for m in divisions.get("stays", [])
+            ],
             "pending": [labels.pending_label(p) for p in divisions["pending"]],
         }
     return render(

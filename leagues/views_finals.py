@@ -62,6 +62,25 @@ def _date(value: str):
         raise UserError(_("The start date must be written YYYY-MM-DD.")) from None
 
 
+def _legs(value) -> int:
+    """The legs of a group's round robin: 1 or 2 (blank: 2); anything else refused."""
+    value = (value or "").strip()
+    if value in ("", "2"):
+        return 2
+    if value == "1":
+        return 1
+    raise UserError(_("Legs: 1 (one match) or 2 (home and away)."))
+
+
+def _yes_no(value) -> bool:
+    """A yes/no choice of a form: ``yes`` or ``no``; anything else (or nothing) refused."""
+    if value == "yes":
+        return True
+    if value == "no":
+        return False
+    raise UserError(_("Choose on or off."))
+
+
 @require_http_methods(["GET", "POST"])
 @season_staff_required(LeaguePermission.MANAGE_DRAFT)
 def staff_champagne(request, season):
@@ -74,7 +93,7 @@ def staff_champagne(request, season):
             order = []
             if form.get("method") == "manual":
                 order = finals.parse_draw_order(form.get("order", ""))
-            legs = 1 if form.get("legs") == "1" else 2
+            legs = _legs(form.get("legs"))
             competition, draw = finals.champagne_draw(
                 season,
                 request.user,
@@ -178,7 +197,7 @@ def staff_nucommunity(request, season):
                 seed=form.get("seed"),
                 order=order,
                 groups=groups,
-                legs=1 if form.get("legs") == "1" else 2,
+                legs=_legs(form.get("legs")),
                 slug=form.get("slug", "").strip() or None,
                 name=form.get("name", "").strip() or None,
                 start=_date(form.get("start", "")),
@@ -304,7 +323,7 @@ def bracket_final_four(request, slug):
         request,
         slug,
         lambda c, _tie: finals.set_final_four(
-            c, request.user, final_four=post.get("final_four") == "yes", reason=post.get("reason")
+            c, request.user, final_four=_yes_no(post.get("final_four")), reason=post.get("reason")
         ),
         _("Final Four setting saved."),
     )

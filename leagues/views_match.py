@@ -62,12 +62,22 @@ def _page(request, match: Match, *, status=200, **forms):
     awarded_name = {match.home.code: match.home.name, match.away.code: match.away.name}.get(
         awarded_to
     )
+    from leagues import finals
+
     flags = []
     if match.competition.kind == "knockout" and private:
-        from leagues import finals
-
         flags = finals.suspension_flags(season, match=match)
+    final_phase = finals.is_league_final_phase(match.competition)
+    stream_rule = _stream_rule(match, final_phase)
+    compliance = match.competition.counts_for_compliance
     context = {
+        "final_phase": final_phase,
+        "stream_required": stream_rule == "required",
+        "played_without_stream": finals.played_without_stream(match, final_phase=final_phase),
+        "counts_for_compliance": compliance,
+        "can_fix_stream": bool(
+            {LeaguePermission.REVIEW_RESULTS, LeaguePermission.DECIDE_SANCTIONS} & perms
+        ),
         "suspension_flags": flags,
         "tie_awarded_to": awarded_name if match.tie else None,
         "match": match,
@@ -85,13 +95,18 @@ def _page(request, match: Match, *, status=200, **forms):
         "can_review": can_review,
         "can_decide_excuse": LeaguePermission.MANAGE_COMPLIANCE in perms,
         "report_form": (
-            forms.get("report_form") or ReportForm(zone=zone, decider=reporting.is_decider(match))
+            forms.get("report_form")
+            or ReportForm(zone=zone, decider=reporting.is_decider(match), stream=stream_rule)
         )
         if side and scheduled and not open_report
         else None,
         "dispute_form": forms.get("dispute_form") or DisputeForm(),
         "resolve_form": forms.get("resolve_form")
-        or (ResolveForm(zone=zone) if can_review and open_report else None),
+        or (
+            ResolveForm(zone=zone, decider=reporting.is_decider(match))
+            if can_review and open_report
+            else None
+        ),
         "correct_form": forms.get("correct_form")
         or (
             CorrectForm(
@@ -109,12 +124,24 @@ def _page(request, match: Match, *, status=200, **forms):
             ExcuseForm()
             if side
             and scheduled
+            and compliance
             and (excuse is None or "no" in (excuse.opponent_answer, excuse.staff_answer))
             else None
         ),
         "error": forms.get("error"),
     }
     return render(request, "leagues/match.html", context, status=status)
+
+
+def _stream_rule(match: Match, final_phase: bool) -> str:
+    """How the report form asks for the stream link (``ReportForm.STREAM_RULES``): required
+    in a league final phase (ANFPES T24 §1.4 ¶5) and on a must-stream fixture (§1.4 ¶6),
+    encouraged in other knockouts (cups, §2.2), not asked otherwise."""
+    if match.must_stream or final_phase:
+        return "required"
+    if match.competition.kind == "knockout":
+        return "encouraged"
+    return "none"
 
 
 def match_page(request, slug, code):
@@ -135,11 +162,14 @@ def _failed(request, match, exc: UserError, **forms):
 @require_POST
 def report(request, slug, code):
     match = _match(slug, code)
+    from leagues import finals
+
     form = ReportForm(
         request.POST,
         request.FILES,
         zone=match.competition.season.time_zone,
         decider=reporting.is_decider(match),
+        stream=_stream_rule(match, finals.is_league_final_phase(match.competition)),
     )
     if match.status != Match.Status.SCHEDULED:
         return _failed(
@@ -207,20 +237,15 @@ def report_resolve(request, slug, code, pk):
         request.user, match.competition.season
     ):
         raise PermissionDenied
-    form = ResolveForm(request.POST, zone=match.competition.season.time_zone)
+    form = ResolveForm(
+        request.POST,
+        zone=match.competition.season.time_zone,
+        decider=reporting.is_decider(match),
+    )
     if not form.is_valid():
         return _page(request, match, status=400, resolve_form=form)
-    data = form.cleaned_data
     try:
-        reporting.resolve_report(
-            _report(match, pk),
-            request.user,
-            decision=data["decision"],
-            reason=data["reason"],
-            home_goals=data["home_goals"],
-            away_goals=data["away_goals"],
-            posted_at=data["posted_at"],
-        )
+        reporting.resolve_report(_report(match, pk), request.user, **form.service_arguments())
     except UserError as exc:
         return _failed(request, match, exc, resolve_form=form)
     return _done(request, match, _("Decision saved."))

@@ -657,3 +657,34 @@ def match_must_stream(request, match):
     if required == "1":
         return _done(request, match, _("Broadcast required for this match."))
     return _done(request, match, _("The broadcast is no longer required for this match."))
+
+
+@match_staff_required(P.VIEW_STAFF_PAGES)
+@require_POST
+def match_replay_unstreamed(request, match):
+    """League staff or the tribunal order a match played without its required stream link
+    replayed (:func:`leagues.sanctions.replay_unstreamed`): ``reason`` and ``confirm``."""
+    if not request.POST.get("confirm"):
+        return _failed(request, match, UserError(_("Tick the confirmation box.")))
+    try:
+        sanctions.replay_unstreamed(match, request.user, reason=request.POST.get("reason", ""))
+    except UserError as exc:
+        return _failed(request, match, exc)
+    return _done(request, match, _("The match is to be played again."))
+
+
+@match_staff_required(P.VIEW_STAFF_PAGES)
+@require_POST
+def match_stream_link(request, match):
+    """League staff or the tribunal add the stream link of a match played without it
+    (:func:`leagues.sanctions.set_stream_link`): ``stream_url`` and ``reason``."""
+    try:
+        sanctions.set_stream_link(
+            match,
+            request.user,
+            request.POST.get("stream_url", ""),
+            reason=request.POST.get("reason", ""),
+        )
+    except UserError as exc:
+        return _failed(request, match, exc)
+    return _done(request, match, _("Stream link saved: the match counts."))

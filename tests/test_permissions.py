@@ -145,6 +145,10 @@ MATRIX = {
     # tests/leagues/test_match_incidents.py)
     "leagues:match-incident": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
     "leagues:match-must-stream": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
+    # a match played without its required stream link: replay or add the link (staff or
+    # tribunal; roles checked in tests/leagues/test_final_phase_trial.py)
+    "leagues:match-replay-unstreamed": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
+    "leagues:match-stream-link": ("post", "match", [302, 404, 404, 404, 404, 404, 404]),
     # --- end league finals
     # staff
     "manage:dashboard": ("get", "event", [302, 404, 404, 200, 200, 200, 200]),

@@ -934,6 +934,8 @@ class NextDivisions:
     primera_b: tuple[Hashable, ...] | None
     moves: tuple[Move, ...]
     pending: tuple[str, ...]
+    stays: tuple[Move, ...] = ()
+    """Teams of a decided Liguilla tie that keep their division (``to`` is it)."""
 
 
 def next_divisions(
@@ -960,6 +962,7 @@ def next_divisions(
     """
     a, b = list(primera_a), list(primera_b)
     moves: list[Move] = []
+    stays: list[Move] = []
     pending: list[str] = []
     if isinstance(relegated, Relegation):
         if not relegated.teams:
@@ -988,10 +991,13 @@ def next_divisions(
         if view.winner is None or not view.stage_closed:
             pending.append(f"{tie_id}: the Liguilla tie to be decided and closed")
             continue
+        where = f"Liguilla de Promoción {tie_id} (ANFPES T24 §1.2.3)"
         if view.winner in b:
-            why = f"Liguilla de Promoción {tie_id} (ANFPES T24 §1.2.3)"
-            moves.append(Move(view.winner, "primera_a", why))
-            moves.append(Move(view.loser, "primera_b", why))
+            moves.append(Move(view.winner, "primera_a", f"promoted: won the {where}"))
+            moves.append(Move(view.loser, "primera_b", f"relegated: lost the {where}"))
+        else:
+            stays.append(Move(view.winner, "primera_a", f"stays in Primera A: won the {where}"))
+            stays.append(Move(view.loser, "primera_b", f"stays in Primera B: lost the {where}"))
     for team_id in suspended:
         if team_id in a:
             moves.append(Move(team_id, "primera_b", "suspended: relegated (ANFPES T24 §III.4)"))
@@ -1005,7 +1011,7 @@ def next_divisions(
     if problems:
         raise LeagueRuleError(problems)
     if pending:
-        return NextDivisions(None, None, tuple(moves), tuple(pending))
+        return NextDivisions(None, None, tuple(moves), tuple(pending), tuple(stays))
     final: dict[Hashable, str] = {t: "primera_a" for t in a} | {t: "primera_b" for t in b}
     for move in moves:
         final[move.team] = move.to
@@ -1015,4 +1021,4 @@ def next_divisions(
     next_a += [t for t in dict.fromkeys(up) if final[t] == "primera_a"]
     next_b = [t for t in b if final[t] == "primera_b"]
     next_b += [t for t in dict.fromkeys(down) if final[t] == "primera_b"]
-    return NextDivisions(tuple(next_a), tuple(next_b), tuple(moves), ())
+    return NextDivisions(tuple(next_a), tuple(next_b), tuple(moves), (), tuple(stays))

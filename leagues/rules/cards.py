@@ -16,8 +16,10 @@ Rules as implemented (**[choice]** where the text is silent):
 - One call covers one **scope** of accumulation: the league post-season of both divisions
   (one scope: §1.4 lists its phases together), or the knockout of one cup. Cards of
   regular phases and group stages are not passed in.
-- Counted per footballer *per team* (the key is ``(team, footballer)``; footballer names
-  are compared as given, trimmed).
+- Counted per footballer *per team* (the key is ``(team, footballer_key(name))``):
+  footballer names are compared normalised everywhere — case-insensitive, accents
+  ignored, spaces collapsed (:func:`footballer_key`; "k. dos" is "K.  Dós") **[choice]**;
+  the name shown is the first one given.
 - ``matches`` are taken **in the order given** (the adapter sorts them by the time they
   were played); ``played`` and ``walkover`` matches count; ``void`` matches (annulled, or
   friendlies for lack of a stream, §1.4 ¶5) neither give cards nor serve a suspension;
@@ -28,21 +30,26 @@ Rules as implemented (**[choice]** where the text is silent):
   (``two_yellows``) and the count restarts (SPEC-leagues §5: after a suspension the count
   restarts **[choice]**). A sending-off and an accumulation in one match make one
   suspension.
-- A suspension is served by the team's next counted match (a walkover included); several
-  pending for one footballer are served one per match **[choice]**. Suspensions still
+- A suspension is served by the team's next counted match (a walkover included) in which
+  the footballer is **not** named (lineup or bookings); several pending for one
+  footballer are served one per match **[choice]**. A suspended footballer who is named
+  in that match played it: the match does not serve the suspension (it stays pending for
+  the next match) and the fixture is flagged (§1.4 ¶3: staff pause the tie and sanction)
+  **[choice]**. Suspensions still
   pending when the team is out are reported with ``next_match=None``; they do not carry to
   another scope or season **[choice]**.
 - Liguilla wipe: at a team's first Liguilla match (a match whose ``tie`` is in
   ``liguilla_ties``), every footballer of that team with no suspension pending loses his
   yellow count; footballers with one pending keep it (the suspension is then served in
   the Liguilla). Red cards and the suspensions they cause are never wiped.
-- Flags: a lineup (``lineups``) or a card report naming a footballer while he serves a
-  suspension flags the fixture for staff (§1.4 ¶3); the match still counts as served
-  **[choice]** — staff decide the sanction.
+- Flags: a lineup (``lineups``) or a card report naming a footballer while he is
+  suspended flags the fixture for staff (§1.4 ¶3); the match still counts as a result,
+  but not as the suspension served — staff decide the sanction.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,6 +64,7 @@ __all__ = [
     "Flag",
     "Suspension",
     "SuspensionReport",
+    "footballer_key",
     "suspensions",
 ]
 
@@ -168,6 +176,16 @@ def _name(footballer: str) -> str:
     return " ".join(str(footballer).split())
 
 
+def footballer_key(footballer: Any) -> str:
+    """The form in which footballer names are compared (ANFPES T24 §1.4: the same
+    footballer however the players typed him): accents removed, case folded, runs of
+    spaces collapsed — ``"  K.   Dós "`` and ``"k. dos"`` give ``"k. dos"`` **[choice]**.
+    Used by :func:`suspensions` and by the adapters flagging open reports."""
+    text = unicodedata.normalize("NFKD", str(footballer or ""))
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return " ".join(text.split()).casefold()
+
+
 def suspensions(
     matches: Sequence[Any],
     cards: Mapping[str, Iterable[Any]] | None = None,
@@ -213,12 +231,19 @@ def suspensions(
     flags: list[Flag] = []
     reached_liguilla: set[Hashable] = set()
     next_match: dict[Hashable, str] = {}
+    shown: dict[tuple[Hashable, str], str] = {}  # key → the first name given
+
+    def key_of(side, footballer) -> tuple[Hashable, str]:
+        key = (side, footballer_key(footballer))
+        shown.setdefault(key, _name(footballer))
+        return key
+
     for match in matches:
         if match.status == "scheduled":
             for side in (match.home, match.away):
                 next_match.setdefault(side, match.id)
                 for footballer in lineups.get(match.id, {}).get(side, ()):
-                    queue = pending.get((side, _name(footballer)))
+                    queue = pending.get(key_of(side, footballer))
                     if queue:
                         flags.append(Flag(match.id, side, _name(footballer), "lineup", queue[0]))
             continue
@@ -233,27 +258,33 @@ def suspensions(
                 for key in list(yellows):
                     if key[0] == side and not pending.get(key):
                         del yellows[key]
-            # Serve the suspensions due in this match, flagging a suspended footballer named.
-            serving: dict[str, Suspension] = {}
-            for key, queue in pending.items():
-                if key[0] == side and queue:
-                    done = queue.pop(0)
-                    serving[key[1]] = done
-                    served.append(_served(done, match.id))
-            named = [("lineup", _name(f)) for f in lineups.get(match.id, {}).get(side, ())]
-            named += [("cards", _name(c.footballer)) for c in match_cards if c.team == side]
-            flagged = set()
+            named = [("lineup", f) for f in lineups.get(match.id, {}).get(side, ())]
+            named += [("cards", c.footballer) for c in match_cards if c.team == side]
+            named_keys: dict[str, list[tuple[str, str]]] = {}
             for where, footballer in named:
-                if footballer in serving and (where, footballer) not in flagged:
-                    flagged.add((where, footballer))
-                    flags.append(Flag(match.id, side, footballer, where, serving[footballer]))
+                named_keys.setdefault(footballer_key(footballer), []).append(
+                    (where, _name(footballer))
+                )
+            # Serve the suspensions due in this match — unless the suspended footballer is
+            # named in it (he played): then the fixture is flagged and the suspension stays.
+            for key, queue in pending.items():
+                if key[0] != side or not queue:
+                    continue
+                if key[1] in named_keys:
+                    places = set()
+                    for where, _footballer in named_keys[key[1]]:
+                        if where not in places:
+                            places.add(where)
+                            flags.append(Flag(match.id, side, shown[key], where, queue[0]))
+                    continue
+                served.append(_served(queue.pop(0), match.id))
             # Cards of this match.
-            per_player: dict[str, list[str]] = {}
+            per_player: dict[tuple[Hashable, str], list[str]] = {}
             for card in match_cards:
                 if card.team == side:
-                    per_player.setdefault(_name(card.footballer), []).append(card.card)
-            for footballer, kinds in per_player.items():
-                key = (side, footballer)
+                    per_player.setdefault(key_of(side, card.footballer), []).append(card.card)
+            for key, kinds in per_player.items():
+                footballer = shown[key]
                 refs = tuple(CardRef(match.id, match.tie, kind) for kind in kinds)
                 if "red" in kinds or kinds.count("yellow") >= 2:
                     cause = "red" if "red" in kinds else "second_yellow"
@@ -286,7 +317,7 @@ def suspensions(
         {side: tuple(items) for side, items in by_team.items()},
         tuple(served),
         tuple(flags),
-        {key: len(refs) for key, refs in yellows.items() if refs},
+        {(key[0], shown[key]): len(refs) for key, refs in yellows.items() if refs},
     )
 
 

@@ -232,8 +232,8 @@ def test_a_slot_refuses_a_team_twice_in_a_stage_or_from_elsewhere(season, playof
     finals.set_bracket_slot(playoffs, staff, tie="sf1", side="first", team="t9", reason="x")
     cases = [
         # Already in the other slot of the same tie, or in the other tie of the stage.
-        (dict(tie="sf1", side="second", team="t9"), "already in sf1"),
-        (dict(tie="sf2", side="first", team="t9"), "already in sf1"),
+        (dict(tie="sf1", side="second", team="t9"), "already plays tie sf1"),
+        (dict(tie="sf2", side="first", team="t9"), "already plays tie sf1"),
         # A Primera B team in Primera A's playoffs.
         (dict(tie="sf2", side="first", team="t20"), "does not play"),
     ]

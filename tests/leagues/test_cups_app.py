@@ -24,6 +24,26 @@ B = "\n".join(f"t{i}" for i in range(17, 33))
 ORDER = " ".join(f"t{i}" for i in range(1, 33))
 
 
+def level_order(groups) -> str:
+    """The staff order across the groups: only the teams the criteria leave level (the
+    service refuses others), in the order of ORDER."""
+    from leagues.rules import cups as cup_rules
+
+    tables = finals._group_tables(groups)
+    codes = (
+        {1: "ns_winners", 2: "ns_runners_up"}
+        if (groups.staff_choices or {}).get("cup_groups") == "nucommunity"
+        else cup_rules.POSITION_RANKINGS
+    )
+    level = {
+        str(standing.order[p - 1])
+        for place, standing in cup_rules.cross_group_rankings(tables, codes=codes).items()
+        if place in codes
+        for p in standing.unresolved
+    }
+    return " ".join(t for t in ORDER.split() if t in level)
+
+
 @pytest.fixture
 def season(db):
     season = import_season(two_divisions())
@@ -110,7 +130,9 @@ def nothing_created():
 def test_closing_the_groups_creates_the_knockout_and_the_conference_lag(season):
     groups = draw(season)
     play_groups(groups)
-    knockout, conference = finals.close_group_stage(groups, season["staff"], order_across=ORDER)
+    knockout, conference = finals.close_group_stage(
+        groups, season["staff"], order_across=level_order(groups)
+    )
     assert (knockout.slug, conference.slug) == (
         "t24-champagne-knockout",
         "t24-champagne-conference",
@@ -221,7 +243,7 @@ def test_the_group_stage_is_refused_while_open_or_tied(season):
 def test_staff_order_teams_equal_across_groups(season):
     groups = draw(season)
     play_groups(groups, goals=lambda team: 1)
-    order = " ".join(f"t{i}" for i in range(1, 33))
+    order = level_order(groups)
     knockout, _conference = finals.close_group_stage(groups, season["staff"], order_across=order)
     # Group winners are t1…t8 (pot 1), ranked by the staff order: t1 best; runners-up
     # t9…t16: t16 worst → t1 v t16.
@@ -233,7 +255,7 @@ def test_the_close_button_and_its_permissions(client, season, django_assert_max_
     play_groups(groups)
     page = reverse("leagues:competition", kwargs={"slug": groups.slug})
     action = reverse("leagues:competition-close-group-stage", kwargs={"slug": groups.slug})
-    data = {"confirm": "1", "order_across": ORDER}
+    data = {"confirm": "1", "order_across": level_order(groups)}
     assert action not in client.get(page).content.decode()
     assert client.post(action, data).status_code == 302
     client.force_login(UserFactory(username="player"))
@@ -307,7 +329,9 @@ def test_a_nucommunity_groups_and_knockout(season):
     assert record["groups"]["A"] == [lot[0], lot[4], lot[8], lot[12]]
     assert groups.matches.count() == 4 * 6
     play_groups(groups)
-    (knockout,) = finals.close_group_stage(groups, season["staff"], order_across=ORDER)
+    (knockout,) = finals.close_group_stage(
+        groups, season["staff"], order_across=level_order(groups)
+    )
     assert knockout.slug == "t24-nucommunity-knockout" and not knockout.counts_for_compliance
     winners, runners_up = ranked(groups, 1), ranked(groups, 2)
     assert legs_of(knockout)["ns_quarter_finals_1-2"][2:] == (winners[0], runners_up[3])

@@ -212,8 +212,9 @@ def test_the_competition_page_shows_the_bracket_of_a_knockout(client):
     assert page.status_code == 200
     html = page.content.decode()
     assert 'id="bracket"' in html and 'id="tie-f1"' in html
-    assert "Third match" in html and "third match required" in html.lower()
-    assert "5–4 on penalties" in html
+    assert "Third match" in html and "5–4 on penalties" in html
+    # Decided on penalties: the "third match required" box is gone (trial item 15).
+    assert "third match required" not in html.lower()
     assert "Winner" in html and "Team 1" in html
     # A league has its table, no bracket.
     league = client.get(reverse("leagues:competition", args=["t24-primera-a"])).content.decode()

@@ -79,9 +79,17 @@ def test_pending_items_and_moves_have_labels():
             "relegated: last two of Primera A (ANFPES T24 §1.2.1)",
             "Primera B champion (ANFPES T24 §1.3.1)",
             "promotion final winner (ANFPES T24 §1.3.2)",
-            "Liguilla de Promoción lig2 (ANFPES T24 §1.2.3)",
+            "stays in Primera A: won the Liguilla de Promoción lig2 (ANFPES T24 §1.2.3)",
         ):
             assert str(labels.move_label(reason)) == reason
+        assert (
+            str(
+                labels.move_label(
+                    "promoted: won the Liguilla de Promoción lig1 (ANFPES T24 §1.2.3)"
+                )
+            )
+            == "promoted to Primera A: won the Liguilla de Promoción lig1 (ANFPES T24 §1.2.3)"
+        )
         assert str(labels.nucommunity_format_label("groups_knockout")) == (
             "Groups, then a knockout"
         )

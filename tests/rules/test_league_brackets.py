@@ -414,7 +414,19 @@ def test_next_divisions_follow_from_the_results():
     assert set(result.primera_a) == (set(A) - down) | up
     assert set(result.primera_b) == (set(B) - up) | down
     reasons = {m.team: m.reason for m in result.moves}
-    assert reasons["b11"] == "Liguilla de Promoción lig1 (ANFPES T24 §1.2.3)"
+    assert reasons["b11"] == "promoted: won the Liguilla de Promoción lig1 (ANFPES T24 §1.2.3)"
+    assert reasons["a12"] == "relegated: lost the Liguilla de Promoción lig1 (ANFPES T24 §1.2.3)"
+    # The Liguilla tie Primera A won: both teams keep their division, and say so.
+    assert {m.team: (m.to, m.reason) for m in result.stays} == {
+        "a13": (
+            "primera_a",
+            "stays in Primera A: won the Liguilla de Promoción lig2 (ANFPES T24 §1.2.3)",
+        ),
+        "b6": (
+            "primera_b",
+            "stays in Primera B: lost the Liguilla de Promoción lig2 (ANFPES T24 §1.2.3)",
+        ),
+    }
     assert reasons["a16"] == "relegated: last two of Primera A (ANFPES T24 §1.2.1)"
 
 
