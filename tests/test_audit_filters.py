@@ -36,3 +36,18 @@ def test_values_in_words_with_local_times(settings):
     assert audit_pairs(None) == [] and audit_pairs({}) == []
     assert audit_pairs([1, 2]) == [("", "1, 2")]
     assert audit_pairs({"day": "2026-03-02"}) == [("day", "2026-03-02")]
+
+
+def test_stored_targets_and_codes_read_in_the_readers_language():
+    from django.utils import translation
+
+    from events.templatetags.audit import audit_pairs, audit_target
+
+    assert audit_target("round 3 table 2") == "round 3, table 2"
+    assert audit_target("final table 1") == "final, table 1"
+    assert audit_target("#7 3.3 Slow Play") == "#7 3.3 Slow Play"
+    pairs = audit_pairs({"timing": "during_game", "guide_level": "caution", "offence": 2})
+    assert pairs == [("timing", "During a game"), ("guide level", "Caution"), ("offence", "2")]
+    with translation.override("es"):
+        assert audit_target("round 3 table 2") != "round 3 table 2"
+        assert dict(audit_pairs({"timing": "during_game"})) != {"timing": "During a game"}

@@ -2,6 +2,7 @@
 ("league.result_confirmed" → "Result confirmed") and ``{{ entry.after|audit_pairs }}``
 (a JSON object → ``[(key, text)]`` with date-times in the current time zone)."""
 
+import re
 from datetime import datetime
 
 from django import template
@@ -156,8 +157,56 @@ KEY_LABELS = {
     "voided": _("voided"),
     "awarded": _("awarded"),
     "comment": _("comment"),
+    "infraction": _("infraction"),
+    "guide_level": _("guide level"),
+    "offence": _("offence"),
+    "conditions": _("conditions"),
+    "timing": _("timing"),
+    "deviation_reason": _("deviation reason"),
+    "linked": _("linked"),
+    "round": _("round"),
+    "override": _("override"),
+    "loss_in_round": _("loss in round"),
 }
 """Words for the keys of the values recorded before and after a change."""
+
+
+VALUE_LABELS = {
+    # Penalty timing (penalties.models.Timing), status and levels (Level), registrations.
+    "during_game": _("During a game"),
+    "between_rounds": _("Between rounds"),
+    "before_first_round": _("Before the first round"),
+    "after_last_game": _("After the player's last game"),
+    "pending": _("Pending head judge"),
+    "confirmed": _("Confirmed"),
+    "voided": _("Voided"),
+    "caution": _("Caution"),
+    "warning": _("Warning"),
+    "standings_adjustment": _("Standings adjustment"),
+    "disqualification": _("Disqualification"),
+    "game_loss": _("Game loss"),
+    "suspension": _("Suspension"),
+    "permanent_ban": _("Permanent ban"),
+}
+"""Words for stored codes shown as audit values (the same texts as the models' choices)."""
+
+TARGET_PATTERN = re.compile(r"^(?:round (?P<round>\d+)|(?P<final>final)) table (?P<table>\d+)$")
+
+
+@register.filter
+def audit_target(target: str) -> str:
+    """An audit entry's target in words: the stored ``round 3 table 2`` / ``final table 1``
+    (events.services, penalties.services) in the reader's language; anything else as
+    stored."""
+    match = TARGET_PATTERN.match(str(target or ""))
+    if not match:
+        return target
+    if match["final"]:
+        return _("final, table %(table)s") % {"table": match["table"]}
+    return _("round %(round)s, table %(table)s") % {
+        "round": match["round"],
+        "table": match["table"],
+    }
 
 
 @register.filter
@@ -175,6 +224,8 @@ def _text(value) -> str:
     if isinstance(value, bool):
         return str(_("yes")) if value else str(_("no"))
     if isinstance(value, str):
+        if value in VALUE_LABELS:
+            return str(VALUE_LABELS[value])
         try:
             moment = datetime.fromisoformat(value)
         except ValueError:
