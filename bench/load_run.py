@@ -13,7 +13,10 @@ that Redis); builds the event with ``bench/load_setup.py``; then runs locust hea
    public standings — the throughput comparison.
 
 Checks afterwards that every incident was saved once (double taps included) and prints
-the report (markdown); CSVs and logs stay in ``var/bench-load/``. Every server started
+the report (markdown): locust's tables, the CPU time per request of gunicorn, PostgreSQL,
+Redis and locust in each phase (from ``/proc``: comparable between runs even when other
+work shares the machine), and the issue's targets, ``MET`` or ``MISSED`` one by one. CSVs
+and logs stay in ``var/bench-load/``. Knobs: see docs/performance.md "How to reproduce". Every server started
 here is stopped at the end, also on failure or Ctrl+C. Needs root (to run PostgreSQL as
 ``postgres``), PostgreSQL's server binaries and ``redis-server``.
 """
@@ -39,6 +42,13 @@ STEADY = int(os.environ.get("LOAD_STEADY", "75"))
 SAT_USERS = int(os.environ.get("LOAD_SAT_USERS", "8"))
 SAT_SECONDS = int(os.environ.get("LOAD_SAT_SECONDS", "20"))
 WORKERS = int(os.environ.get("LOAD_WORKERS", "3"))
+THREADS = int(os.environ.get("LOAD_THREADS", "1"))  # > 1: gunicorn's gthread workers
+# Optional CPU pinning (taskset -c lists), e.g. LOAD_SERVER_CPUS=0 LOAD_LOCUST_CPUS=1.
+SERVER_CPUS = os.environ.get("LOAD_SERVER_CPUS", "")
+LOCUST_CPUS = os.environ.get("LOAD_LOCUST_CPUS", "")
+FAST_CACHE = os.environ.get("LOAD_FAST_CACHE", "1") != "0"
+P95_TARGET_MS = 150
+RATIO_TARGET = 0.5
 USERS = 330  # 300 visitors + 20 judges + 10 scorekeepers (fixed_count in the locustfile)
 SPAWN_RATE = 10
 
@@ -110,8 +120,63 @@ def read_stats(prefix: Path) -> list[dict]:
         return list(csv.DictReader(fh))
 
 
-def locust(args: list[str], env: dict, prefix: Path) -> list[dict]:
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[str]:
+    # Fields after "(comm)": state is [0], ppid [1], utime [11], stime [12], cutime [13],
+    # cstime [14] (proc(5)).
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds used by process ``root`` and its descendants (live ones, and those it has
+    reaped: its cutime/cstime), e.g. gunicorn's master and workers, or the postmaster and
+    its backends."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                children.setdefault(int(_stat(int(entry.name))[1]), []).append(int(entry.name))
+            except (OSError, IndexError):
+                pass
+    total, todo = 0.0, [root]
+    try:
+        fields = _stat(root)
+        total += (int(fields[13]) + int(fields[14])) / TICK
+    except OSError:
+        return 0.0
+    while todo:
+        pid = todo.pop()
+        try:
+            fields = _stat(pid)
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / TICK
+        todo.extend(children.get(pid, []))
+    return total
+
+
+METER: dict[str, int] = {}
+"""Process trees whose CPU time each locust phase records: name -> root pid."""
+
+
+def cpu_snapshot() -> dict[str, float]:
+    import resource
+
+    snap = {name: tree_cpu(pid) for name, pid in METER.items()}
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    snap["locust"] = usage.ru_utime + usage.ru_stime  # reaped children: the locust runs
+    return snap
+
+
+CPU: dict[str, dict[str, float]] = {}
+"""CPU seconds per process tree during each locust phase (by CSV prefix name)."""
+
+
+def locust(args: list[str], env: dict, prefix: Path, steady_after: float = 0) -> list[dict]:
     cmd = [
+        *(["taskset", "-c", LOCUST_CPUS] if LOCUST_CPUS else []),
         str(VENV_BIN / "locust"),
         "-f",
         str(ROOT / "bench" / "locustfile.py"),
@@ -124,8 +189,26 @@ def locust(args: list[str], env: dict, prefix: Path) -> list[dict]:
         "WARNING",
         *args,
     ]
+    import threading
+
+    before = cpu_snapshot()
+    marks = {}
+    timer = None
+    if steady_after:
+        # The statistics are reset once every user is in: measure the CPU from then on too
+        # (the ramp's 30 sign-ins hash passwords, seconds of CPU that are not steady load).
+        timer = threading.Timer(steady_after, lambda: marks.update(cpu_snapshot()))
+        timer.start()
     with open(f"{prefix}.log", "w") as log:
         subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    if timer:
+        timer.cancel()
+    after = cpu_snapshot()
+    start = marks or before
+    # Locust's own CPU is only known once it exits: the whole run's, ramp included.
+    CPU[prefix.name] = {
+        k: after[k] - (before if k == "locust" else start).get(k, 0.0) for k in after
+    }
     return read_stats(prefix)
 
 
@@ -161,6 +244,12 @@ def main() -> None:
             stdout=subprocess.DEVNULL,
         )
         pg_started = True
+        METER["PostgreSQL"] = int((pgdata / "postmaster.pid").read_text().split()[0])
+        if SERVER_CPUS:
+            run(
+                ["taskset", "-a", "-c", "-p", SERVER_CPUS, str(METER["PostgreSQL"])],
+                stdout=subprocess.DEVNULL,
+            )
         as_postgres(
             f"psql -h 127.0.0.1 -p {pg_port} -U postgres -qc 'CREATE DATABASE arbitro'",
             stdout=subprocess.DEVNULL,
@@ -168,12 +257,14 @@ def main() -> None:
         redis_log = open(OUT / "redis.log", "w")
         procs.append(
             subprocess.Popen(
-                ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1"]
+                [*(["taskset", "-c", SERVER_CPUS] if SERVER_CPUS else [])]
+                + ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1"]
                 + ["--save", "", "--appendonly", "no", "--dir", str(tmp)],
                 stdout=redis_log,
                 stderr=subprocess.STDOUT,
             )
         )
+        METER["Redis"] = procs[-1].pid
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "bench.load_settings",
@@ -192,14 +283,17 @@ def main() -> None:
         gunicorn_log = open(OUT / "gunicorn.log", "w")
         procs.append(
             subprocess.Popen(
-                [str(VENV_BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{http_port}"]
-                + ["--workers", str(WORKERS), "--timeout", "30", "--backlog", "2048"],
+                [*(["taskset", "-c", SERVER_CPUS] if SERVER_CPUS else [])]
+                + [str(VENV_BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{http_port}"]
+                + ["--workers", str(WORKERS), "--timeout", "30", "--backlog", "2048"]
+                + (["--threads", str(THREADS)] if THREADS > 1 else []),
                 env=env,
                 cwd=ROOT,
                 stdout=gunicorn_log,
                 stderr=subprocess.STDOUT,
             )
         )
+        METER["gunicorn"] = procs[-1].pid
         host = f"http://127.0.0.1:{http_port}"
         wait_http(f"{host}/healthz")
         env_locust = {
@@ -215,6 +309,7 @@ def main() -> None:
             + [host, "Visitor", "Judge", "Scorekeeper"],
             env_locust,
             OUT / "mixed",
+            steady_after=ramp + 3,
         )
         after = redis_stats(redis_port)
         loadavg_after = Path("/proc/loadavg").read_text().split()[:3]
@@ -237,6 +332,7 @@ def main() -> None:
             .splitlines()[-1]
             .split()
         )
+        loadavg_mixed = loadavg_after
         print(f"saturation: {SAT_USERS} users, {SAT_SECONDS} s each, no think time", flush=True)
         sat = {}
         for cls in ("HealthzUser", "StandingsUser"):
@@ -246,6 +342,7 @@ def main() -> None:
                 env_locust,
                 OUT / f"sat-{cls}",
             )
+        loadavg_end = Path("/proc/loadavg").read_text().split()[:3]
     finally:
         for proc in reversed(procs):
             proc.terminate()
@@ -269,8 +366,10 @@ def main() -> None:
         "Redis": version_of(["redis-server", "--version"]),
     }
     report = render(
-        facts, loadavg_after, versions, mixed, sat, before, after, counts, saved, migrate_s
+        facts, loadavg_mixed, versions, mixed, sat, before, after, counts, saved, migrate_s
     )
+    report += f"Load average at the end: {' '.join(loadavg_end)}.\n"
+    report += "\n" + cpu_table(mixed, sat) + "\n" + summary(mixed, sat, counts, saved)
     (OUT / "report.md").write_text(report)
     print(report)
 
@@ -294,8 +393,15 @@ def render(facts, loadavg_after, versions, mixed, sat, before, after, counts, sa
         f"load average before {' '.join(facts['loadavg_before'])}, after the mixed run "
         f"{' '.join(loadavg_after)}.",
         "Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()) + ".",
-        f"gunicorn: {WORKERS} sync workers; locust on the same machine. Scorekeepers' "
-        f"think time: {os.environ.get('LOAD_SCOREKEEPER_WAIT', '3,8')} s.",
+        f"gunicorn: {WORKERS} {'sync workers' if THREADS == 1 else f'gthread workers x {THREADS} threads'}; "
+        f"locust on the same machine"
+        + (
+            f"; taskset: server CPUs {SERVER_CPUS or 'any'}, locust CPUs {LOCUST_CPUS or 'any'}"
+            if SERVER_CPUS or LOCUST_CPUS
+            else ""
+        )
+        + f". Early answer of cached public pages (events.middleware): {'on' if FAST_CACHE else 'off (LOAD_FAST_CACHE=0)'}. "
+        f"Scorekeepers' think time: {os.environ.get('LOAD_SCOREKEEPER_WAIT', '3,8')} s.",
         "",
         f"Mixed load ({USERS} users, {STEADY} s steady after the ramp; times in ms):",
         "",
@@ -330,6 +436,106 @@ def render(facts, loadavg_after, versions, mixed, sat, before, after, counts, sa
         ratio = totals.get("StandingsUser", 0) / totals["HealthzUser"]
         lines += ["", f"Cached standings at {ratio:.0%} of the trivial view's throughput."]
     lines.append(f"(migrate took {mig:.1f} s)")
+    return "\n".join(lines) + "\n"
+
+
+def _by_name(rows: list[dict], name: str) -> dict | None:
+    return next((r for r in rows if r["Name"] == name), None)
+
+
+def _sat_rate(sat: dict, cls: str) -> float:
+    rows = [r for r in sat.get(cls, []) if r["Name"] != "Aggregated"]
+    return float(rows[0]["Requests/s"]) if rows else 0.0
+
+
+def cpu_table(mixed, sat) -> str:
+    """CPU time per request of each process tree, per phase: unlike throughput, hardly
+    affected by what else runs on the machine (it measures work, not waiting)."""
+    phases = [("mixed", "mixed load", mixed)] + [
+        (f"sat-{cls}", f"saturation, {label}", sat.get(cls, []))
+        for cls, label in (("HealthzUser", "/healthz"), ("StandingsUser", "cached standings"))
+    ]
+    names = ["gunicorn", "PostgreSQL", "Redis", "locust"]
+    lines = [
+        "CPU time per request (ms; CPU seconds of each process tree during the phase / requests):",
+        "",
+        "| phase | requests | " + " | ".join(names) + " | server total |",
+        "|---|---|" + "---|" * (len(names) + 1),
+    ]
+    per_request = {}
+    for key, label, rows in phases:
+        agg = _by_name(rows, "Aggregated")
+        cpu = CPU.get(key)
+        if not agg or not cpu or not int(agg["Request Count"]):
+            continue
+        n = int(agg["Request Count"])
+        # Mixed load: server CPU from 3 s after the ramp (when the statistics are reset);
+        # locust's own for the whole run, ramp included (an upper bound).
+        ms = {k: cpu.get(k, 0.0) * 1000 / n for k in names}
+        server = ms["gunicorn"] + ms["PostgreSQL"] + ms["Redis"]
+        per_request[key] = server
+        lines.append(
+            f"| {label} | {n} | " + " | ".join(f"{ms[k]:.2f}" for k in names) + f" | {server:.2f} |"
+        )
+    if per_request.get("sat-HealthzUser") and per_request.get("sat-StandingsUser"):
+        lines += [
+            "",
+            "Server CPU per cached standings request is "
+            f"{per_request['sat-StandingsUser'] / per_request['sat-HealthzUser']:.2f} x the "
+            "trivial view's: with the server as the only bottleneck, cached standings could "
+            f"reach {per_request['sat-HealthzUser'] / per_request['sat-StandingsUser']:.0%} "
+            "of its throughput (diagnostic; the target is the measured ratio below).",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def summary(mixed, sat, counts, saved) -> str:
+    """Targets of issue 7, met or missed, from this run."""
+    failures = sum(
+        int(r["Failure Count"])
+        for rows in [mixed, *sat.values()]
+        for r in rows
+        if r["Name"] != "Aggregated"
+    )
+    requests = sum(
+        int(r["Request Count"])
+        for rows in [mixed, *sat.values()]
+        for r in rows
+        if r["Name"] != "Aggregated"
+    )
+    lines = ["## Targets (issue 7)", ""]
+
+    def verdict(ok: bool) -> str:
+        return "MET   " if ok else "MISSED"
+
+    lines.append(
+        f"{verdict(failures == 0)} zero errors: {failures} failures in {requests} requests "
+        f"(409 conflicts on result saves are expected answers, not failures)"
+    )
+    for name in ("incident log (POST)", "result save (POST)"):
+        row = _by_name(mixed, name)
+        p95 = float(row["95%"]) if row else float("nan")
+        lines.append(
+            f"{verdict(row is not None and p95 < P95_TARGET_MS)} {name} p95 < {P95_TARGET_MS} ms: "
+            f"{p95:.0f} ms (p50 {row['50%'] if row else '?'} ms, {row['Request Count'] if row else 0} requests)"
+        )
+    healthz, standings = _sat_rate(sat, "HealthzUser"), _sat_rate(sat, "StandingsUser")
+    ratio = standings / healthz if healthz else 0.0
+    lines.append(
+        f"{verdict(ratio >= RATIO_TARGET)} cached standings >= {RATIO_TARGET:.0%} of the trivial "
+        f"view's throughput: {ratio:.0%} ({standings:,.1f} vs {healthz:,.1f} req/s)"
+    )
+    posts = counts.get("incidents", 0)
+    lines.append(
+        f"       (integrity) {posts} incident POSTs (+{counts.get('double_taps', 0)} double taps) "
+        f"-> {saved[0]} penalties in the database (one more if a POST was in flight at the stop)"
+    )
+    load = float(Path("/proc/loadavg").read_text().split()[0])
+    if load > 1.0:
+        lines.append(
+            f"       note: load average {load:.2f} now: other work shares the machine, so the "
+            "latencies are pessimistic; re-run on a quiet machine for the record."
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -8,8 +8,10 @@ redirect. Static files come from the finders (no ``collectstatic`` into the chec
 they are not part of the measurement.
 """
 
+import os
+
 from config.settings.prod import *  # noqa: F403
-from config.settings.prod import STORAGES
+from config.settings.prod import MIDDLEWARE, STORAGES
 
 SECURE_SSL_REDIRECT = False
 SESSION_COOKIE_SECURE = False
@@ -21,3 +23,8 @@ STORAGES = {
 }
 STATIC_ROOT = None
 WHITENOISE_USE_FINDERS = True
+
+# A/B switch for the measurement only: LOAD_FAST_CACHE=0 takes the early answer of cached
+# public pages (events.middleware) out, so the views serve every hit as before.
+if os.environ.get("LOAD_FAST_CACHE", "1") == "0":
+    MIDDLEWARE = [m for m in MIDDLEWARE if m != "events.middleware.CachedPublicPageMiddleware"]

@@ -14,7 +14,19 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import F
 
-__all__ = ["cache", "compact", "get_or_build", "invalidate", "page_key", "timeout"]
+__all__ = [
+    "CSRF_PLACEHOLDER",
+    "cache",
+    "compact",
+    "get_or_build",
+    "has_placeholder",
+    "invalidate",
+    "key",
+    "page_key",
+    "personalise",
+    "prepare",
+    "timeout",
+]
 
 BUILD_LOCK_SECONDS = 10
 """How long one worker holds the right to rebuild a page (then anyone may)."""
@@ -24,10 +36,21 @@ WAIT_FOR_BUILD_SECONDS = 2.0
 _BETWEEN_TAGS = re.compile(r">\s*\n\s*<")
 _BLANK_LINES = re.compile(r"\n[ \t]*(?=\n)|^[ \t]+", re.MULTILINE)
 
+CSRF_PLACEHOLDER = "__arbitro-csrf-token__"
+"""Stands for the visitor's CSRF token in a cached page (see :func:`prepare`)."""
+_PLACEHOLDER_BYTES = CSRF_PLACEHOLDER.encode()
+_CSRF_TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[A-Za-z0-9]+(?=")')
+
 
 def page_key(event, page: str, language: str) -> str:
     """Cache key of one public page of ``event`` in one language at its current version."""
-    return f"event-page:{event.pk}:{event.public_version}:{page}:{language}"
+    return key(event.pk, event.public_version, page, language)
+
+
+def key(event_pk: int, public_version: int, page: str, language: str) -> str:
+    """:func:`page_key` from the event's primary key and ``public_version`` (what
+    ``events.middleware`` reads in one query, without loading the event)."""
+    return f"event-page:{event_pk}:{public_version}:{page}:{language}"
 
 
 def invalidate(event) -> None:
@@ -48,6 +71,51 @@ def compact(html: str) -> str:
     no ``<pre>`` nor ``<textarea>``). The 300-player standings page shrinks by about two
     thirds, and so does every cache transfer."""
     return _BETWEEN_TAGS.sub(">\n<", _BLANK_LINES.sub("", html))
+
+
+def prepare(html: str) -> bytes:
+    """A rendered public page as it is cached: :func:`compact`, with the CSRF token of the
+    visitor who happened to render it (the language switch form, htmx's header) replaced
+    by :data:`CSRF_PLACEHOLDER`, encoded once (UTF-8) instead of at every hit. Without the
+    placeholder every visitor served from the cache got that visitor's token: useless to
+    them (no matching cookie: switching the language answered 403) and a leak of the
+    renderer's CSRF secret."""
+    return _CSRF_TOKEN.sub(r"\g<1>" + CSRF_PLACEHOLDER, compact(html)).encode()
+
+
+def has_placeholder(page: bytes | str) -> bool:
+    """Whether a cached page needs the visitor's CSRF token (:func:`personalise`)."""
+    placeholder = _PLACEHOLDER_BYTES if isinstance(page, bytes) else CSRF_PLACEHOLDER
+    return placeholder in page
+
+
+def personalise(page: bytes | str, request) -> bytes | str:
+    """A cached page for ``request``: the visitor's own CSRF secret in place of the
+    placeholder. Pages cached before the placeholder existed (``str``) pass unchanged.
+
+    The secret goes in unmasked (Django accepts it in the form field and the header as
+    well as a masked token), so one visitor gets the same bytes for one version of a page,
+    and no random mask is drawn per hit (``get_token``'s ``get_random_string`` costs
+    more than the rest of a cached answer). Masking guards against BREACH, which needs
+    attacker-chosen text that varies from one compressed response to the next beside the
+    token; a cached page's content is fixed for its version."""
+    if not has_placeholder(page):
+        return page
+    token = _csrf_secret(request)
+    if isinstance(page, bytes):
+        return page.replace(_PLACEHOLDER_BYTES, token.encode())
+    return page.replace(CSRF_PLACEHOLDER, token)
+
+
+def _csrf_secret(request) -> str:
+    """The visitor's CSRF secret (read from the cookie by ``CsrfViewMiddleware``), or a new
+    one; either way the middleware then sends the cookie — ``get_token`` without the mask."""
+    from django.middleware.csrf import _add_new_csrf_cookie
+
+    if "CSRF_COOKIE" in request.META:
+        request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True
+        return request.META["CSRF_COOKIE"]
+    return _add_new_csrf_cookie(request)
 
 
 def get_or_build(key: str, build):

@@ -662,7 +662,16 @@ def save_results(
     """
     override_reason = (override_reason or "").strip()
     with transaction.atomic():
-        table = Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
+        # FOR NO KEY UPDATE of the table, its round and the event: saves (and anything else
+        # locking or updating them) still queue one behind the other, but a judge's penalty
+        # or an audit row inserted meanwhile (their foreign keys take FOR KEY SHARE locks on
+        # the same rows) no longer conflicts. With FOR UPDATE the two could deadlock
+        # (make bench-load saw it: one save answered 500).
+        table = (
+            Table.objects.select_for_update(no_key=True)
+            .select_related("round__event")
+            .get(pk=table.pk)
+        )
         rnd, event = table.round, table.round.event
         if table.version != version:
             last = (

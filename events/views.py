@@ -56,12 +56,13 @@ def _league_links(user) -> dict:
 
 
 def _public_page(request, event: Event, page: str, build):
-    """Serve a public page: cached HTML for anonymous visitors, fresh for signed-in ones."""
-    if request.user.is_authenticated:
+    """Serve a public page: cached HTML for anonymous visitors, fresh for signed-in ones
+    and for a visitor with a flash message waiting (it must not be cached for everyone)."""
+    if request.user.is_authenticated or len(messages.get_messages(request)):
         return HttpResponse(build())
     key = page_cache.page_key(event, page, get_language() or "")
-    html = page_cache.get_or_build(key, lambda: page_cache.compact(build()))
-    return HttpResponse(html)
+    html = page_cache.get_or_build(key, lambda: page_cache.prepare(build()))
+    return HttpResponse(page_cache.personalise(html, request))
 
 
 def _is_staff(request, event) -> bool:

@@ -1,16 +1,21 @@
 """The public pages' cache under load: one worker rebuilds a missing page while the
 others wait for it, cached HTML is compact, and logging a caution (which no public page
-shows) keeps the cache."""
+shows) keeps the cache. And what ``make bench-load`` found: a result save no longer waits
+for (or deadlocks with) a judge's penalty being logged at the same table."""
 
 import threading
 import time
 import uuid
+from decimal import Decimal
 
+import pytest
 from django.core.cache import cache
+from django.db import connection, connections, transaction
 
 from events import cache as page_cache
 from events.models import Event
 from penalties import services as penalty_services
+from standings import vekn
 from tests.conftest import add_players
 
 
@@ -60,3 +65,58 @@ def test_a_caution_keeps_the_cached_public_pages(event, staff):
         event, reg, "4.7", {}, client_id=uuid.uuid4(), table=rnd.tables.first()
     )
     assert Event.objects.get(pk=event.pk).public_version > before
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL row locks")
+def test_a_result_save_and_a_penalty_logged_at_once_do_not_deadlock(event):
+    """The deadlock ``make bench-load`` hit (one save answered 500): a judge's penalty that
+    the public pages show bumps the event's ``public_version`` (a row lock on the event),
+    and its foreign keys, checked at commit (Django's are deferred), need FOR KEY SHARE on
+    the round. A save at another table of that round locked the table, the round and the
+    event FOR UPDATE: it held the round, waited for the event; the judge's commit waited
+    for the round. ``save_results`` now locks them FOR NO KEY UPDATE, which FOR KEY SHARE
+    does not conflict with: the judge commits, then the save goes on."""
+    from events import services
+
+    add_players(event, 8)
+    rnd = services.seat_next_round(event, seed=1)
+    first, second = rnd.tables.order_by("number")[:2]
+    reg = first.seats.order_by("position").first().registration
+    logged, release = threading.Event(), threading.Event()
+    errors: list[Exception] = []
+
+    def judge():
+        try:
+            with transaction.atomic():
+                # 4.7 Unsportsmanlike conduct: a disqualification, shown publicly.
+                penalty_services.log_penalty(
+                    event, reg, "4.7", {}, client_id=uuid.uuid4(), table=first
+                )
+                logged.set()
+                release.wait(15)
+        except Exception as exc:  # noqa: BLE001 - the test inspects it
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    def scorekeeper():
+        try:
+            sheet = sorted(vekn.legal_sheets(second.seats.count()))[0]
+            services.save_results(second, [Decimal(v) for v in sheet], version=second.version)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    judging = threading.Thread(target=judge)
+    judging.start()
+    assert logged.wait(10)
+    scoring = threading.Thread(target=scorekeeper)
+    scoring.start()
+    time.sleep(0.5)  # the save is now waiting for the event row
+    release.set()
+    judging.join(15)
+    scoring.join(15)
+    assert errors == []
+    assert Event.objects.get(pk=event.pk).public_version >= 2

@@ -34,6 +34,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Anonymous hits of the cached public standings and seating, answered before sessions,
+    # auth, CSRF, locale and messages (same key, freshness and headers as the views).
+    "events.middleware.CachedPublicPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
