@@ -1,10 +1,14 @@
 """Cache of anonymous public pages (standings, seating, results).
 
-Each event carries ``public_version`` in the database; every cached page's key includes it,
-and every change to the event bumps it in the same transaction (``invalidate``). So a
-publication or a result change makes all the event's cached pages stale at once, for every
-app server and worker, whatever the cache backend — no key scanning, no stale window.
-Pages are never personalised for anonymous visitors.
+Each event carries two versions in the database: ``seating_version`` for the seating page
+(:data:`SEATING_PAGES`), ``public_version`` for every other page. A cached page's key
+includes its version, and every change to the event bumps the versions in the same
+transaction (``invalidate``): both, unless the caller says the change cannot show on the
+seating page (a result: ``invalidate(event, seating=False)``). So a publication, a seating
+change, a drop or a result makes every page that may show it stale at once, for every app
+server and worker, whatever the cache backend — no key scanning, no stale window — while a
+result save no longer throws away the seating page, which shows no result. Pages are never
+personalised for anonymous visitors.
 """
 
 import re
@@ -26,6 +30,7 @@ __all__ = [
     "personalise",
     "prepare",
     "timeout",
+    "version_field",
 ]
 
 BUILD_LOCK_SECONDS = 10
@@ -42,22 +47,45 @@ _PLACEHOLDER_BYTES = CSRF_PLACEHOLDER.encode()
 _CSRF_TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[A-Za-z0-9]+(?=")')
 
 
+SEATING_PAGES = frozenset({"seating"})
+"""Pages keyed by ``Event.seating_version``: they show no result (the public seating page
+renders ``events/_tables.html`` with ``show_vp=False``: names, tables, byes, Loss seats),
+so a result save (``invalidate(event, seating=False)``) keeps them. Every other page —
+standings, results, the event page (its winner), the big screen, the API — is keyed by
+``public_version``, which every change bumps."""
+
+
+def version_field(page: str) -> str:
+    """The ``Event`` field whose value is in the cache key of ``page``."""
+    return "seating_version" if page in SEATING_PAGES else "public_version"
+
+
 def page_key(event, page: str, language: str) -> str:
     """Cache key of one public page of ``event`` in one language at its current version."""
-    return key(event.pk, event.public_version, page, language)
+    return key(event.pk, getattr(event, version_field(page)), page, language)
 
 
-def key(event_pk: int, public_version: int, page: str, language: str) -> str:
-    """:func:`page_key` from the event's primary key and ``public_version`` (what
-    ``events.middleware`` reads in one query, without loading the event)."""
-    return f"event-page:{event_pk}:{public_version}:{page}:{language}"
+def key(event_pk: int, version: int, page: str, language: str) -> str:
+    """:func:`page_key` from the event's primary key and the page's version
+    (:func:`version_field`: what ``events.middleware`` reads in one query, without loading
+    the event). The seating pages' versions are tagged ``s``: their counter is not
+    ``public_version``'s, and a page cached under one must never be found under the other."""
+    tag = "s" if page in SEATING_PAGES else ""
+    return f"event-page:{event_pk}:{tag}{version}:{page}:{language}"
 
 
-def invalidate(event) -> None:
-    """Make every cached public page of ``event`` stale (call inside the change's transaction)."""
+def invalidate(event, *, seating: bool = True) -> None:
+    """Make the cached public pages of ``event`` stale (call inside the change's
+    transaction): every page, or with ``seating=False`` every page but the seating page —
+    only for a change that page cannot show (a result, a toss: not a seating, a
+    publication, a drop, a Loss, a name, the round's number). When in doubt, leave the
+    default."""
     from events.models import Event
 
-    Event.objects.filter(pk=event.pk).update(public_version=F("public_version") + 1)
+    versions = {"public_version": F("public_version") + 1}
+    if seating:
+        versions["seating_version"] = F("seating_version") + 1
+    Event.objects.filter(pk=event.pk).update(**versions)
 
 
 def timeout() -> int:

@@ -5,10 +5,11 @@ Their pages are cached (``events.cache``), yet every hit went through sessions,
 authentication, locale, CSRF, messages, htmx, django-axes, URL resolution and the view,
 which then looked the event up and asked the cache. :class:`CachedPublicPageMiddleware`
 sits right after the security, CSP and static-file middleware and answers such a hit
-itself, with one query (the event's primary key, ``public_version`` and what decides
-whether the page is published) and one cache read, under exactly the key the view uses
+itself, with one query (the event's primary key, the page's version — ``public_version``,
+or ``seating_version`` for the seating page — and what decides whether the page is
+published) and one cache read, under exactly the key the view uses
 (:func:`events.cache.key`). So the page is exactly as fresh as the view's: a result
-change or a publication bumps ``public_version`` in its transaction and the next request
+change or a publication bumps the version in its transaction and the next request
 misses.
 
 It only answers when all hold, otherwise the request goes down the stack as before:
@@ -95,9 +96,11 @@ class CachedPublicPageMiddleware:
 
 
 def _published(slug: str, page: str):
-    """``(pk, public_version)`` of the event if its ``page`` is published for anonymous
+    """``(pk, version)`` of the event if its ``page`` is published for anonymous
     visitors (as ``events.views`` decides: the standings published; a round's seating
-    published), else ``None``. One query, written out once: building it with the ORM
+    published), else ``None``; ``version`` is the one in the page's cache key
+    (``events.cache.version_field``: ``seating_version`` for the seating page,
+    ``public_version`` for the standings). One query, written out once: building it with the ORM
     cost more than the rest of the answer.
 
     On PostgreSQL, when the worker's connection is already open, the query goes straight
@@ -125,6 +128,7 @@ def _sql(page: str) -> str:
 
     q = connection.ops.quote_name
     event, rnd = Event._meta, Round._meta
+    version = event.get_field(page_cache.version_field(page))  # as events.cache.page_key
     published = (
         f"{q('e')}.{q(event.get_field('standings_published').column)}"
         if page == "standings"
@@ -133,7 +137,7 @@ def _sql(page: str) -> str:
         f" AND {q('r')}.{q(rnd.get_field('seating_published').column)})"
     )
     return (
-        f"SELECT {q('e')}.{q(event.pk.column)}, {q('e')}.{q(event.get_field('public_version').column)}"
+        f"SELECT {q('e')}.{q(event.pk.column)}, {q('e')}.{q(version.column)}"
         f" FROM {q(event.db_table)} {q('e')}"
         f" WHERE {q('e')}.{q(event.get_field('slug').column)} = %s AND {published}"
     )

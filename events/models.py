@@ -185,6 +185,15 @@ class Event(models.Model):
         editable=False,
         help_text=_("Bumped on every change; part of the public pages' cache keys."),
     )
+    seating_version = models.PositiveIntegerField(
+        _("seating page version"),
+        default=1,
+        editable=False,
+        help_text=_(
+            "Bumped on every change the public seating page may show (not on results); "
+            "part of its cache key."
+        ),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

@@ -50,9 +50,11 @@ def audit(event, actor, action: str, target: str = "", before=None, after=None, 
     )
 
 
-def _changed(event: Event) -> None:
-    """Invalidate the event's cached public pages (in the caller's transaction)."""
-    page_cache.invalidate(event)
+def _changed(event: Event, *, seating: bool = True) -> None:
+    """Invalidate the event's cached public pages (in the caller's transaction);
+    ``seating=False`` keeps the seating page, for a change it cannot show (a result, a
+    toss: ``events.cache.invalidate``)."""
+    page_cache.invalidate(event, seating=seating)
 
 
 # --------------------------------------------------------------------------- events
@@ -730,7 +732,7 @@ def save_results(
             {"vp": [_dec(s.vp) for s in seats], "override": table.override_reason},
             comment=override_reason if overridden else "",
         )
-        _changed(event)
+        _changed(event, seating=False)  # VP only: the seating page shows none
     return ResultOutcome(check=check, version=table.version, overridden=overridden)
 
 
@@ -771,7 +773,7 @@ def record_toss(event: Event, ordered_ids: Sequence[int], actor=None) -> None:
             Registration.objects.filter(pk=rid).update(toss_position=pos)
         after = [regs[r].code if r in regs else r for r in new_order]
         audit(event, actor, "standings.toss", event.slug, {"toss": before}, {"toss": after})
-        _changed(event)
+        _changed(event, seating=False)  # the toss shows in the standings only
 
 
 def random_toss(event: Event, ids: Sequence[int], actor=None, *, rng: random.Random | None = None):

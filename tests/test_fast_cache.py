@@ -224,3 +224,21 @@ def test_a_visitors_flash_message_is_never_cached_for_everyone(published, rf):
     assert "Only for you" in private.get(url).content.decode()
     for _ in range(2):  # the build, then a cached hit answered early
         assert "Only for you" not in Client().get(url).content.decode()
+
+
+def test_a_result_save_keeps_the_seating_page_answered_early(published):
+    """The seating page is keyed by ``seating_version``, which a result does not bump: the
+    middleware reads that version (still one query) and keeps answering it from the cache;
+    the standings change at once. Seating a round makes both stale."""
+    seating, standings = _url(published, "seating"), _url(published, "standings")
+    for url in (seating, standings):
+        Client().get(url)
+        assert _fast(Client(), url)[1]
+    rnd = published.rounds.get()
+    play_round(rnd)
+    response, fast = _fast(Client(), seating)
+    assert fast and response.status_code == 200
+    assert not _fast(Client(), standings)[1]
+    services.seat_next_round(published, seed=2)  # round 2 seated (not yet published)
+    assert not _fast(Client(), seating)[1]
+    assert _fast(Client(), seating)[1]

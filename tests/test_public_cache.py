@@ -120,3 +120,167 @@ def test_a_result_save_and_a_penalty_logged_at_once_do_not_deadlock(event):
     scoring.join(15)
     assert errors == []
     assert Event.objects.get(pk=event.pk).public_version >= 2
+
+
+# --------------------------------------------------------------------------- per-page versions
+def _published_round(event, players=8):
+    from events import services
+
+    add_players(event, players)
+    rnd = services.seat_next_round(event, seed=1)
+    services.set_seating_published(rnd, True)
+    services.set_standings_published(event, True)
+    return rnd
+
+
+def _versions(event):
+    event = Event.objects.get(pk=event.pk)
+    return event.public_version, event.seating_version
+
+
+def test_a_result_save_keeps_the_cached_seating_page_and_rebuilds_the_standings(event):
+    from django.test import Client
+
+    from events import services
+
+    rnd = _published_round(event)
+    seating, standings = f"/events/{event.slug}/seating/", f"/events/{event.slug}/standings/"
+    Client().get(seating)
+    Client().get(standings)
+    public, seating_version = _versions(event)
+    seating_key = page_cache.page_key(Event.objects.get(pk=event.pk), "seating", "en")
+    assert cache.get(seating_key) is not None
+    table = rnd.tables.order_by("number").first()
+    sheet = sorted(vekn.legal_sheets(table.seats.count()))[0]
+    services.save_results(table, [Decimal(v) for v in sheet], version=table.version)
+    assert _versions(event) == (public + 1, seating_version)
+    fresh = Event.objects.get(pk=event.pk)
+    # The seating page is still cached under its key; the standings' key changed.
+    assert page_cache.page_key(fresh, "seating", "en") == seating_key
+    assert cache.get(page_cache.page_key(fresh, "standings", "en")) is None
+    html = Client().get(standings).content.decode()
+    assert f'<td class="num">{Decimal(max(sheet)):.1f}</td>' in html  # the new result, at once
+    # The toss shows in the standings only: the seating page stays too.
+    services.record_toss(event, list(event.registrations.values_list("id", flat=True)[:2]))
+    assert _versions(event) == (public + 2, seating_version)
+
+
+def test_every_seating_change_makes_the_seating_page_stale(event):
+    from django.test import Client
+
+    from events import services
+
+    rnd = _published_round(event)
+    seating = f"/events/{event.slug}/seating/"
+    regs = list(event.registrations.order_by("id"))
+    steps = [
+        lambda: services.swap_seats(rnd, regs[0].pk, regs[-1].pk),
+        lambda: services.reseat_round(rnd, seed=7),
+        lambda: services.set_status(regs[1], "dropped"),  # a Loss seat (TR §3.1.4)
+        lambda: services.update_event(Event.objects.get(pk=event.pk), None, name="Renamed Open"),
+        lambda: services.set_seating_published(rnd, False),
+    ]
+    for step in steps:
+        Client().get(seating)
+        before = _versions(event)
+        step()
+        after = _versions(event)
+        assert after[0] > before[0] and after[1] > before[1], step
+        if step is steps[3]:
+            assert "Renamed Open" in Client().get(seating).content.decode()
+    html = Client().get(seating).content.decode()
+    assert "Table 1" not in html  # unpublished: the cached seating is not served
+
+
+def test_a_disqualification_makes_the_seating_page_stale(event):
+    rnd = _published_round(event)
+    reg = event.registrations.first()
+    before = _versions(event)
+    penalty_services.log_penalty(
+        event, reg, "4.7", {}, client_id=uuid.uuid4(), table=rnd.tables.first()
+    )
+    after = _versions(event)
+    assert after[0] > before[0] and after[1] > before[1]
+
+
+def test_seating_and_public_versions_never_share_a_key():
+    assert page_cache.key(1, 5, "seating", "en") != page_cache.key(1, 5, "standings", "en")
+    assert page_cache.key(1, 5, "seating", "en") != "event-page:1:5:seating:en"  # older keys
+
+
+# --------------------------------------------------------------------------- standings markup
+def _same_markup(html: str) -> str:
+    import re
+
+    html = re.sub(r"\s+", " ", html)
+    return re.sub(r"\s*([<>])\s*", r"\1", html).strip()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_public_standings_table_is_the_django_tables2_table(language):
+    """The public page prints ``StandingsTable.public_rows`` in a plain loop: the same
+    markup as django-tables2 rendered (headers with ``scope``, classes, even/odd rows,
+    notes, empty cells, localised numbers, escaping)."""
+    from django.template import Context, Template
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from standings.tables import StandingsTable
+
+    rows = [
+        {
+            "rank": 1,
+            "name": "Ana",
+            "vekn": "1",
+            "prelim_gw": 3,
+            "prelim_vp": Decimal("9.5"),
+            "prelim_tp": 180,
+            "final_vp": Decimal("3.0"),
+            "note": "Winner",
+            "css": "winner",
+        },
+        {
+            "rank": 2,
+            "name": "<b>Bruno</b> & co",
+            "vekn": "",
+            "prelim_gw": 2,
+            "prelim_vp": Decimal("7.0"),
+            "prelim_tp": 144,
+            "final_vp": Decimal("1.5"),
+            "note": "Finalist · toss #1",
+            "css": "finalist",
+        },
+        {
+            "rank": 3,
+            "name": "Carla",
+            "vekn": "3",
+            "prelim_gw": 0,
+            "prelim_vp": Decimal("0.0"),
+            "prelim_tp": 12,
+            "final_vp": "",
+            "note": "",
+            "css": "",
+        },
+        {
+            "rank": 4,
+            "name": "",
+            "vekn": "4",
+            "prelim_gw": 1,
+            "prelim_vp": Decimal("2.5"),
+            "prelim_tp": 1200,
+            "final_vp": "",
+            "note": "dropped",
+            "css": "",
+        },
+    ]
+    with translation.override(language):
+        for data in (rows, []):
+            table = StandingsTable(data, exclude=("vekn",))
+            old = Template("{% load django_tables2 %}{% render_table table %}").render(
+                Context({"table": table})
+            )
+            new = render_to_string(
+                "events/_standings_table.html", {"table": StandingsTable(data, exclude=("vekn",))}
+            )
+            assert _same_markup(new) == _same_markup(old)
+            assert '<th scope="col">' in new
