@@ -13,11 +13,13 @@ saved and the current values are returned for the judge to decide.
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -118,7 +120,7 @@ def snapshot(event: Event, perms) -> dict:
             if r.pk not in seated
         ]
     return {
-        "event": {"slug": event.slug, "name": event.name},
+        "event": {"slug": event.slug, "name": event.name, "time_zone": zone_name(event)},
         "ruleset": event.ruleset,
         "best_of": event.best_of if event.ruleset == "myl" else None,
         "round": None
@@ -132,6 +134,13 @@ def snapshot(event: Event, perms) -> dict:
         if can_log
         else [],
     }
+
+
+def zone_name(event: Event) -> str:
+    """The event's time zone's IANA name (the tablet formats its times in it, as the
+    round page does, whatever the zone of the tablet's browser)."""
+    zone = event.zone
+    return getattr(zone, "key", None) or str(zone)
 
 
 def myl_catalogue_json() -> list[dict]:
@@ -200,6 +209,40 @@ def _int(value, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**31:
         raise UserError(_("This entry has no valid %(what)s.") % {"what": what})
     return value
+
+
+CLOCK_SKEW = dt.timedelta(minutes=2)
+"""How far ahead of the server's clock a tablet's clock may be: a time logged up to this
+much in the future is taken as "now"."""
+MAX_OFFLINE_AGE = dt.timedelta(hours=12)
+"""An incident logged longer ago than this (or before its round, or the event, existed)
+is recorded at the time it arrives: a tablet whose clock is wrong must not date a
+sanction record."""
+
+
+def client_time(event: Event, value, table: Table | None = None) -> dt.datetime | None:
+    """When the judge logged an entry on the tablet (``logged_at``, ISO 8601 with its
+    offset, as ``Date.toISOString`` gives), if it can be trusted: not later than the
+    server's clock plus :data:`CLOCK_SKEW` (clamped to now), not older than
+    :data:`MAX_OFFLINE_AGE`, not before the table's round was seated (or the event was
+    created). ``None`` otherwise: the entry is then recorded at the time it arrives."""
+    if not isinstance(value, str) or len(value) > 40:
+        return None
+    try:
+        at = dt.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if timezone.is_naive(at):
+        return None
+    now = timezone.now()
+    if at > now + CLOCK_SKEW:
+        return None
+    earliest = max(
+        now - MAX_OFFLINE_AGE, table.round.created_at if table is not None else event.created_at
+    )
+    if at < earliest - CLOCK_SKEW:
+        return None
+    return min(at, now)
 
 
 def sync(event: Event, item, actor, perms) -> SyncAnswer:
@@ -353,6 +396,8 @@ def sync_incident(event: Event, client_id: uuid.UUID, item: dict, actor, perms) 
     timing = item.get("timing") or (Timing.DURING_GAME if table else Timing.BETWEEN_ROUNDS)
     if event.ruleset == "myl":
         from penalties import myl_services as penalties
+    sent_at = item.get("logged_at")
+    logged_at = client_time(event, sent_at, table)
     logged = penalties.log_penalty(
         event,
         reg,
@@ -364,8 +409,21 @@ def sync_incident(event: Event, client_id: uuid.UUID, item: dict, actor, perms) 
         table=table,
         timing=str(timing),
         description=str(item.get("description") or "")[:4000],
+        logged_at=logged_at,
     )
-    return _incident_answer(event, cid, logged.penalty, created=logged.created)
+    answer = _incident_answer(event, cid, logged.penalty, created=logged.created)
+    if logged.created and sent_at is not None and logged_at is None:
+        # Not the time the judge's tablet gave (its clock is wrong, or too long ago): say
+        # so, the record carries the time it arrived.
+        answer = SyncAnswer(
+            answer.id,
+            answer.status,
+            answer.message
+            + " "
+            + _("The tablet's time could not be used: recorded at the time it arrived."),
+            answer.details,
+        )
+    return answer
 
 
 def _incident_answer(event: Event, cid: str, penalty, *, created: bool) -> SyncAnswer:
@@ -393,6 +451,7 @@ def _penalty_json(event: Event, p) -> dict:
         "offence": p.offence,
         "status": p.status,
         "status_label": str(p.get_status_display()),
+        "logged_at": p.created_at.isoformat() if p.created_at else None,
         "url": reverse("manage:penalty", kwargs={"slug": event.slug, "pk": p.pk}),
     }
 

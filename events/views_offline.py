@@ -34,7 +34,7 @@ from events.permissions import Permission as P
 
 # Bump when the service worker's behaviour changes: a new worker replaces the old one and
 # drops its cache.
-WORKER_VERSION = "1"
+WORKER_VERSION = "2"
 SHELL_ASSETS = (
     "favicon.svg",
     "css/app.css",
@@ -139,6 +139,7 @@ def tablet(request, event):
             "urls": urls,
             "strings": _strings(),
             "round": offline.current_round(event),
+            "time_zone": offline.zone_name(event),
             "perms": request.event_permissions,
             "P": P,
         },

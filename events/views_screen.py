@@ -36,12 +36,44 @@ COLUMNS = 3
 """Standings columns side by side on a 1920 px projector (they stack on narrow screens)."""
 MIN_ROWS = 8
 """At least this many rows per column (a small event needs no third column)."""
+ROWS_PER_COLUMN = 14
+"""At most this many rows per column: a page of standings (3 × 14 players) fits a
+1920×1080 projector with the seating's note and the round's line above it. A bigger event
+gets several pages that the screen shows in turn (``static/js/screen.js``)."""
+TABLES_PER_PAGE = {"vekn": 18, "myl": 30}
+"""Seating of the round being played, per page: 3 rows of six 5-player tables (VEKN), 5
+rows of six 2-player matches (Mitos y Leyendas)."""
+PAGE_SECONDS = 12
+"""How long each page stays on the screen (setting ``SCREEN_PAGE_SECONDS``)."""
+
+
+def page_seconds() -> int:
+    return getattr(settings, "SCREEN_PAGE_SECONDS", PAGE_SECONDS)
 
 
 def _columns(rows: list) -> list[list]:
     """``rows`` in up to :data:`COLUMNS` columns of equal length (the last one shorter)."""
     size = max(MIN_ROWS, -(-len(rows) // COLUMNS))
     return [rows[i : i + size] for i in range(0, len(rows), size)]
+
+
+def _chunks(items: list, size: int) -> list[list]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _pages(tables: list, rows: list, published: bool, myl: bool) -> list[dict]:
+    """What the screen shows in turn, each page the size of the screen: the seating of
+    the round being played (if any), then the standings (once published), in columns."""
+    pages = [
+        {"kind": "seating", "tables": chunk}
+        for chunk in _chunks(tables, TABLES_PER_PAGE["myl" if myl else "vekn"])
+    ]
+    if published:
+        pages += [
+            {"kind": "standings", "columns": _columns(chunk)}
+            for chunk in _chunks(rows, COLUMNS * ROWS_PER_COLUMN)
+        ] or [{"kind": "standings", "columns": []}]
+    return pages
 
 
 def _vekn_rows(event) -> list[dict]:
@@ -97,15 +129,16 @@ def _live_context(event: Event) -> dict:
     rows = []
     if event.standings_published:
         rows = _myl_rows(event) if event.ruleset == "myl" else _vekn_rows(event)
+    myl = event.ruleset == "myl"
     return {
         "event": event,
         "round": rnd,
         "label": label,
-        "tables": tables if playing else [],
         "playing": playing,
         "published": event.standings_published,
-        "columns": _columns(rows),
-        "myl": event.ruleset == "myl",
+        "pages": _pages(tables if playing else [], rows, event.standings_published, myl),
+        "page_seconds": page_seconds(),
+        "myl": myl,
     }
 
 

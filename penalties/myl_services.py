@@ -338,6 +338,7 @@ def log_penalty(
     starts_on=None,
     ends_on=None,
     external_id: str = "",
+    logged_at=None,
 ) -> Logged:
     """Record one MyL incident with the penalty the rules give, or ``level`` with a
     ``deviation_reason`` (SPEC-penalties §2.2, §2.3). Idempotent by ``client_id``.
@@ -347,7 +348,8 @@ def log_penalty(
     judge's permission stay pending; confirmed ones take effect at once (a suspension
     needs ``starts_on``/``ends_on``). ``with_dq``: for a suspension or ban given instead
     of the rules' penalty, whether it also disqualifies from this event (default: when the
-    rules' proposal did). Raises ``UserError``.
+    rules' proposal did). ``logged_at``: when the judge logged an incident entered
+    offline (``penalties.services.offline_times``). Raises ``UserError``.
     """
     existing = Penalty.objects.filter(client_id=client_id).first()
     if existing is not None:
@@ -436,7 +438,10 @@ def log_penalty(
                 else None,
                 confirmed_at=timezone.now() if status == Penalty.Status.CONFIRMED else None,
             )
-            audit(event, actor, "penalty.log", _target(penalty), after=_snapshot(penalty))
+            from penalties.services import offline_times
+
+            offline = offline_times(penalty, logged_at)
+            audit(event, actor, "penalty.log", _target(penalty), after=_snapshot(penalty) | offline)
             _sync_effects(penalty, False, actor=actor, starts_on=starts_on, ends_on=ends_on)
             from penalties.services import shown_publicly
 

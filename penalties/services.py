@@ -188,6 +188,7 @@ def log_penalty(
     ethics_committee: bool = False,
     external_id: str = "",
     linked_to: Penalty | None = None,
+    logged_at=None,
 ) -> Logged:
     """Record one incident with the penalty the guide gives (JG §1.2; SPEC-penalties §1).
 
@@ -197,6 +198,11 @@ def log_penalty(
     only a fraud (4.8) referred to the ethics committee is accepted (JG §1.2.5). A standings
     adjustment or above on a non-competing person needs their VEKN number. Raises
     ``UserError``.
+
+    ``logged_at``: when the judge logged it, for an incident entered offline and synced
+    later (validated by the caller, ``events.offline.client_time``): it becomes the
+    penalty's ``created_at`` and the audit entry records it with the sync time. The
+    offence number is still counted when it arrives (``offline_times``).
     """
     existing = Penalty.objects.filter(client_id=client_id).first()
     if existing is not None:
@@ -278,6 +284,7 @@ def log_penalty(
                 else None,
                 confirmed_at=timezone.now() if status == Penalty.Status.CONFIRMED else None,
             )
+            offline = offline_times(penalty, logged_at)
             if status == Penalty.Status.CONFIRMED:
                 _apply_effects(penalty)
             if linked_to is not None and not assessment.linked:
@@ -292,7 +299,7 @@ def log_penalty(
                     _target(linked_to),
                     after={"linked_to": penalty.pk},
                 )
-            audit(event, actor, "penalty.log", _target(penalty), after=_snapshot(penalty))
+            audit(event, actor, "penalty.log", _target(penalty), after=_snapshot(penalty) | offline)
             if linked_to is not None or shown_publicly(penalty):
                 _changed(event)
     except IntegrityError:
@@ -302,6 +309,19 @@ def log_penalty(
             raise
         return Logged(existing, False)
     return Logged(penalty, True)
+
+
+def offline_times(penalty: Penalty, logged_at) -> dict:
+    """An incident entered offline (the judge's tablet): ``created_at`` becomes when the
+    judge logged it (``logged_at``, already validated by the caller); the audit entry gets
+    both times. The offence number and the escalation were worked out on arrival, with the
+    offences the server knew then (docs/offline.md). ``{}`` for an ordinary entry."""
+    if logged_at is None:
+        return {}
+    synced_at = penalty.created_at
+    Penalty.objects.filter(pk=penalty.pk).update(created_at=logged_at)
+    penalty.created_at = logged_at
+    return {"logged_at": logged_at.isoformat(), "synced_at": synced_at.isoformat()}
 
 
 def shown_publicly(p: Penalty) -> bool:

@@ -125,7 +125,12 @@ def test_bounded_queries(client, db, players, django_assert_max_num_queries):
     # built: 8 queries whatever the size (measured); then from the cache: only the event
     with django_assert_max_num_queries(10):
         html = client.get(screen(event)).content.decode()
-    assert html.count('<table class="screen-grid"') == 3 and html.count("<tr") == players + 3
+    # 42 players a page in 3 columns (300: 8 pages, the screen shows them in turn; the
+    # last page's 6 players in one column)
+    pages, grids = {25: (1, 3), 300: (8, 7 * 3 + 1)}[players]
+    assert html.count('<table class="screen-grid"') == grids
+    assert html.count("<tr") == players + grids
+    assert html.count("data-screen-page=") == pages
     with django_assert_max_num_queries(1):
         assert client.get(screen(event, live=True)).status_code == 200
     with django_assert_max_num_queries(1):
@@ -202,3 +207,70 @@ def test_league_table_on_the_screen(client, db, django_assert_max_num_queries):
     # a knockout has no table
     cup = reverse("events:competition-screen", kwargs={"slug": "t24-cup"})
     assert client.get(cup).status_code == 404
+
+
+# --------------------------------------------------------------------------- pages
+def test_a_big_event_is_shown_in_pages(client, db):
+    """Everyone, in pages of 3 columns × 14 rows the screen shows in turn (page n/N in the
+    heading; the turning is static/js/screen.js, tested in tests/browser/)."""
+    import re
+
+    event = import_event(
+        make_file(players=100, rounds=3, final=True, slug="screen-100"), publish=True
+    )
+    html = client.get(screen(event, live=True)).content.decode()
+    pages = re.findall(r'data-screen-page="(\d+)"', html)
+    assert pages == ["1", "2", "3"]
+    assert "page 1/3" in html and "page 3/3" in html
+    assert 'data-seconds="12"' in html
+    rows = [len(re.findall("<tr", t)) - 1 for t in html.split('<table class="screen-grid"')[1:]]
+    assert rows == [14, 14, 14, 14, 14, 14, 8, 8] and sum(rows) == 100
+    page = client.get(screen(event)).content.decode()
+    assert "/static/js/screen.js" in page and "<script>" not in page
+
+
+def test_the_seating_of_a_big_round_is_in_pages_too(client, event):
+    add_players(event, 100)
+    rnd = services.seat_next_round(event, seed=1)
+    services.set_seating_published(rnd, True)
+    live = client.get(screen(event, live=True)).content.decode()
+    assert live.count('class="screen-table"') == 20  # 20 tables of 5
+    assert live.count("data-screen-page=") == 2  # 18 + 2 tables
+    assert "has not published the standings" in live and "screen-grid" not in live
+    services.set_standings_published(event, True)
+    live = client.get(screen(event, live=True)).content.decode()
+    assert live.count("data-screen-page=") == 2 + 3 and "page 5/5" in live
+
+
+def test_the_publish_button_says_that_standings_follow_each_result(client, event, staff):
+    """Publishing standings makes every later result public at once: the organiser is told
+    so next to the button, with how to stop it and what approving the results does."""
+    from django.urls import reverse
+
+    client.force_login(staff["organiser"])
+    url = reverse("manage:standings", kwargs={"slug": event.slug})
+    html = client.get(url).content.decode()
+    assert 'aria-describedby="publish-note"' in html and 'id="publish-note"' in html
+    assert "Once published, the standings follow every result as it is entered" in html
+    assert "You can hide them again" in html and "Approving the results" in html
+    services.set_standings_published(event, True)
+    html = client.get(url).content.decode()
+    assert "Published standings follow every result as it is entered" in html
+    assert "Hide them to stop that" in html
+
+
+def test_the_myl_publish_button_says_so_too(client, db):
+    from django.urls import reverse
+
+    from events.models import EventRole
+    from events.permissions import Role
+    from tests.factories import UserFactory
+
+    event, _ = make_event(6)
+    organiser = UserFactory(username="myl-organiser")
+    EventRole.objects.create(event=event, user=organiser, role=Role.ORGANISER)
+    client.force_login(organiser)
+    html = client.get(reverse("manage:standings", kwargs={"slug": event.slug})).content.decode()
+    assert "MP" in html or "OMW" in html  # the Mitos y Leyendas standings page
+    assert 'id="publish-note"' in html
+    assert "Once published, the standings follow every result as it is entered" in html

@@ -2,6 +2,7 @@
 its service worker. The browser side (offline mode, reload, the queue on the page) is in
 ``tests/browser/test_offline_tablet.py``."""
 
+import datetime as dt
 import json
 import uuid
 
@@ -418,3 +419,161 @@ def test_sync_needs_the_csrf_token(floor):
 def test_sync_is_post_only(client, floor):
     client.force_login(floor["users"]["judge"])
     assert client.get(_url(floor["event"], "tablet-sync")).status_code == 405
+
+
+# --------------------------------------------------------------------------- time zone, logged time
+def test_times_are_the_events_time_zone(client, floor):
+    """The tablet formats its times in the event's zone (as the round page), not the
+    browser's: the zone is in the snapshot and on the page."""
+    event = floor["event"]
+    event.time_zone = "Europe/Madrid"
+    event.save(update_fields=["time_zone"])
+    client.force_login(floor["users"]["judge"])
+    data = client.get(_url(event, "tablet-data")).json()
+    assert data["event"]["time_zone"] == "Europe/Madrid"
+    assert 'data-time-zone="Europe/Madrid"' in client.get(_url(event, "tablet")).content.decode()
+
+
+def _seated_earlier(floor, hours=3):
+    """The round was seated ``hours`` ago (an incident may be logged since then)."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from events.models import Round
+
+    Round.objects.filter(pk=floor["round"].pk).update(
+        created_at=timezone.now() - dt.timedelta(hours=hours)
+    )
+    for t in floor["tables"]:
+        t.round.refresh_from_db()
+
+
+def _ago(**delta):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    return timezone.now() - dt.timedelta(**delta)
+
+
+def test_incident_is_recorded_when_it_was_logged_offline(client, floor):
+    """An hour-long outage: the penalty carries the time the judge logged it on the tablet;
+    the audit entry both that time and the time it arrived."""
+    event, table = floor["event"], floor["tables"][0]
+    _seated_earlier(floor)
+    reg = _seat_regs(table)[0]
+    client.force_login(floor["users"]["judge"])
+    logged = _ago(minutes=65)
+    item = {**_incident(reg, "3.3", table=table), "logged_at": logged.isoformat()}
+    answer = _sync(client, event, item).json()
+    assert answer["status"] == "saved", answer
+    assert "could not be used" not in answer["message"]
+    penalty = Penalty.objects.get(event=event)
+    assert abs((penalty.created_at - logged).total_seconds()) < 0.01
+    assert answer["penalty"]["logged_at"] == penalty.created_at.isoformat()
+    entry = AuditLog.objects.get(event=event, action="penalty.log")
+    assert entry.after["logged_at"] == penalty.created_at.isoformat()
+    synced = dt.datetime.fromisoformat(entry.after["synced_at"])
+    assert synced > penalty.created_at and abs((synced - _ago()).total_seconds()) < 60
+    # The JavaScript's Date.toISOString form (UTC, "Z") is accepted too.
+    other = {
+        **_incident(_seat_regs(table)[1], "3.3", table=table),
+        "logged_at": logged.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+    }
+    assert _sync(client, event, other).json()["status"] == "saved"
+    second = Penalty.objects.get(person=_seat_regs(table)[1].person)
+    assert abs((second.created_at - logged).total_seconds()) < 1
+
+
+@pytest.mark.parametrize(
+    "when, trusted",
+    [
+        ("future", False),  # a tablet clock 10 minutes ahead
+        ("skew", True),  # 1 minute ahead: clock skew, taken as now
+        ("old", False),  # 13 hours ago
+        ("before-round", False),  # before the round was seated
+        ("garbage", False),
+        ("naive", False),  # no offset: which zone?
+        (None, True),  # an older tablet that sends no time: the time it arrives
+    ],
+)
+def test_an_implausible_logged_time_is_replaced_by_the_servers(client, floor, when, trusted):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    event, table = floor["event"], floor["tables"][0]
+    _seated_earlier(floor, hours=3)
+    reg = _seat_regs(table)[0]
+    client.force_login(floor["users"]["judge"])
+    values = {
+        "future": (timezone.now() + dt.timedelta(minutes=10)).isoformat(),
+        "skew": (timezone.now() + dt.timedelta(minutes=1)).isoformat(),
+        "old": _ago(hours=13).isoformat(),
+        "before-round": _ago(hours=4).isoformat(),
+        "garbage": "yesterday at noon",
+        "naive": _ago(minutes=5).replace(tzinfo=None).isoformat(),
+        None: None,
+    }
+    item = _incident(reg, "3.3", table=table)
+    if when is not None:
+        item["logged_at"] = values[when]
+    before = timezone.now()
+    response = _sync(client, event, item)
+    assert response.status_code == 200, response.content
+    answer = response.json()
+    assert answer["status"] == "saved"
+    penalty = Penalty.objects.get(event=event)
+    # the server's time (now), never the implausible one
+    assert before - dt.timedelta(seconds=1) <= penalty.created_at <= timezone.now()
+    assert ("could not be used" in answer["message"]) is (not trusted)
+    entry = AuditLog.objects.get(event=event, action="penalty.log")
+    assert ("logged_at" in entry.after) is (when == "skew")
+
+
+def test_offline_incident_counts_at_sync_and_is_listed_when_logged(client, floor):
+    """Documented order (docs/offline.md): the offence number is counted when the entry
+    arrives, with the offences the server knows then; the record (and a later recount,
+    e.g. after a void) follows the time each was logged."""
+    event, table = floor["event"], floor["tables"][0]
+    _seated_earlier(floor)
+    reg = _seat_regs(table)[2]
+    client.force_login(floor["users"]["judge"])
+    online = _sync(client, event, _incident(reg, "3.3", table=table)).json()["penalty"]
+    offline = {**_incident(reg, "3.3", table=table), "logged_at": _ago(minutes=50).isoformat()}
+    late = _sync(client, event, offline).json()["penalty"]
+    assert (online["offence"], late["offence"]) == (1, 2)
+    assert list(Penalty.objects.filter(event=event).values_list("pk", flat=True)) == [
+        late["id"],
+        online["id"],
+    ]
+
+
+def test_myl_incident_logged_offline_keeps_its_time(client, myl_floor):
+    from events.models import Round
+
+    event = myl_floor["event"]
+    Round.objects.filter(event=event).update(created_at=_ago(hours=2))
+    match = next(t for t in myl_floor["tables"] if not t.is_bye)
+    match.round.refresh_from_db()
+    client.force_login(myl_floor["users"]["judge"])
+    logged = _ago(minutes=30)
+    item = {**_incident(_seat_regs(match)[0], "2.1", table=match), "logged_at": logged.isoformat()}
+    assert _sync(client, event, item).json()["status"] == "saved"
+    penalty = Penalty.objects.get(event=event)
+    assert abs((penalty.created_at - logged).total_seconds()) < 0.01
+    entry = AuditLog.objects.get(event=event, action="penalty.log")
+    assert entry.after["logged_at"] == penalty.created_at.isoformat() and entry.after["synced_at"]
+
+
+def test_myl_dashboard_and_round_page_link_to_the_tablet(client, myl_floor):
+    event = myl_floor["event"]
+    tablet = _url(event, "tablet")
+    for role in ("judge", "scorekeeper"):
+        client.force_login(myl_floor["users"][role])
+        round_page = client.get(reverse("manage:round", kwargs={"slug": event.slug, "number": 1}))
+        assert round_page.status_code == 200
+        assert "Best of" in round_page.content.decode()  # the Mitos y Leyendas round page
+        assert tablet in round_page.content.decode()
+        assert tablet in client.get(_url(event, "dashboard")).content.decode()

@@ -25,6 +25,13 @@
   var view = { name: "tables" };
   var syncing = false;
   var problem = "";
+  // After a change of view, taps are ignored for a moment: the second tap of a double
+  // tap ("Save result") would otherwise land on whatever button the new view has under
+  // the finger (another table's "Incident"). While data-quiet is set, the page's main
+  // part takes no pointer events (app.css), and the buttons' handlers ignore clicks.
+  var QUIET_MS = 400;
+  var quietUntil = 0;
+  var quietTimer = null;
 
   // ------------------------------------------------------------------ storage
   function load(name, fallback) {
@@ -92,7 +99,7 @@
       var value = attrs[name];
       if (value === null || value === undefined || value === false) return;
       if (name === "text") node.textContent = value;
-      else if (name === "onclick") node.addEventListener("click", value);
+      else if (name === "onclick") node.addEventListener("click", guarded(value));
       else if (name === "oninput") node.addEventListener("input", value);
       else node.setAttribute(name, value === true ? "" : value);
     });
@@ -107,13 +114,52 @@
     while (node.firstChild) node.removeChild(node.firstChild);
     return node;
   }
+  // The views' buttons (in #tablet-main) only: the queue's and the decisions' buttons do
+  // not move when the view changes.
+  function guarded(handler) {
+    return function (event) {
+      var main = document.getElementById("tablet-main");
+      if (Date.now() < quietUntil && main && main.contains(this)) {
+        event.preventDefault();
+        event.stopPropagation();
+        return;
+      }
+      return handler.call(this, event);
+    };
+  }
   function button(text, onclick, cls) {
     return el("button", { type: "button", class: cls || "", onclick: onclick, text: text });
   }
+  function quiet() {
+    quietUntil = Date.now() + QUIET_MS;
+    root.dataset.quiet = "1";
+    window.clearTimeout(quietTimer);
+    quietTimer = window.setTimeout(function () {
+      delete root.dataset.quiet;
+    }, QUIET_MS);
+  }
   function go(next) {
     view = next;
+    quiet();
     render();
     window.scrollTo(0, 0);
+  }
+
+  // Times in the event's time zone (as on the round page), not the browser's.
+  function timeZone() {
+    var snap = snapshot();
+    return (snap && snap.event && snap.event.time_zone) || D.timeZone || undefined;
+  }
+  function formatTime(date) {
+    var options = { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: timeZone() };
+    var lang = document.documentElement.lang || undefined;
+    try {
+      return new Intl.DateTimeFormat(lang, options).format(date);
+    } catch (e) {
+      // An unknown zone name: the browser's zone rather than nothing.
+      delete options.timeZone;
+      return new Intl.DateTimeFormat(lang, options).format(date);
+    }
   }
 
   function tableById(id) {
@@ -167,8 +213,7 @@
       line.textContent = S.no_snapshot;
       return;
     }
-    var at = new Date(snap.generated_at);
-    var time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    var time = formatTime(new Date(snap.generated_at));
     line.textContent =
       (snap.round ? snap.round.label + " · " : "") +
       fmt(S.snapshot_at, { time: time }) +
@@ -667,7 +712,11 @@
     updateItem(item.id, function (it) {
       it.attempts += 1;
     });
-    var body = JSON.stringify(Object.assign({ id: item.id, kind: item.kind }, item.payload));
+    // An incident carries when the judge logged it (the server records that time, if the
+    // tablet's clock is plausible, rather than the time it arrived).
+    var head = { id: item.id, kind: item.kind };
+    if (item.kind === "incident") head.logged_at = item.created;
+    var body = JSON.stringify(Object.assign(head, item.payload));
     return fetch(D.syncUrl, {
       method: "POST",
       credentials: "same-origin",

@@ -362,3 +362,101 @@ def test_a_mitos_y_leyendas_match_entered_offline(live_server, make_user, new_co
     ) == [2, 1]
     assert ResultSubmission.objects.count() == 1
     browser_log.assert_clean()
+
+
+def test_event_time_zone_no_tap_through_and_the_time_an_incident_was_logged(
+    live_server, floor, browser, browser_log
+):
+    """A tablet whose browser is set to another zone (Tokyo) shows the event's time
+    (Santiago), as the round page does. A double tap on "Save result" or "Log incident"
+    queues once and the second tap does not open table 2's incident screen. An incident
+    logged offline 50 minutes before the network came back is recorded at that time."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    from django.utils import timezone
+
+    from events.models import Event, ResultSubmission, Round
+    from penalties.models import Penalty
+    from tests.browser.conftest import TABLET
+
+    event = Event.objects.get(slug=SLUG)
+    event.time_zone = "America/Santiago"
+    event.save(update_fields=["time_zone"])
+    Round.objects.filter(event=event).update(created_at=timezone.now() - dt.timedelta(hours=2))
+    context = browser.new_context(
+        viewport=TABLET, locale="en-US", has_touch=True, timezone_id="Asia/Tokyo"
+    )
+    browser_log.watch(context)
+    page = context.new_page()
+    try:
+        log_in(page, live_server.url, floor["judge"].username, floor["judge"].password)
+        page.goto(f"{live_server.url}/events/{SLUG}/manage/tablet/")
+        expect(page.locator("#tablet[data-ready='1']")).to_be_attached(timeout=10_000)
+        generated = dt.datetime.fromisoformat(stored(page, "snapshot")["generated_at"])
+        santiago = generated.astimezone(ZoneInfo("America/Santiago")).strftime("%H:%M")
+        tokyo = generated.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%H:%M")
+        assert santiago != tokyo
+        expect(page.locator("#tablet-snapshot")).to_contain_text(f"Tables as of {santiago}")
+        assert page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone") == "Asia/Tokyo"
+        shot(page, "20-event-time-zone")
+
+        context.set_offline(True)
+        expect(page.locator("#tablet-net")).to_contain_text("Offline")
+        incident_2 = table_card(page, 2).get_by_role("button", name="Incident").bounding_box()
+        table_card(page, 1).get_by_role("button", name="Enter result").click()
+        inputs = page.locator("input.tablet-vp")
+        for i, value in enumerate(TABLE_1_OFFLINE):
+            inputs.nth(i).fill(value)
+        save = page.get_by_role("button", name="Save result").bounding_box()
+        expect(page.locator("#tablet:not([data-quiet])")).to_be_attached()  # typed at leisure
+        # Two quick taps: the first on "Save result", the second where table 2's
+        # "Incident" button is once the tables are back.
+        page.mouse.click(save["x"] + save["width"] / 2, save["y"] + save["height"] / 2)
+        page.mouse.click(
+            incident_2["x"] + incident_2["width"] / 2, incident_2["y"] + incident_2["height"] / 2
+        )
+        expect(table_card(page, 1).locator(".badge.warn")).to_be_visible()
+        page.wait_for_timeout(600)
+        expect(page.locator(".tablet-choices")).to_have_count(0)
+        expect(waiting(page)).to_have_text("Waiting to sync: 1")
+
+        # An incident, its "Log incident" double-tapped.
+        table_card(page, 1).get_by_role("button", name="Incident").click()
+        page.locator(".tablet-choices button.choice").first.click()
+        page.locator("button.infraction[data-code='3.3']").first.click()
+        expect(page.locator("#tablet:not([data-quiet])")).to_be_attached()
+        page.get_by_role("button", name="Log incident").dblclick()
+        expect(waiting(page)).to_have_text("Waiting to sync: 2")
+        page.wait_for_timeout(600)
+        expect(page.locator(".tablet-choices")).to_have_count(0)
+        expect(table_card(page, 1)).to_be_visible()
+        # And the views still answer a deliberate tap once the moment has passed.
+        table_card(page, 2).get_by_role("button", name="Incident").click()
+        expect(page.get_by_role("heading", name="Table 2 · Who committed it?")).to_be_visible()
+        page.get_by_role("button", name="← Back").click()
+        expect(table_card(page, 2)).to_be_visible()
+
+        # The incident was logged when the outage began, 50 minutes ago.
+        logged = timezone.now() - dt.timedelta(minutes=50)
+        page.evaluate(
+            """(at) => {
+              for (let i = 0; i < localStorage.length; i++) {
+                const key = localStorage.key(i);
+                if (!key.endsWith('.queue')) continue;
+                const items = JSON.parse(localStorage.getItem(key));
+                items.forEach(it => { if (it.kind === 'incident') it.created = at; });
+                localStorage.setItem(key, JSON.stringify(items));
+              }
+            }""",
+            logged.isoformat().replace("+00:00", "Z"),
+        )
+        context.set_offline(False)
+        expect(waiting(page)).to_have_text("Waiting to sync: 0", timeout=15_000)
+        penalty = Penalty.objects.get(event=event)
+        assert abs((penalty.created_at - logged).total_seconds()) < 1
+        assert ResultSubmission.objects.filter(event=event).count() == 1
+        shot(page, "21-synced-after-the-outage")
+        browser_log.assert_clean()
+    finally:
+        context.close()
