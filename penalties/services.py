@@ -768,7 +768,14 @@ def add_extension(
     if authorised and P.CONFIRM_PENALTIES not in perms:
         raise UserError(_("Only the head judge may authorise more than 10 minutes."))
     with transaction.atomic():
-        table = Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
+        # FOR NO KEY UPDATE, as events.services.save_results: rows inserted meanwhile that
+        # point at the table, its round or the event (a penalty, an audit entry) do not
+        # wait for it, and cannot deadlock with it.
+        table = (
+            Table.objects.select_for_update(no_key=True)
+            .select_related("round__event")
+            .get(pk=table.pk)
+        )
         suggestion = suggest_extension(table, minutes_spent, authorised)
         if suggestion.minutes <= 0:
             raise UserError(suggestion.explanation)
@@ -891,7 +898,14 @@ def seat_substitute(
     Only before the table's result is entered."""
     _ensure_open(table.round.event)
     with transaction.atomic():
-        table = Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
+        # FOR NO KEY UPDATE, as events.services.save_results: rows inserted meanwhile that
+        # point at the table, its round or the event (a penalty, an audit entry) do not
+        # wait for it, and cannot deadlock with it.
+        table = (
+            Table.objects.select_for_update(no_key=True)
+            .select_related("round__event")
+            .get(pk=table.pk)
+        )
         event = table.round.event
         seat = (
             Seat.objects.select_related("registration")
