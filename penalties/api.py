@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import JsonResponse
+from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -134,7 +135,16 @@ def penalty(request, ruleset):
     ruleset or infraction; 400 for a malformed body (not JSON, not an object, wrong types,
     unknown levels or codes in the lists) and for a missing, unknown or non-boolean
     condition (the body then also has ``"condition": name``); 405 for any method but POST.
+
+    The answer is always in English (the CONTRACTS §4 texts), whatever the request's
+    language: the engines' texts are translatable for the judges' pages, so the API computes
+    under ``translation.override("en")``.
     """
+    with translation.override("en"):
+        return _penalty(request, ruleset)
+
+
+def _penalty(request, ruleset) -> JsonResponse:
     engine = ENGINES.get(ruleset)
     if engine is None:
         return _error(404, f"unknown ruleset {ruleset!r}")

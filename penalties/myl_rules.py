@@ -72,8 +72,13 @@ ruleset's page):
 13. **[choice]** The rulebook is undated: this catalogue is version ``"v1"``.
 
 Texts: names, definitions, questions and explanations are short English texts in our own
-words; the Spanish section titles are kept (``title_es``) and Spanish questions are given
-for the UI.
+words; the Spanish section titles are kept (``title_es``) and Spanish names and questions
+are given for the UI (``*_es`` fields). Definitions, corrective actions, notes, effects and
+explanations are marked for translation (``_()``, i.e.
+:class:`~penalties.vekn_guide.Translatable`, for the catalogue; ``gettext`` with named
+placeholders for composed explanations) and read in the active language
+(Spanish catalogue: ``locale/es``); :func:`render_markdown` and the public JSON API
+(:mod:`penalties.api`) stay English.
 """
 
 from __future__ import annotations
@@ -84,10 +89,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
+from django.utils import translation
+from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
+
 from penalties.vekn_guide import (
     ConditionError,
     InvalidCondition,
     MissingCondition,
+    Translatable,
     UnknownCondition,
     UnknownInfraction,
     UnknownRuleset,
@@ -127,6 +136,8 @@ __all__ = [
     "render_markdown",
 ]
 
+_ = Translatable  # catalogue texts: English values, translated by str() (see vekn_guide)
+
 SOURCE = "MyL conduct"
 """Prefix of every ``source`` string."""
 
@@ -156,7 +167,8 @@ class Level(StrEnum):
 
     @property
     def label(self) -> str:
-        """English name, e.g. ``"Game Loss"``."""
+        """English name, e.g. ``"Game Loss"`` (:func:`level_text` gives it in the active
+        language)."""
         return LEVELS[self].name
 
     @property
@@ -166,6 +178,26 @@ class Level(StrEnum):
 
 
 _SEVERITY = {level: i for i, level in enumerate(Level)}
+
+_LEVEL_TEXT = {
+    Level.WARNING: pgettext_lazy("MyL penalty", "Warning"),
+    Level.GAME_LOSS: pgettext_lazy("MyL penalty", "Game Loss"),
+    Level.DISQUALIFICATION: pgettext_lazy("MyL penalty", "Disqualification"),
+    Level.SUSPENSION: pgettext_lazy("MyL penalty", "Suspension"),
+    Level.PERMANENT_BAN: pgettext_lazy("MyL penalty", "Permanent Ban"),
+}
+
+
+def level_text(level: Level | str) -> str:
+    """The penalty's name in the active language (``"Game Loss"`` in English, ``"Pérdida
+    de juego"`` in Spanish), for composed explanations."""
+    return str(_LEVEL_TEXT[Level(level)])
+
+
+def _spanish() -> bool:
+    return (get_language() or "").startswith("es")
+
+
 W, GL, DQ, SUS, PB = (
     Level.WARNING,
     Level.GAME_LOSS,
@@ -194,33 +226,37 @@ LEVELS: Mapping[Level, LevelInfo] = MappingProxyType(
             W,
             "Warning",
             "Advertencia",
-            "For minor infractions or first offences; recorded, no effect on the result.",
+            _("For minor infractions or first offences; recorded, no effect on the result."),
         ),
         GL: LevelInfo(
             GL,
             "Game Loss",
             "Pérdida de juego",
-            "The opponent is given the win of the current round's match.",
+            _("The opponent is given the win of the current round's match."),
         ),
         DQ: LevelInfo(
             DQ,
             "Disqualification",
             "Descalificación del torneo",
-            "The player is removed from the event and cannot continue in it.",
+            _("The player is removed from the event and cannot continue in it."),
         ),
         SUS: LevelInfo(
             SUS,
             "Suspension",
             "Suspensión temporal",
-            "The person may not register for events for a set period (the rulebook gives "
-            "no length: the judge or organiser sets it).",
+            _(
+                "The person may not register for events for a set period (the rulebook gives "
+                "no length: the judge or organiser sets it)."
+            ),
         ),
         PB: LevelInfo(
             PB,
             "Permanent Ban",
             "Prohibición permanente",
-            "The person may never again take part in events; for grave infractions against "
-            "the integrity of the game or the community.",
+            _(
+                "The person may never again take part in events; for grave infractions against "
+                "the integrity of the game or the community."
+            ),
         ),
     }
 )
@@ -275,7 +311,7 @@ SEVERITIES: Mapping[Severity, SeverityInfo] = MappingProxyType(
             "retrasos, lenguaje inadecuado",
             (W,),
             GL,
-            "if it persists",
+            _("if it persists"),
         ),
         Severity.MODERADA: SeverityInfo(
             Severity.MODERADA,
@@ -285,7 +321,7 @@ SEVERITIES: Mapping[Severity, SeverityInfo] = MappingProxyType(
             "juego lento intencional, incumplimiento de reglas",
             (W, GL),
             DQ,
-            "if repeated",
+            _("if repeated"),
         ),
         Severity.GRAVE: SeverityInfo(
             Severity.GRAVE,
@@ -295,7 +331,7 @@ SEVERITIES: Mapping[Severity, SeverityInfo] = MappingProxyType(
             "agresión verbal, trampa, soborno",
             (GL, DQ),
             SUS,
-            "on escalation",
+            _("on escalation"),
         ),
         Severity.MUY_GRAVE: SeverityInfo(
             Severity.MUY_GRAVE,
@@ -305,7 +341,7 @@ SEVERITIES: Mapping[Severity, SeverityInfo] = MappingProxyType(
             "agresión física, fraude, difusión de información confidencial",
             (DQ,),
             PB,
-            "on escalation",
+            _("on escalation"),
         ),
     }
 )
@@ -376,7 +412,7 @@ VIOLENCE: tuple[ViolenceCase, ...] = (
         "Minor verbal aggression",
         "Agresión verbal leve",
         W,
-        note="Warning, and the player's behaviour is monitored.",
+        note=_("Warning, and the player's behaviour is monitored."),
     ),
     ViolenceCase(
         "threats_or_harassment",
@@ -384,7 +420,7 @@ VIOLENCE: tuple[ViolenceCase, ...] = (
         "Amenazas o acoso reiterado",
         GL,
         (DQ,),
-        note="Game loss or immediate disqualification.",
+        note=_("Game loss or immediate disqualification."),
     ),
     ViolenceCase(
         "physical",
@@ -392,9 +428,11 @@ VIOLENCE: tuple[ViolenceCase, ...] = (
         "Agresión física",
         DQ,
         (PB,),
-        note="Immediate disqualification and possible permanent ban; follow the violence "
-        "protocol of §5.8 (separate the parties, witnesses, incident report, authorities "
-        "if needed).",
+        note=_(
+            "Immediate disqualification and possible permanent ban; follow the violence "
+            "protocol of §5.8 (separate the parties, witnesses, incident report, authorities "
+            "if needed)."
+        ),
     ),
 )
 
@@ -420,12 +458,19 @@ class Outcome:
         object.__setattr__(self, "also", tuple(Level(x) for x in self.also))
 
     def text(self) -> str:
-        """E.g. ``"Suspension with Disqualification"``, ``"Game Loss (or Disqualification)"``."""
-        out = self.level.label
+        """E.g. ``"Suspension with Disqualification"``, ``"Game Loss (or Disqualification)"``
+        (in the active language)."""
+        out = level_text(self.level)
         if self.also:
-            out += " with " + " and ".join(x.label for x in self.also)
+            out = gettext("%(level)s with %(also)s") % {
+                "level": out,
+                "also": gettext(" and ").join(level_text(x) for x in self.also),
+            }
         if self.alternatives:
-            out += " (or " + " or ".join(x.label for x in self.alternatives) + ")"
+            out = gettext("%(outcome)s (or %(alternatives)s)") % {
+                "outcome": out,
+                "alternatives": gettext(" or ").join(level_text(x) for x in self.alternatives),
+            }
         return out
 
 
@@ -569,7 +614,6 @@ def _from_severity(first: Outcome, severity: Severity) -> Outcome:
 # ---------------------------------------------------------------------------------------
 
 _LEVE, _MOD, _GRAVE, _MUY = Severity.LEVE, Severity.MODERADA, Severity.GRAVE, Severity.MUY_GRAVE
-_IMMEDIATE_FIX = "Correct the problem at once (sleeves, cards, deck or decklist) before play "
 _GRAVE_Q_ES = "¿Es un caso grave?"
 _INTENT_Q_ES = "¿Fue intencional?"
 
@@ -579,7 +623,7 @@ def _grave(question: str, outcome: Outcome, yes_means: str) -> Condition:
 
 
 def _intentional(question: str, outcome: Outcome) -> Condition:
-    return Condition("intentional", question, _INTENT_Q_ES, outcome, yes_means="intentional")
+    return Condition("intentional", question, _INTENT_Q_ES, outcome, yes_means=_("intentional"))
 
 
 _INFRACTIONS: tuple[Infraction, ...] = (
@@ -590,12 +634,14 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Respeto y Deportividad",
         Group.GENERAL,
         _LEVE,
-        "Discourtesy or disrespect towards opponents, judges or organisers: insults, "
-        "mocking an opponent after a win, arguing disrespectfully with judges.",
+        _(
+            "Discourtesy or disrespect towards opponents, judges or organisers: insults, "
+            "mocking an opponent after a win, arguing disrespectfully with judges."
+        ),
         Outcome(W),
         (Outcome(GL, (DQ,)),),
         "si la conducta persiste",
-        corrective_action="The player stops the behaviour.",
+        corrective_action=_("The player stops the behaviour."),
     ),
     Infraction(
         "2.2",
@@ -603,12 +649,14 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Cumplimiento del Reglamento y Decisiones Arbitrales",
         Group.GENERAL,
         _MOD,
-        "Refusing to follow a judge's or organiser's decision, objecting improperly, or "
-        "holding up play to argue about a ruling.",
+        _(
+            "Refusing to follow a judge's or organiser's decision, objecting improperly, or "
+            "holding up play to argue about a ruling."
+        ),
         Outcome(W),
         (Outcome(GL, (DQ,)),),
         "en caso de conducta persistente",
-        corrective_action="The ruling stands; play resumes.",
+        corrective_action=_("The ruling stands; play resumes."),
     ),
     Infraction(
         "2.3",
@@ -616,15 +664,19 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Mantenimiento del Área de Juego",
         Group.GENERAL,
         _LEVE,
-        "Leaving litter on the table or handling tournament material (cards, playmats, "
-        "counters, furniture) carelessly.",
+        _(
+            "Leaving litter on the table or handling tournament material (cards, playmats, "
+            "counters, furniture) carelessly."
+        ),
         Outcome(W),
         repeat_term="en caso de reincidencia, se podrá imponer una penalización adicional",
-        corrective_action="The player tidies the play area.",
+        corrective_action=_("The player tidies the play area."),
         notes=(
-            "On a repeat the text says an additional penalty *may* be imposed without "
-            "naming it: the severity table proposes it (Game Loss for a minor infraction "
-            "that persists); a Warning stays available.",
+            _(
+                "On a repeat the text says an additional penalty *may* be imposed without "
+                "naming it: the severity table proposes it (Game Loss for a minor infraction "
+                "that persists); a Warning stays available."
+            ),
         ),
     ),
     Infraction(
@@ -633,18 +685,22 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Presentación Personal y Comportamiento",
         Group.GENERAL,
         _LEVE,
-        "Coming to the event in unsuitable clothing (e.g. with offensive messages) or with "
-        "unacceptable personal hygiene.",
+        _(
+            "Coming to the event in unsuitable clothing (e.g. with offensive messages) or with "
+            "unacceptable personal hygiene."
+        ),
         Outcome(W),
         conditions=(
             _grave(
                 "Is it a serious case, one where the player should be excluded from the event?",
                 Outcome(DQ),
-                "serious case: the player is excluded from the event",
+                _("serious case: the player is excluded from the event"),
             ),
         ),
-        corrective_action="Ask the player, privately, to correct the issue (cover or "
-        "change the clothing, freshen up).",
+        corrective_action=_(
+            "Ask the player, privately, to correct the issue (cover or "
+            "change the clothing, freshen up)."
+        ),
     ),
     Infraction(
         "2.5",
@@ -652,14 +708,16 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Uso de Dispositivos Electrónicos",
         Group.GENERAL,
         _MOD,
-        "Using a phone, tablet or other device during a game without the judge's "
-        "permission (medical devices and other justified needs excepted), e.g. to look up "
-        "a card.",
+        _(
+            "Using a phone, tablet or other device during a game without the judge's "
+            "permission (medical devices and other justified needs excepted), e.g. to look up "
+            "a card."
+        ),
         Outcome(W),
         (Outcome(GL, (DQ,)),),
         "en caso de abuso o reincidencia",
-        corrective_action="The device is put away.",
-        notes=("3.2.6 covers consulting notes or digital material during a game.",),
+        corrective_action=_("The device is put away."),
+        notes=(_("3.2.6 covers consulting notes or digital material during a game."),),
     ),
     # -- §3.1 Further unsportsmanlike conduct -------------------------------------------
     Infraction(
@@ -668,20 +726,22 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Comportamiento disruptivo hacia el personal del torneo",
         Group.UNSPORTSMANLIKE,
         _MOD,
-        "Verbal or physical mistreatment of judges, organisers or event staff.",
+        _("Verbal or physical mistreatment of judges, organisers or event staff."),
         Outcome(W),
         conditions=(
             _grave(
                 "Is it a serious case (e.g. physical mistreatment, or grave or sustained "
                 "verbal abuse)?",
                 Outcome(SUS, also=(DQ,)),
-                "serious case: disqualification and suspension",
+                _("serious case: disqualification and suspension"),
             ),
         ),
-        corrective_action="Stop the behaviour; separate the people involved if needed.",
+        corrective_action=_("Stop the behaviour; separate the people involved if needed."),
         notes=(
-            "Physical aggression: §4.2 (immediate disqualification, possible permanent "
-            "ban) and the violence protocol of §5.8, with an incident report.",
+            _(
+                "Physical aggression: §4.2 (immediate disqualification, possible permanent "
+                "ban) and the violence protocol of §5.8, with an incident report."
+            ),
         ),
     ),
     Infraction(
@@ -690,21 +750,25 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Uso inapropiado de lenguaje o comportamiento ofensivo",
         Group.UNSPORTSMANLIKE,
         _LEVE,
-        "Insults, discriminatory language or threats, in person or on social media linked "
-        "to the event or the community; aggression, harassment or misinformation aimed at "
-        "community members, judges or organisers.",
+        _(
+            "Insults, discriminatory language or threats, in person or on social media linked "
+            "to the event or the community; aggression, harassment or misinformation aimed at "
+            "community members, judges or organisers."
+        ),
         Outcome(W),
         conditions=(
             _grave(
                 "Is it a serious case (e.g. threats, discrimination, harassment or aggression)?",
                 Outcome(GL, (DQ, PB)),
-                "serious case: game loss, disqualification or permanent ban",
+                _("serious case: game loss, disqualification or permanent ban"),
             ),
         ),
-        corrective_action="Stop the behaviour (and remove the posts, if online).",
+        corrective_action=_("Stop the behaviour (and remove the posts, if online)."),
         notes=(
-            "§4.2 on violence: minor verbal aggression → warning and monitoring; threats or "
-            "repeated harassment → game loss or immediate disqualification.",
+            _(
+                "§4.2 on violence: minor verbal aggression → warning and monitoring; threats or "
+                "repeated harassment → game loss or immediate disqualification."
+            ),
         ),
     ),
     Infraction(
@@ -713,12 +777,14 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Difusión de información falsa sobre el torneo o la empresa",
         Group.UNSPORTSMANLIKE,
         _GRAVE,
-        "Publishing misleading information about the event, its judges, its organisers or "
-        "the company.",
+        _(
+            "Publishing misleading information about the event, its judges, its organisers or "
+            "the company."
+        ),
         Outcome(W),
         (Outcome(SUS),),
         "en casos reiterados",
-        corrective_action="The person corrects or withdraws what was published.",
+        corrective_action=_("The person corrects or withdraws what was published."),
     ),
     Infraction(
         "3.1.4",
@@ -726,11 +792,11 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Incumplimiento de normas de inclusión y respeto",
         Group.UNSPORTSMANLIKE,
         _MOD,
-        "Acts that discriminate against, exclude or harass other players.",
+        _("Acts that discriminate against, exclude or harass other players."),
         Outcome(W),
         (Outcome(DQ),),
         "si la conducta persiste",
-        corrective_action="Stop the behaviour.",
+        corrective_action=_("Stop the behaviour."),
     ),
     Infraction(
         "3.1.5",
@@ -738,9 +804,9 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Falsificación de identidad o documentos",
         Group.UNSPORTSMANLIKE,
         _MUY,
-        "Presenting false credentials or impersonating another player.",
+        _("Presenting false credentials or impersonating another player."),
         Outcome(PB, also=(DQ,)),
-        corrective_action="Immediate disqualification; the person is banned from events.",
+        corrective_action=_("Immediate disqualification; the person is banned from events."),
     ),
     Infraction(
         "3.1.6",
@@ -748,12 +814,14 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Interrupciones reiteradas a la labor de jueces y organizadores",
         Group.UNSPORTSMANLIKE,
         _MOD,
-        "Disregarding the decisions of judges and organisers or arguing aggressively with "
-        "them, so that they cannot do their work.",
+        _(
+            "Disregarding the decisions of judges and organisers or arguing aggressively with "
+            "them, so that they cannot do their work."
+        ),
         Outcome(W),
         (Outcome(DQ),),
         "si la conducta persiste",
-        corrective_action="Stop the behaviour; the decision stands.",
+        corrective_action=_("Stop the behaviour; the decision stands."),
     ),
     # -- §3.2 Conduct related to the game -----------------------------------------------
     Infraction(
@@ -762,15 +830,19 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Manipulación del resultado de un encuentro",
         Group.GAME,
         _MOD,
-        "Fixing a match result outside play: agreed intentional draws, asking the opponent "
-        "to concede, deciding the winner by a random method.",
+        _(
+            "Fixing a match result outside play: agreed intentional draws, asking the opponent "
+            "to concede, deciding the winner by a random method."
+        ),
         Outcome(W),
         (Outcome(GL, (DQ,)),),
         "en caso de reincidencia",
-        corrective_action="The match is played out normally.",
+        corrective_action=_("The match is played out normally."),
         notes=(
-            "§5.7: attempted fraud or bribery to change a result is reported to the "
-            "organiser at once, who decides further penalties.",
+            _(
+                "§5.7: attempted fraud or bribery to change a result is reported to the "
+                "organiser at once, who decides further penalties."
+            ),
         ),
     ),
     Infraction(
@@ -779,15 +851,17 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Juego lento intencional (stalling)",
         Group.GAME,
         _MOD,
-        "Deliberately playing very slowly to force a result against the opponent.",
+        _("Deliberately playing very slowly to force a result against the opponent."),
         Outcome(W),
         (Outcome(GL),),
         "en caso de reincidencia",
-        corrective_action="Ask the player to keep a normal pace.",
+        corrective_action=_("Ask the player to keep a normal pace."),
         notes=(
-            "§5.5 also allows a loss of turn or less playing time between the warning and "
-            "the game loss; these are not §4.1 penalties, so the judge records them as a "
-            "change with a reason.",
+            _(
+                "§5.5 also allows a loss of turn or less playing time between the warning and "
+                "the game loss; these are not §4.1 penalties, so the judge records them as a "
+                "change with a reason."
+            ),
         ),
     ),
     Infraction(
@@ -796,15 +870,22 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Marcar cartas deliberadamente",
         Group.GAME,
         _MOD,
-        "Using sleeves or worn cards that can identify cards and so give the player an advantage.",
+        _(
+            "Using sleeves or worn cards that can identify cards and so give the player an "
+            "advantage."
+        ),
         Outcome(W),
         (Outcome(GL),),
         "en caso de reincidencia",
-        corrective_action=_IMMEDIATE_FIX + "continues.",
+        corrective_action=_(
+            "Correct the problem at once (sleeves, cards, deck or decklist) before play continues."
+        ),
         notes=(
-            "The heading says 'deliberately' yet the text starts at a warning; 3.2.4 "
-            "(intentional → disqualification) also covers the intentional use of marked "
-            "cards: the judge chooses the section.",
+            _(
+                "The heading says 'deliberately' yet the text starts at a warning; 3.2.4 "
+                "(intentional → disqualification) also covers the intentional use of marked "
+                "cards: the judge chooses the section."
+            ),
         ),
     ),
     Infraction(
@@ -813,8 +894,10 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Manipulación de cartas y robo de información",
         Group.GAME,
         _MOD,
-        "Looking at the opponent's deck without permission, handling a deck improperly, or "
-        "playing marked, altered or off-format cards, on purpose or through carelessness.",
+        _(
+            "Looking at the opponent's deck without permission, handling a deck improperly, or "
+            "playing marked, altered or off-format cards, on purpose or through carelessness."
+        ),
         Outcome(W),
         conditions=(
             _intentional(
@@ -822,7 +905,9 @@ _INFRACTIONS: tuple[Infraction, ...] = (
                 Outcome(DQ),
             ),
         ),
-        corrective_action=_IMMEDIATE_FIX + "continues.",
+        corrective_action=_(
+            "Correct the problem at once (sleeves, cards, deck or decklist) before play continues."
+        ),
     ),
     Infraction(
         "3.2.5",
@@ -830,14 +915,16 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Abandono del Torneo",
         Group.GAME,
         _LEVE,
-        "Dropping from the event without telling the head judge before the next round.",
+        _("Dropping from the event without telling the head judge before the next round."),
         Outcome(W),
         (Outcome(GL, (DQ, SUS)), Outcome(DQ, (GL, SUS)), Outcome(SUS, (GL, DQ))),
         "en caso de reincidencia, sanción progresiva hasta la suspensión",
-        corrective_action="The player is dropped from the event.",
+        corrective_action=_("The player is dropped from the event."),
         notes=(
-            "Players may leave at any time, provided they tell the head judge before the "
-            "next round.",
+            _(
+                "Players may leave at any time, provided they tell the head judge before the "
+                "next round."
+            ),
         ),
     ),
     Infraction(
@@ -846,14 +933,16 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Uso indebido de notas y dispositivos electrónicos",
         Group.GAME,
         _MOD,
-        "Consulting outside notes, on paper or digital, during a game.",
+        _("Consulting outside notes, on paper or digital, during a game."),
         Outcome(W),
         (Outcome(GL, (DQ,)),),
         "en caso de abuso",
-        corrective_action="The notes or device are put away.",
+        corrective_action=_("The notes or device are put away."),
         notes=(
-            "The rulebook's example for this section repeats 3.2.5's (leaving without "
-            "notice), apparently by mistake.",
+            _(
+                "The rulebook's example for this section repeats 3.2.5's (leaving without "
+                "notice), apparently by mistake."
+            ),
         ),
     ),
     # -- §3.3 Deck use and handling ------------------------------------------------------
@@ -863,7 +952,7 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Uso de cartas prohibidas o no permitidas en el formato",
         Group.DECK,
         _MOD,
-        "Playing cards that are banned or not allowed in the event's format.",
+        _("Playing cards that are banned or not allowed in the event's format."),
         Outcome(W),
         conditions=(
             _intentional("Was it intentional?", Outcome(DQ)),
@@ -873,10 +962,13 @@ _INFRACTIONS: tuple[Infraction, ...] = (
                 "¿Se tomó conocimiento en una etapa muy avanzada del torneo?",
                 Outcome(DQ),
                 required=False,
-                yes_means="found at a very advanced stage of the event",
+                yes_means=_("found at a very advanced stage of the event"),
             ),
         ),
-        corrective_action=_IMMEDIATE_FIX + "continues: the cards are removed and replaced.",
+        corrective_action=_(
+            "Correct the problem at once (sleeves, cards, deck or decklist) before "
+            "play continues: the cards are removed and replaced."
+        ),
     ),
     Infraction(
         "3.3.2",
@@ -884,11 +976,13 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Problemas en la inscripción del mazo",
         Group.DECK,
         _MOD,
-        "The deck's registration (decklist) is wrong, incomplete or does not match the deck.",
+        _("The deck's registration (decklist) is wrong, incomplete or does not match the deck."),
         Outcome(W),
         (Outcome(GL),),
         "en caso de reincidencia",
-        corrective_action=_IMMEDIATE_FIX + "continues.",
+        corrective_action=_(
+            "Correct the problem at once (sleeves, cards, deck or decklist) before play continues."
+        ),
     ),
     Infraction(
         "3.3.3",
@@ -896,14 +990,16 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Uso de proxies o cartas sin autorización",
         Group.DECK,
         _MOD,
-        "Playing proxies or substitute cards without authorisation.",
+        _("Playing proxies or substitute cards without authorisation."),
         Outcome(W),
         (Outcome(GL, (DQ,)),),
         "si se reincide",
-        corrective_action="The proxies are replaced by the real cards.",
+        corrective_action=_("The proxies are replaced by the real cards."),
         notes=(
-            "Custom cards or proxies used as starting gold (oro inicial) are allowed as an "
-            "exception, provided they infringe no intellectual property.",
+            _(
+                "Custom cards or proxies used as starting gold (oro inicial) are allowed as an "
+                "exception, provided they infringe no intellectual property."
+            ),
         ),
     ),
     Infraction(
@@ -912,11 +1008,11 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Uso de cartas falsas o que vulneren la propiedad intelectual de terceros",
         Group.DECK,
         _GRAVE,
-        "Playing fake cards, or cards that infringe third parties' intellectual property.",
+        _("Playing fake cards, or cards that infringe third parties' intellectual property."),
         Outcome(DQ),
         (Outcome(SUS, also=(DQ,)),),
         "si el acto es reiterado",
-        corrective_action="Immediate disqualification.",
+        corrective_action=_("Immediate disqualification."),
     ),
     # -- §3.4 Conduct outside the event --------------------------------------------------
     Infraction(
@@ -925,13 +1021,13 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Venta y distribución de material falsificado",
         Group.OUTSIDE,
         _MUY,
-        "Selling or distributing counterfeit material.",
+        _("Selling or distributing counterfeit material."),
         Outcome(SUS),
         conditions=(
             _grave(
                 "Is it a serious case (e.g. large-scale or organised sales)?",
                 Outcome(PB),
-                "serious case: permanent ban",
+                _("serious case: permanent ban"),
             ),
         ),
     ),
@@ -941,7 +1037,7 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Difusión de información confidencial",
         Group.OUTSIDE,
         _MUY,
-        "Disclosing confidential information (of the event, the judges or the company).",
+        _("Disclosing confidential information (of the event, the judges or the company)."),
         Outcome(SUS),
     ),
     Infraction(
@@ -950,51 +1046,82 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Conflicto de intereses con la empresa organizadora",
         Group.OUTSIDE,
         _GRAVE,
-        "Taking part while having a conflict of interest with the company that organises "
-        "the event.",
+        _(
+            "Taking part while having a conflict of interest with the company that organises "
+            "the event."
+        ),
         Outcome(DQ, (SUS,)),
         notes=(
-            "The text adds a 'possible' temporary suspension: offered as an alternative, in "
-            "addition to the disqualification.",
+            _(
+                "The text adds a 'possible' temporary suspension: offered as an alternative, in "
+                "addition to the disqualification."
+            ),
         ),
     ),
 )
 
 
 CHOICES: tuple[str, ...] = (
-    "First instance: the first penalty the section names; repeat (persiste, reincidencia, "
-    "reiterado, abuso): the first penalty it names for that case; the other penalties the "
-    "text allows for the case are offered as alternatives.",
-    "Two penalties named at once (3.1.1 grave, 3.1.5, a repeated 3.3.4): the level is the "
-    "more severe, the other is listed with it ('also').",
-    "A penalty the text only calls possible (3.4.3's temporary suspension; the possible "
-    "permanent ban for physical aggression, §4.2) is an alternative, not part of 'also'.",
-    "A repeat is an earlier penalty for the same section by the same person, in this event "
-    "or an earlier one, whatever its level; entries recorded as linked do not count. "
-    "'Abuso' (2.5, 3.2.6) is read as a repeat.",
-    "Sections silent about repeats (2.3, 2.4, 3.1.1, 3.1.2, 3.1.5, 3.2.4, 3.3.1, 3.4.1, "
-    "3.4.2, 3.4.3) take the §4.2 escalated penalty of their severity, never below the "
-    "first instance; the first-instance penalty and any initial penalty of that severity "
-    "in between are alternatives; a first-instance disqualification stays in 'also'.",
-    "Each section's severity (leve, moderada, grave, muy grave) is ours: §4.2 gives only "
-    "examples; we pick the row whose examples and penalties fit the section best.",
-    "'grave' (2.4, 3.1.1, 3.1.2, 3.4.1) and 'intentional' (3.2.4, 3.3.1) must be "
-    "answered; 3.3.1's 'found at a very advanced stage' is an optional 'late_stage' "
-    "question (missing means no).",
-    "When a condition answered yes and a repeat both apply, the more severe outcome wins; "
-    "on equal levels, the condition's.",
-    "3.2.5 'progressive up to suspension': offence 2 → game loss, 3 → disqualification, "
-    "4 and later → suspension.",
-    "2.4 'excluded from the event' is a disqualification; 'suspensión permanente' (3.1.5, "
-    "3.4.1) is a permanent ban.",
-    "No suspension length is proposed: the rulebook gives none, so the judge or organiser sets it.",
-    "'Corrección inmediata' is a corrective action, not a penalty; §5.5's loss of turn or "
-    "reduced time for stalling are not §4.1 penalties (a note on 3.2.2).",
-    "Appeal deadline (§5.10): 5 business days after the penalty day (that day not "
-    "counted; the fifth business day is the last day to file), skipping weekends and the "
-    "public holidays of the configured country — Chile by default, optionally a region; "
-    "no country means weekends only.",
-    "The rulebook is undated: this catalogue is version v1.",
+    _(
+        "First instance: the first penalty the section names; repeat (persiste, reincidencia, "
+        "reiterado, abuso): the first penalty it names for that case; the other penalties the "
+        "text allows for the case are offered as alternatives."
+    ),
+    _(
+        "Two penalties named at once (3.1.1 grave, 3.1.5, a repeated 3.3.4): the level is the "
+        "more severe, the other is listed with it ('also')."
+    ),
+    _(
+        "A penalty the text only calls possible (3.4.3's temporary suspension; the possible "
+        "permanent ban for physical aggression, §4.2) is an alternative, not part of 'also'."
+    ),
+    _(
+        "A repeat is an earlier penalty for the same section by the same person, in this event "
+        "or an earlier one, whatever its level; entries recorded as linked do not count. "
+        "'Abuso' (2.5, 3.2.6) is read as a repeat."
+    ),
+    _(
+        "Sections silent about repeats (2.3, 2.4, 3.1.1, 3.1.2, 3.1.5, 3.2.4, 3.3.1, 3.4.1, "
+        "3.4.2, 3.4.3) take the §4.2 escalated penalty of their severity, never below the "
+        "first instance; the first-instance penalty and any initial penalty of that severity "
+        "in between are alternatives; a first-instance disqualification stays in 'also'."
+    ),
+    _(
+        "Each section's severity (leve, moderada, grave, muy grave) is ours: §4.2 gives only "
+        "examples; we pick the row whose examples and penalties fit the section best."
+    ),
+    _(
+        "'grave' (2.4, 3.1.1, 3.1.2, 3.4.1) and 'intentional' (3.2.4, 3.3.1) must be "
+        "answered; 3.3.1's 'found at a very advanced stage' is an optional 'late_stage' "
+        "question (missing means no)."
+    ),
+    _(
+        "When a condition answered yes and a repeat both apply, the more severe outcome wins; "
+        "on equal levels, the condition's."
+    ),
+    _(
+        "3.2.5 'progressive up to suspension': offence 2 → game loss, 3 → disqualification, "
+        "4 and later → suspension."
+    ),
+    _(
+        "2.4 'excluded from the event' is a disqualification; 'suspensión permanente' (3.1.5, "
+        "3.4.1) is a permanent ban."
+    ),
+    _(
+        "No suspension length is proposed: the rulebook gives none, so the judge or organiser "
+        "sets it."
+    ),
+    _(
+        "'Corrección inmediata' is a corrective action, not a penalty; §5.5's loss of turn or "
+        "reduced time for stalling are not §4.1 penalties (a note on 3.2.2)."
+    ),
+    _(
+        "Appeal deadline (§5.10): 5 business days after the penalty day (that day not "
+        "counted; the fifth business day is the last day to file), skipping weekends and the "
+        "public holidays of the configured country — Chile by default, optionally a region; "
+        "no country means weekends only."
+    ),
+    _("The rulebook is undated: this catalogue is version v1."),
 )
 """The product's interpretations of the rulebook (**[choice]**), for the ruleset's page."""
 
@@ -1073,7 +1200,7 @@ class Assessment:
     - ``level``: the penalty to propose; ``offence``: 1 + earlier penalties for the same
       section by this person, in this event and earlier ones; ``baseline``: the
       first-instance penalty of this case (after the conditions).
-    - ``explanation``: English text for the judge; ``source``: e.g.
+    - ``explanation``: text for the judge, in the active language; ``source``: e.g.
       ``"MyL conduct §3.2.4"`` (``", §4.2"`` added when the severity table decided).
     - ``context``: facts for the judge (earlier penalties, never a rule by themselves).
     - ``alternatives``: other penalties the text allows instead; ``also``: a second
@@ -1134,8 +1261,9 @@ def _condition_outcome(inf: Infraction, answers: Mapping[str, bool]) -> Conditio
     return best
 
 
-def _penalties(n: int) -> str:
-    return "1 earlier penalty" if n == 1 else f"{n} earlier penalties"
+def _earlier(n: int) -> str:
+    """``"1 earlier penalty"`` / ``"2 earlier penalties"`` in the active language."""
+    return ngettext("%(count)s earlier penalty", "%(count)s earlier penalties", n) % {"count": n}
 
 
 def assess(
@@ -1179,16 +1307,33 @@ def assess(
     if yes is not None and yes.outcome.level.severity >= inf.first.level.severity:
         baseline_outcome = yes.outcome
 
+    spanish = _spanish()
+    row = SEVERITIES[inf.severity]
     lines = [
-        f"{inf.title} ({inf.severity.label.lower()} infraction, §4.2): offence {offence} "
-        f"of this section by this person ({_penalties(in_event)} in this "
-        f"event, {earlier} in earlier events; both count, §4.3)."
+        gettext(
+            "%(infraction)s (%(severity)s infraction, §4.2): offence %(offence)s of this "
+            "section by this person (%(in_event)s in this event, %(earlier)s in earlier "
+            "events; both count, §4.3)."
+        )
+        % {
+            "infraction": f"{inf.code} {inf.title_es if spanish else inf.name}",
+            "severity": (row.name_es if spanish else row.name).lower(),
+            "offence": offence,
+            "in_event": _earlier(in_event),
+            "earlier": earlier,
+        }
     ]
     sections = [f"§{inf.code}"]
     repeat_from_text = True
     if yes is not None:
-        lines.append(f"Answered yes — {yes.yes_means}: {yes.outcome.text()} (§{inf.code}).")
-    lines.append(f"First instance: {baseline_outcome.text()} (§{inf.code}).")
+        lines.append(
+            gettext("Answered yes — %(case)s: %(outcome)s (§%(code)s).")
+            % {"case": yes.yes_means, "outcome": yes.outcome.text(), "code": inf.code}
+        )
+    lines.append(
+        gettext("First instance: %(outcome)s (§%(code)s).")
+        % {"outcome": baseline_outcome.text(), "code": inf.code}
+    )
 
     if offence == 1:
         chosen = baseline_outcome
@@ -1197,28 +1342,47 @@ def assess(
         repeat_from_text = inf.repeat_from_text
         if repeat_from_text:
             progressive = len(inf.repeat) > 1
-            lines.append(
-                f"The section says \u201c{inf.repeat_term}\u201d: "
-                + (
-                    f"progressive penalties, offence {offence} gives {repeat.text()}."
-                    if progressive
-                    else f"a repeat gives {repeat.text()}."
+            if progressive:
+                text = gettext(
+                    "The section says “%(term)s”: progressive penalties, offence "
+                    "%(offence)s gives %(outcome)s."
                 )
+            else:
+                text = gettext("The section says “%(term)s”: a repeat gives %(outcome)s.")
+            lines.append(
+                text % {"term": inf.repeat_term, "offence": offence, "outcome": repeat.text()}
             )
         else:
-            row = SEVERITIES[inf.severity]
+            if inf.repeat_term:
+                text = gettext(
+                    "The section names no penalty for a repeat (“%(term)s”): the "
+                    "§4.2 table gives %(level)s %(when)s for a %(severity)s infraction, never "
+                    "below the first instance, so %(outcome)s."
+                )
+            else:
+                text = gettext(
+                    "The section names no penalty for a repeat: the §4.2 table gives "
+                    "%(level)s %(when)s for a %(severity)s infraction, never below the first "
+                    "instance, so %(outcome)s."
+                )
             lines.append(
-                "The section names no penalty for a repeat"
-                + (f" (\u201c{inf.repeat_term}\u201d)" if inf.repeat_term else "")
-                + f": the §4.2 table gives {row.escalated.label} {row.when} for a "
-                f"{row.name.lower()} infraction, never below the first instance, so "
-                f"{repeat.text()}."
+                text
+                % {
+                    "term": inf.repeat_term,
+                    "level": level_text(row.escalated),
+                    "when": row.when,
+                    "severity": (row.name_es if spanish else row.name).lower(),
+                    "outcome": repeat.text(),
+                }
             )
         if yes is not None and yes.outcome.level.severity >= repeat.level.severity:
             chosen = yes.outcome
             if yes.outcome != repeat:
                 lines.append(
-                    f"The case answered yes is at least as severe as the repeat: {chosen.text()}."
+                    gettext(
+                        "The case answered yes is at least as severe as the repeat: %(outcome)s."
+                    )
+                    % {"outcome": chosen.text()}
                 )
         else:
             chosen = repeat
@@ -1227,37 +1391,62 @@ def assess(
         repeat_from_text = repeat_from_text or chosen is not repeat
 
     level = chosen.level
-    lines.append(
-        f"Proposed: {level.label}" + "".join(f", with {x.label}" for x in chosen.also) + "."
+    proposed = level_text(level) + "".join(
+        gettext(", with %(level)s") % {"level": level_text(x)} for x in chosen.also
     )
+    lines.append(gettext("Proposed: %(penalty)s.") % {"penalty": proposed})
     if chosen.alternatives:
         lines.append(
-            "The judge may give instead: " + ", ".join(x.label for x in chosen.alternatives) + "."
+            gettext("The judge may give instead: %(penalties)s.")
+            % {"penalties": ", ".join(level_text(x) for x in chosen.alternatives)}
         )
     if SUS in (level, *chosen.also, *chosen.alternatives):
         lines.append(
-            "The rulebook gives no length for a suspension (§4.1): the judge or organiser sets it."
+            gettext(
+                "The rulebook gives no length for a suspension (§4.1): the judge or organiser "
+                "sets it."
+            )
         )
     if PB in (level, *chosen.alternatives):
-        lines.append("A permanent ban bars the person from every future event (§4.1).")
+        lines.append(gettext("A permanent ban bars the person from every future event (§4.1)."))
     if inf.corrective_action:
-        lines.append(f"Corrective action: {inf.corrective_action}")
+        lines.append(gettext("Corrective action: %(action)s") % {"action": inf.corrective_action})
     lines.append(
-        "The judge weighs intent, impact, repetition and cooperation (§4.3) and confirms "
-        "or changes the penalty with a reason. Every penalty is recorded (§4.4). The "
-        "player may ask the head judge to review it at once (final for the event, §4.5) "
-        "and appeal in writing to the national Organised Play manager within 5 business "
-        "days (§5.10)."
+        gettext(
+            "The judge weighs intent, impact, repetition and cooperation (§4.3) and confirms "
+            "or changes the penalty with a reason. Every penalty is recorded (§4.4). The "
+            "player may ask the head judge to review it at once (final for the event, §4.5) "
+            "and appeal in writing to the national Organised Play manager within 5 business "
+            "days (§5.10)."
+        )
     )
 
     context: list[str] = []
     if in_event:
-        context.append(f"{_penalties(in_event)} for §{inf.code} in this event")
+        context.append(
+            _("1 earlier penalty for §%(code)s in this event", {"code": inf.code})
+            if in_event == 1
+            else _(
+                "%(count)s earlier penalties for §%(code)s in this event",
+                {"count": in_event, "code": inf.code},
+            )
+        )
     if earlier:
-        context.append(f"{_penalties(earlier)} for §{inf.code} in earlier events")
+        context.append(
+            _("1 earlier penalty for §%(code)s in earlier events", {"code": inf.code})
+            if earlier == 1
+            else _(
+                "%(count)s earlier penalties for §%(code)s in earlier events",
+                {"count": earlier, "code": inf.code},
+            )
+        )
     others = sum(1 for p in (*history, *prior_events) if p.infraction != inf.code and not p.linked)
     if others:
-        context.append(f"{_penalties(others)} for other sections")
+        context.append(
+            _("1 earlier penalty for other sections")
+            if others == 1
+            else _("%(count)s earlier penalties for other sections", {"count": others})
+        )
 
     return Assessment(
         level=level,
@@ -1288,6 +1477,11 @@ def _md(text: str) -> str:
 def render_markdown(ruleset: Ruleset = MYL_V1) -> str:
     """The ruleset's documentation page, generated from this module's data
     (``python -m penalties.myl_rules > docs/rules-myl-penalties.md``)."""
+    with translation.override("en"):
+        return _render_markdown(ruleset)
+
+
+def _render_markdown(ruleset: Ruleset) -> str:
     out: list[str] = [
         "# Mitos y Leyendas judging: how Árbitro applies the conduct rulebook",
         "",
@@ -1392,4 +1586,8 @@ def render_markdown(ruleset: Ruleset = MYL_V1) -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover
+    from django.conf import settings
+
+    if not settings.configured:
+        settings.configure(USE_I18N=False)  # English texts, no project settings needed
     sys.stdout.write(render_markdown())

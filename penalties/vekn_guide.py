@@ -26,10 +26,14 @@ Public API (shapes in each docstring):
   :class:`MissingCondition`, :class:`UnknownCondition`, :class:`InvalidCondition`
   (``ConditionError``, a ``ValueError``); :class:`InvalidIncident` (``ValueError``).
 
-Texts: names are given in English and Spanish (the UI shows both); definitions, corrective
-actions, questions and explanations are short English texts in our own words, not copies of
-the guide. Spanish level names map *crosswise*: Advertencia = Caution (verbal),
-Amonestación = Warning (recorded).
+Texts: names and questions are given in English and Spanish fields (``name`` /
+``name_es``, ``question`` / ``question_es``; the UI shows both); definitions, corrective
+actions, notes, level effects and explanations are short English texts in our own words,
+not copies of the guide, marked for translation (``_()``, i.e. :class:`Translatable`, for
+the catalogue; ``gettext`` with named placeholders for composed explanations), so they read
+in the active language (Spanish catalogue: ``locale/es``). Spanish level names map *crosswise*:
+Advertencia = Caution (verbal), Amonestación = Warning (recorded). The public JSON API
+answers in English (:mod:`penalties.api` computes under ``translation.override("en")``).
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from types import MappingProxyType
+
+from django.utils.translation import get_language, gettext, pgettext_lazy
 
 __all__ = [
     "CHOICES",
@@ -70,6 +76,7 @@ __all__ = [
     "PriorPenalty",
     "Ruleset",
     "Timing",
+    "Translatable",
     "UnknownCondition",
     "UnknownInfraction",
     "UnknownRuleset",
@@ -81,6 +88,29 @@ __all__ = [
     "ladder_level",
     "suggest_time_extension",
 ]
+
+
+class Translatable(str):
+    """A text (definition, corrective action, note, effect, context entry…) that reads in
+    the active language. Its value — what ``==``, ``in``, hashing, ``+``, ``join``, JSON
+    and the database see — is the English text; ``str()``, f-strings, ``%`` formatting and
+    templates give its translation (``gettext`` at display time, ``locale/``). Unlike
+    ``gettext_lazy``'s proxy it is a real ``str``, so the catalogue stays plain data and
+    stored values stay English. Written ``_("…")`` so that ``makemessages`` extracts it;
+    ``_("… %(code)s …", {"code": "3.7"})`` fills named placeholders in either language."""
+
+    def __new__(cls, text: str, params: Mapping[str, object] | None = None):
+        value = super().__new__(cls, text % params if params else text)
+        value._text = text
+        value._params = params
+        return value
+
+    def __str__(self) -> str:
+        translated = gettext(self._text)
+        return translated % self._params if self._params else translated
+
+
+_ = Translatable
 
 GUIDE = "JG"
 """Prefix of every ``source`` string: the judges' guide."""
@@ -169,7 +199,8 @@ class Level(StrEnum):
 
     @property
     def label(self) -> str:
-        """English name, e.g. ``"Standings Adjustment"``."""
+        """English name, e.g. ``"Standings Adjustment"`` (:func:`level_text` gives it in the
+        active language)."""
         return LEVELS[self].name
 
 
@@ -199,9 +230,11 @@ LEVELS: Mapping[Level, LevelInfo] = MappingProxyType(
             "Caution",
             "Advertencia",
             False,
-            "Verbal only: explain the rule, the correct procedure and what a repeat brings. "
-            "Not sent to the VEKN database, but the head judge is told so that patterns "
-            "and escalation can be followed.",
+            _(
+                "Verbal only: explain the rule, the correct procedure and what a repeat brings. "
+                "Not sent to the VEKN database, but the head judge is told so that patterns "
+                "and escalation can be followed."
+            ),
             "JG §1.1.1",
         ),
         Level.WARNING: LevelInfo(
@@ -209,8 +242,10 @@ LEVELS: Mapping[Level, LevelInfo] = MappingProxyType(
             "Warning",
             "Amonestación",
             True,
-            "Recorded permanently in the VEKN penalty database; no effect on the score. "
-            "The table may get a time extension (§1.2.4).",
+            _(
+                "Recorded permanently in the VEKN penalty database; no effect on the score. "
+                "The table may get a time extension (§1.2.4)."
+            ),
             "JG §1.1.2",
         ),
         Level.STANDINGS_ADJUSTMENT: LevelInfo(
@@ -218,8 +253,10 @@ LEVELS: Mapping[Level, LevelInfo] = MappingProxyType(
             "Standings Adjustment",
             "Ajuste en la clasificación",
             True,
-            "Recorded permanently; −1 VP on one game (which game depends on when it is "
-            "given, §1.1.3), which may change the table's GW and TP.",
+            _(
+                "Recorded permanently; −1 VP on one game (which game depends on when it is "
+                "given, §1.1.3), which may change the table's GW and TP."
+            ),
             "JG §1.1.3",
         ),
         Level.DISQUALIFICATION: LevelInfo(
@@ -227,8 +264,10 @@ LEVELS: Mapping[Level, LevelInfo] = MappingProxyType(
             "Disqualification",
             "Descalificación",
             True,
-            "Recorded, always with a Warning; the person leaves the event at once and is "
-            "removed from its standings. A written DQ report is required.",
+            _(
+                "Recorded, always with a Warning; the person leaves the event at once and is "
+                "removed from its standings. A written DQ report is required."
+            ),
             "JG §1.1.4",
         ),
     }
@@ -268,8 +307,32 @@ def ladder_from(baseline: Level) -> tuple[Level, ...]:
     return LADDER[_LADDER_START[Level(baseline)] :]
 
 
+_LEVEL_TEXT = {
+    Level.CAUTION: pgettext_lazy("VEKN penalty level", "Caution"),
+    Level.WARNING: pgettext_lazy("VEKN penalty level", "Warning"),
+    Level.STANDINGS_ADJUSTMENT: pgettext_lazy("VEKN penalty level", "Standings Adjustment"),
+    Level.DISQUALIFICATION: pgettext_lazy("VEKN penalty level", "Disqualification"),
+}
+
+
+def level_text(level: Level | str) -> str:
+    """The level's name in the active language (``"Standings Adjustment"`` in English,
+    ``"Ajuste en la clasificación"`` in Spanish), for composed explanations."""
+    return str(_LEVEL_TEXT[Level(level)])
+
+
+def _spanish() -> bool:
+    return (get_language() or "").startswith("es")
+
+
+def _name(inf: Infraction) -> str:
+    """``"3.7 Marked Cards"`` in the active language (the catalogue's ``name_es`` in
+    Spanish)."""
+    return f"{inf.code} {inf.name_es if _spanish() else inf.name}"
+
+
 def _ladder_text(baseline: Level) -> str:
-    return " → ".join(level.label for level in ladder_from(baseline))
+    return " → ".join(level_text(level) for level in ladder_from(baseline))
 
 
 # ---------------------------------------------------------------------------------------
@@ -561,11 +624,15 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Omisión de un efecto obligatorio",
         _P,
         C,
-        definition="A player does not show awareness of a mandatory effect of a card or game "
-        "effect they control before it should visibly affect the game.",
-        corrective_action="If the missed effect can still be applied without major "
-        "disruption, the player applies it now; otherwise play goes on from the current "
-        "state.",
+        definition=_(
+            "A player does not show awareness of a mandatory effect of a card or game "
+            "effect they control before it should visibly affect the game."
+        ),
+        corrective_action=_(
+            "If the missed effect can still be applied without major "
+            "disruption, the player applies it now; otherwise play goes on from the current "
+            "state."
+        ),
         conditions=(
             Condition(
                 "advantage",
@@ -575,8 +642,8 @@ _INFRACTIONS: tuple[Infraction, ...] = (
                 "ventaja?",
                 ConditionEffect.BASELINE,
                 W,
-                yes_means="detrimental to its controller, or missing it gave an advantage",
-                no_means="neither detrimental to its controller nor an advantage",
+                yes_means=_("detrimental to its controller, or missing it gave an advantage"),
+                no_means=_("neither detrimental to its controller nor an advantage"),
             ),
         ),
         reclassify_if_intentional="4.7",
@@ -587,12 +654,16 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Error en el acceso a cartas",
         _P,
         C,
-        definition="By accident, a player sees or draws cards they were not entitled to, or "
-        "does not draw cards they had to draw (the opening hand included).",
-        corrective_action="Undo the information gained where possible: identified extra "
-        "cards go back to their hidden area, which is shuffled; unidentified ones are taken "
-        "at random from the hand and shuffled back. Missed draws are made. The head judge "
-        "settles unusual fixes.",
+        definition=_(
+            "By accident, a player sees or draws cards they were not entitled to, or "
+            "does not draw cards they had to draw (the opening hand included)."
+        ),
+        corrective_action=_(
+            "Undo the information gained where possible: identified extra "
+            "cards go back to their hidden area, which is shuffled; unidentified ones are taken "
+            "at random from the hand and shuffled back. Missed draws are made. The head judge "
+            "settles unusual fixes."
+        ),
         reclassify_if_intentional="4.7",
     ),
     Infraction(
@@ -601,13 +672,17 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Infracción de las reglas del juego",
         _P,
         W,
-        definition="A player breaks a game rule or carries out a game procedure wrongly, "
-        "when no more specific infraction covers it.",
-        corrective_action="Use the least disruptive fix: a simple roll-back of the last "
-        "action; else a partial fix (unlock minions forgotten this turn, redo an illegal "
-        "mandatory choice, move a misplaced card, treat a clearly declared card as the one "
-        "played); else a forward fix removing the advantage gained; or leave the game as it "
-        "is if fixing it would be too disruptive.",
+        definition=_(
+            "A player breaks a game rule or carries out a game procedure wrongly, "
+            "when no more specific infraction covers it."
+        ),
+        corrective_action=_(
+            "Use the least disruptive fix: a simple roll-back of the last "
+            "action; else a partial fix (unlock minions forgotten this turn, redo an illegal "
+            "mandatory choice, move a misplaced card, treat a clearly declared card as the one "
+            "played); else a forward fix removing the advantage gained; or leave the game as it "
+            "is if fixing it would be too disruptive."
+        ),
         conditions=(
             Condition(
                 "simple_fix",
@@ -617,13 +692,15 @@ _INFRACTIONS: tuple[Infraction, ...] = (
                 "efecto de la carta jugada?",
                 ConditionEffect.BASELINE,
                 C,
-                yes_means="fixed by a simple roll-back or a correct declaration",
-                no_means="not fixable by a simple roll-back",
+                yes_means=_("fixed by a simple roll-back or a correct declaration"),
+                no_means=_("not fixable by a simple roll-back"),
             ),
         ),
         notes=(
-            "Opponents who could reasonably have noticed the error may also receive 2.4 "
-            "Failure to Maintain Game State (a separate penalty, not a linked one).",
+            _(
+                "Opponents who could reasonably have noticed the error may also receive 2.4 "
+                "Failure to Maintain Game State (a separate penalty, not a linked one)."
+            ),
         ),
     ),
     Infraction(
@@ -632,10 +709,12 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "No mantener el estado de la partida",
         _P,
         SA,
-        definition="A player clearly noticed a visible, relevant and ongoing Game Rule "
-        "Violation, could reasonably have spoken up, and stayed silent (missed mandatory "
-        "effects excepted).",
-        corrective_action="Nothing beyond fixing the Game Rule Violation itself (§2.3).",
+        definition=_(
+            "A player clearly noticed a visible, relevant and ongoing Game Rule "
+            "Violation, could reasonably have spoken up, and stayed silent (missed mandatory "
+            "effects excepted)."
+        ),
+        corrective_action=_("Nothing beyond fixing the Game Rule Violation itself (§2.3)."),
         escalation=Escalation.NEVER,
     ),
     # -- §3 Tournament errors -----------------------------------------------------------
@@ -645,14 +724,18 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Lista de mazo ilegal",
         _T,
         W,
-        definition="At an event with decklists, the registered list is illegal (card "
-        "counts, banned cards, crypt grouping) or ambiguous enough to allow changing the "
-        "deck, or must change because lost cards cannot be replaced.",
-        corrective_action="Fix the list: remove illegal cards, clarify entries whose meaning "
-        "is unambiguous, fill missing cards with basic, universally available cards, and "
-        "have the head judge make the crypt legal; the list then matches the legal deck "
-        "actually played. Found outside a game, the penalty normally takes effect at the "
-        "start of the player's next round.",
+        definition=_(
+            "At an event with decklists, the registered list is illegal (card "
+            "counts, banned cards, crypt grouping) or ambiguous enough to allow changing the "
+            "deck, or must change because lost cards cannot be replaced."
+        ),
+        corrective_action=_(
+            "Fix the list: remove illegal cards, clarify entries whose meaning "
+            "is unambiguous, fill missing cards with basic, universally available cards, and "
+            "have the head judge make the crypt legal; the list then matches the legal deck "
+            "actually played. Found outside a game, the penalty normally takes effect at the "
+            "start of the player's next round."
+        ),
         conditions=(
             Condition(
                 "irreconcilable",
@@ -662,17 +745,22 @@ _INFRACTIONS: tuple[Infraction, ...] = (
                 "modificar sustancialmente el mazo?",
                 ConditionEffect.BASELINE,
                 SA,
-                yes_means="deck and list both illegal and not reconcilable without "
-                "substantial change",
-                no_means="the list alone is at fault, or it can be reconciled",
-                consequence="The player has five minutes to adjust the decklist so that "
-                "the physical deck becomes legal.",
+                yes_means=_(
+                    "deck and list both illegal and not reconcilable without substantial change"
+                ),
+                no_means=_("the list alone is at fault, or it can be reconciled"),
+                consequence=_(
+                    "The player has five minutes to adjust the decklist so that "
+                    "the physical deck becomes legal."
+                ),
             ),
         ),
         floor_judge_may_confirm=True,
         notes=(
-            "If the head judge finds that a shorthand name clearly designates one card, "
-            "the penalty may be reduced (a head-judge deviation).",
+            _(
+                "If the head judge finds that a shorthand name clearly designates one card, "
+                "the penalty may be reduced (a head-judge deviation)."
+            ),
         ),
     ),
     Infraction(
@@ -681,12 +769,16 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Mazo principal ilegal (lista de mazo legal)",
         _T,
         SA,
-        definition="With a legal decklist, the deck itself is illegal or does not match the "
-        "list (stray cards from earlier games, missing cards).",
-        corrective_action="Make the deck match the list (or the list match the deck, if the "
-        "judge finds the list was the source of the error) before the player's next round: "
-        "retrieve stray cards, reveal and replace wrong cards. If the missing card came "
-        "from another player's deck, both players are penalised.",
+        definition=_(
+            "With a legal decklist, the deck itself is illegal or does not match the "
+            "list (stray cards from earlier games, missing cards)."
+        ),
+        corrective_action=_(
+            "Make the deck match the list (or the list match the deck, if the "
+            "judge finds the list was the source of the error) before the player's next round: "
+            "retrieve stray cards, reveal and replace wrong cards. If the missing card came "
+            "from another player's deck, both players are penalised."
+        ),
         floor_judge_may_confirm=True,
     ),
     Infraction(
@@ -695,11 +787,15 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Mazo principal ilegal (sin listas de mazo)",
         _T,
         SA,
-        definition="At an event without decklists, the deck is illegal: card count, cards "
-        "not legal for the event, crypt grouping, improper proxies.",
-        corrective_action="Remove illegal cards; refill a short deck by one neutral method "
-        "chosen beforehand, with organiser proxies; remove random cards from an oversized "
-        "deck; the head judge makes the crypt legal. All before the player's next round.",
+        definition=_(
+            "At an event without decklists, the deck is illegal: card count, cards "
+            "not legal for the event, crypt grouping, improper proxies."
+        ),
+        corrective_action=_(
+            "Remove illegal cards; refill a short deck by one neutral method "
+            "chosen beforehand, with organiser proxies; remove random cards from an oversized "
+            "deck; the head judge makes the crypt legal. All before the player's next round."
+        ),
     ),
     Infraction(
         "3.2",
@@ -707,15 +803,21 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Ayuda externa",
         _T,
         SA,
-        definition="After a game has started, someone gives or receives strategic, tactical "
-        "or hidden-information help from outside that game, or consults notes prepared "
-        "before the round.",
-        corrective_action="Penalise each responsible person: whoever gave unsolicited help, "
-        "and a player who asked for, accepted or knowingly used it. Spectators who are not "
-        "participants may be removed from the venue.",
+        definition=_(
+            "After a game has started, someone gives or receives strategic, tactical "
+            "or hidden-information help from outside that game, or consults notes prepared "
+            "before the round."
+        ),
+        corrective_action=_(
+            "Penalise each responsible person: whoever gave unsolicited help, "
+            "and a player who asked for, accepted or knowingly used it. Spectators who are not "
+            "participants may be removed from the venue."
+        ),
         notes=(
-            "The head judge may reduce or waive the penalty of a player who refused the "
-            "help at once and called a judge (a head-judge deviation).",
+            _(
+                "The head judge may reduce or waive the penalty of a player who refused the "
+                "help at once and called a judge (a head-judge deviation)."
+            ),
         ),
     ),
     Infraction(
@@ -724,15 +826,20 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Juego lento",
         _T,
         C,
-        definition="A player takes clearly longer than reasonably needed for game actions "
-        "or decisions.",
-        corrective_action="Ask the player to speed up, without using the word "
-        "'stalling'; give the table a time extension if the ruling took significant "
-        "time (§1.2.4).",
+        definition=_(
+            "A player takes clearly longer than reasonably needed for game actions or decisions."
+        ),
+        corrective_action=_(
+            "Ask the player to speed up, without using the word "
+            "'stalling'; give the table a time extension if the ruling took significant "
+            "time (§1.2.4)."
+        ),
         reclassify_if_intentional="4.6",
         notes=(
-            "The English appendix lists Slow Play as Warning, but §3.3 (and the Spanish "
-            "text) give Caution: we follow §3.3.",
+            _(
+                "The English appendix lists Slow Play as Warning, but §3.3 (and the Spanish "
+                "text) give Caution: we follow §3.3."
+            ),
         ),
     ),
     Infraction(
@@ -741,13 +848,19 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Infracción de un procedimiento Limitado",
         _T,
         C,
-        definition="A technical mistake during the draft of a limited event (passing "
-        "direction, pick time, changing a pick) that gives no information.",
-        corrective_action="Restore the draft flow and the booster or card; remind the pod "
-        "of the procedure; a time extension only if the pod was meaningfully slowed.",
+        definition=_(
+            "A technical mistake during the draft of a limited event (passing "
+            "direction, pick time, changing a pick) that gives no information."
+        ),
+        corrective_action=_(
+            "Restore the draft flow and the booster or card; remind the pod "
+            "of the procedure; a time extension only if the pod was meaningfully slowed."
+        ),
         notes=(
-            "If information was gained, use 2.2 Card Access Error or 3.2 Outside "
-            "Assistance instead.",
+            _(
+                "If information was gained, use 2.2 Card Access Error or 3.2 Outside "
+                "Assistance instead."
+            ),
         ),
     ),
     Infraction(
@@ -756,10 +869,14 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Comunicación incorrecta de información pública",
         _T,
         W,
-        definition="A player gives wrong, misleading or incomplete information about public "
-        "game elements (pool, blood, bonuses, who has the Edge).",
-        corrective_action="If the wrong information directly caused an in-game action or "
-        "non-action, the judge may roll back to that action (not to the statement).",
+        definition=_(
+            "A player gives wrong, misleading or incomplete information about public "
+            "game elements (pool, blood, bonuses, who has the Edge)."
+        ),
+        corrective_action=_(
+            "If the wrong information directly caused an in-game action or "
+            "non-action, the judge may roll back to that action (not to the statement)."
+        ),
         conditions=(
             Condition(
                 "significant",
@@ -767,8 +884,8 @@ _INFRACTIONS: tuple[Infraction, ...] = (
                 "¿La comunicación incorrecta afectó de forma significativa a la partida o a "
                 "la equidad del torneo?",
                 ConditionEffect.ESCALATION,
-                yes_means="significant impact on the game or event, so repeats escalate",
-                no_means="no significant impact, so repeats do not escalate",
+                yes_means=_("significant impact on the game or event, so repeats escalate"),
+                no_means=_("no significant impact, so repeats do not escalate"),
             ),
         ),
         escalation=Escalation.IF_SIGNIFICANT,
@@ -779,10 +896,14 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Presentación confusa de la información pública",
         _T,
         C,
-        definition="A player's physical layout hides or blurs public information (stacked "
-        "cards, unclear locked, ready or torpor positions, attachments, counters).",
-        corrective_action="The player reorganises the play area at once into a clear, "
-        "conventional layout; the judge may help with the player's consent.",
+        definition=_(
+            "A player's physical layout hides or blurs public information (stacked "
+            "cards, unclear locked, ready or torpor positions, attachments, counters)."
+        ),
+        corrective_action=_(
+            "The player reorganises the play area at once into a clear, "
+            "conventional layout; the judge may help with the player's consent."
+        ),
     ),
     Infraction(
         "3.7",
@@ -790,12 +911,16 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Cartas marcadas",
         _T,
         W,
-        definition="Cards or sleeves (only the sleeves, if opaque) show physical differences "
-        "that could let someone identify cards in the library, crypt or hand.",
-        corrective_action="Replace the marked sleeves or cards as soon as possible (judge "
-        "sleeves, or head-judge proxies for worn cards). A player who cannot bring the deck "
-        "to a legal, unmarked state in reasonable time, with no sleeves available, is "
-        "removed from the event.",
+        definition=_(
+            "Cards or sleeves (only the sleeves, if opaque) show physical differences "
+            "that could let someone identify cards in the library, crypt or hand."
+        ),
+        corrective_action=_(
+            "Replace the marked sleeves or cards as soon as possible (judge "
+            "sleeves, or head-judge proxies for worn cards). A player who cannot bring the deck "
+            "to a legal, unmarked state in reasonable time, with no sleeves available, is "
+            "removed from the event."
+        ),
         conditions=(
             Condition(
                 "pattern",
@@ -805,8 +930,8 @@ _INFRACTIONS: tuple[Infraction, ...] = (
                 "cartas clave)?",
                 ConditionEffect.BASELINE,
                 SA,
-                yes_means="the marks follow a significant pattern",
-                no_means="no significant pattern",
+                yes_means=_("the marks follow a significant pattern"),
+                no_means=_("no significant pattern"),
             ),
             Condition(
                 "deck_changed",
@@ -815,14 +940,18 @@ _INFRACTIONS: tuple[Infraction, ...] = (
                 ConditionEffect.BASELINE,
                 SA,
                 required=False,
-                yes_means="the deck had to be changed because cards could not be replaced",
-                no_means="the deck was not changed",
-                consequence="The decklist is updated to the new configuration; this may be "
-                "reverted if suitable replacements are found later.",
+                yes_means=_("the deck had to be changed because cards could not be replaced"),
+                no_means=_("the deck was not changed"),
+                consequence=_(
+                    "The decklist is updated to the new configuration; this may be "
+                    "reverted if suitable replacements are found later."
+                ),
             ),
         ),
         reclassify_if_intentional="4.7",
-        notes=("Markings are presumed unintentional unless there is strong evidence otherwise.",),
+        notes=(
+            _("Markings are presumed unintentional unless there is strong evidence otherwise."),
+        ),
     ),
     Infraction(
         "3.8",
@@ -830,10 +959,13 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Barajado insuficiente",
         _T,
         W,
-        definition="By accident, a player presents a library or crypt (or part of one) that "
-        "is not properly randomised.",
-        corrective_action="Shuffle the affected portion thoroughly; the judge may require a "
-        "full shuffle.",
+        definition=_(
+            "By accident, a player presents a library or crypt (or part of one) that "
+            "is not properly randomised."
+        ),
+        corrective_action=_(
+            "Shuffle the affected portion thoroughly; the judge may require a full shuffle."
+        ),
         reclassify_if_intentional="4.7",
     ),
     # -- §4 Unsportsmanlike conduct -----------------------------------------------------
@@ -843,10 +975,12 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Conducta antideportiva — Leve",
         _U,
         W,
-        definition="Disruptive, disrespectful or emotional behaviour not aimed at a specific "
-        "person (raised voice, rude remarks, offensive items, ignoring an official's "
-        "instruction to step away).",
-        corrective_action="The player stops the behaviour at once.",
+        definition=_(
+            "Disruptive, disrespectful or emotional behaviour not aimed at a specific "
+            "person (raised voice, rude remarks, offensive items, ignoring an official's "
+            "instruction to step away)."
+        ),
+        corrective_action=_("The player stops the behaviour at once."),
     ),
     Infraction(
         "4.2",
@@ -854,12 +988,16 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Conducta antideportiva — Grave",
         _U,
         SA,
-        definition="Targeted, aggressive or coercive behaviour towards a person (slurs, "
-        "intimidation, harassment, photos without consent); the impact matters more than "
-        "the intent.",
-        corrective_action="Stop the game and separate the people involved; the player "
-        "corrects the behaviour at once; the guide recommends a written report of the "
-        "incident to the VEKN Ethics Committee.",
+        definition=_(
+            "Targeted, aggressive or coercive behaviour towards a person (slurs, "
+            "intimidation, harassment, photos without consent); the impact matters more than "
+            "the intent."
+        ),
+        corrective_action=_(
+            "Stop the game and separate the people involved; the player "
+            "corrects the behaviour at once; the guide recommends a written report of the "
+            "incident to the VEKN Ethics Committee."
+        ),
         conditions=(
             Condition(
                 "malicious",
@@ -868,10 +1006,12 @@ _INFRACTIONS: tuple[Infraction, ...] = (
                 "ocurrir?",
                 ConditionEffect.BASELINE,
                 DQ,
-                yes_means="malicious, unrepentant or repeated",
-                no_means="not malicious, unrepentant or repeated",
-                consequence="The person is removed from the venue and the behaviour must "
-                "be reported to the VEKN Ethics Committee.",
+                yes_means=_("malicious, unrepentant or repeated"),
+                no_means=_("not malicious, unrepentant or repeated"),
+                consequence=_(
+                    "The person is removed from the venue and the behaviour must "
+                    "be reported to the VEKN Ethics Committee."
+                ),
             ),
         ),
         escalation=Escalation.REPEAT_UPGRADE,
@@ -884,13 +1024,17 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Comportamiento agresivo",
         _U,
         DQ,
-        definition="Physically threatening, violent or damaging behaviour towards people, "
-        "belongings or tournament property, or threats that make someone fear for their "
-        "safety.",
-        corrective_action="The organiser has the offender leave the venue at once. After a "
-        "flipped table: halt the game, secure the area, rebuild the game state only if it "
-        "can be done reliably (with a time extension), else end the game; document it all "
-        "in the event report.",
+        definition=_(
+            "Physically threatening, violent or damaging behaviour towards people, "
+            "belongings or tournament property, or threats that make someone fear for their "
+            "safety."
+        ),
+        corrective_action=_(
+            "The organiser has the offender leave the venue at once. After a "
+            "flipped table: halt the game, secure the area, rebuild the game state only if it "
+            "can be done reliably (with a time extension), else end the game; document it all "
+            "in the event report."
+        ),
         report_to_ethics_committee=EthicsReport.BY_GRAVITY,
         written_report=True,
     ),
@@ -900,9 +1044,11 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Soborno y apuestas",
         _U,
         DQ,
-        definition="Offering, asking for or accepting an out-of-game incentive to influence "
-        "a game's result, or betting on any part of the event.",
-        corrective_action="A written report goes to the VEKN Ethics Committee.",
+        definition=_(
+            "Offering, asking for or accepting an out-of-game incentive to influence "
+            "a game's result, or betting on any part of the event."
+        ),
+        corrective_action=_("A written report goes to the VEKN Ethics Committee."),
         requires_intent=True,
         report_to_ethics_committee=EthicsReport.ALWAYS,
         written_report=True,
@@ -913,10 +1059,14 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Robo de material del torneo",
         _U,
         DQ,
-        definition="Taking, hiding or knowingly keeping cards, counters or other material "
-        "of the event or of other participants.",
-        corrective_action="The organiser has the offender leave the venue at once; "
-        "depending on the gravity, a report goes to the VEKN Ethics Committee.",
+        definition=_(
+            "Taking, hiding or knowingly keeping cards, counters or other material "
+            "of the event or of other participants."
+        ),
+        corrective_action=_(
+            "The organiser has the offender leave the venue at once; "
+            "depending on the gravity, a report goes to the VEKN Ethics Committee."
+        ),
         requires_intent=True,
         report_to_ethics_committee=EthicsReport.BY_GRAVITY,
         written_report=True,
@@ -927,10 +1077,14 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Pérdida de tiempo deliberada",
         _U,
         DQ,
-        definition="Deliberately slowing the game to take advantage of the round's time "
-        "limit (look for a change of pace when ahead or near the end).",
-        corrective_action="The player leaves the venue if the organiser says so; the judges "
-        "document the incident thoroughly.",
+        definition=_(
+            "Deliberately slowing the game to take advantage of the round's time "
+            "limit (look for a change of pace when ahead or near the end)."
+        ),
+        corrective_action=_(
+            "The player leaves the venue if the organiser says so; the judges "
+            "document the incident thoroughly."
+        ),
         requires_intent=True,
         report_to_ethics_committee=EthicsReport.ALWAYS,
         written_report=True,
@@ -941,11 +1095,15 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Hacer trampas",
         _U,
         DQ,
-        definition="Knowingly breaking the rules or tournament policy to gain an advantage, "
-        "lying to an official, or knowingly leaving a significant offence in one's game "
-        "unreported.",
-        corrective_action="The offender may be removed from the venue (the organiser "
-        "decides); a written report goes to the VEKN Ethics Committee.",
+        definition=_(
+            "Knowingly breaking the rules or tournament policy to gain an advantage, "
+            "lying to an official, or knowingly leaving a significant offence in one's game "
+            "unreported."
+        ),
+        corrective_action=_(
+            "The offender may be removed from the venue (the organiser "
+            "decides); a written report goes to the VEKN Ethics Committee."
+        ),
         requires_intent=True,
         report_to_ethics_committee=EthicsReport.ALWAYS,
         written_report=True,
@@ -956,9 +1114,11 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Fraude",
         _U,
         DQ,
-        definition="Deliberately misrepresenting rules, procedures, identity or results "
-        "(a false name or VEKN ID, an altered result sheet).",
-        corrective_action="A written report goes to the VEKN Ethics Committee.",
+        definition=_(
+            "Deliberately misrepresenting rules, procedures, identity or results "
+            "(a false name or VEKN ID, an altered result sheet)."
+        ),
+        corrective_action=_("A written report goes to the VEKN Ethics Committee."),
         requires_intent=True,
         report_to_ethics_committee=EthicsReport.ALWAYS,
         written_report=True,
@@ -969,10 +1129,12 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Colusión",
         _U,
         DQ,
-        definition="Players agree to fix or predetermine a game or match result outside "
-        "open in-game negotiation (outside incentives, secret deals, random methods, deals "
-        "about tournament outcomes).",
-        corrective_action="A written report goes to the VEKN Ethics Committee.",
+        definition=_(
+            "Players agree to fix or predetermine a game or match result outside "
+            "open in-game negotiation (outside incentives, secret deals, random methods, deals "
+            "about tournament outcomes)."
+        ),
+        corrective_action=_("A written report goes to the VEKN Ethics Committee."),
         requires_intent=True,
         report_to_ethics_committee=EthicsReport.ALWAYS,
         written_report=True,
@@ -983,13 +1145,17 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Alteración de la salud y la seguridad",
         _U,
         W,
-        definition="A player's physical condition or behaviour makes the event unsafe, "
-        "unsanitary or seriously uncomfortable for others (hygiene, intoxication, health or "
-        "safety risks).",
-        corrective_action="Ask the player privately to correct the issue (a break, "
-        "freshening up). If it cannot be corrected quickly or is severe, the player is "
-        "removed from the event with no further penalty. Handle medical conditions "
-        "sensitively and without shaming.",
+        definition=_(
+            "A player's physical condition or behaviour makes the event unsafe, "
+            "unsanitary or seriously uncomfortable for others (hygiene, intoxication, health or "
+            "safety risks)."
+        ),
+        corrective_action=_(
+            "Ask the player privately to correct the issue (a break, "
+            "freshening up). If it cannot be corrected quickly or is severe, the player is "
+            "removed from the event with no further penalty. Handle medical conditions "
+            "sensitively and without shaming."
+        ),
         escalation=Escalation.REMOVAL,
     ),
     Infraction(
@@ -998,11 +1164,15 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "Abandono airado de la partida",
         _U,
         DQ,
-        definition="Deliberately abandoning a running game in anger or frustration, "
-        "without judge authorisation.",
-        corrective_action="Remove the player from the game and the event, adjust the game "
-        "state as for a player no longer present, and consider a time extension for the "
-        "table.",
+        definition=_(
+            "Deliberately abandoning a running game in anger or frustration, "
+            "without judge authorisation."
+        ),
+        corrective_action=_(
+            "Remove the player from the game and the event, adjust the game "
+            "state as for a player no longer present, and consider a time extension for the "
+            "table."
+        ),
         requires_intent=True,
         report_to_ethics_committee=EthicsReport.ALWAYS,
         written_report=True,
@@ -1013,11 +1183,14 @@ _INFRACTIONS: tuple[Infraction, ...] = (
         "No jugar para ganar",
         _U,
         W,
-        definition="A player deliberately does not pursue their best result (the game win, "
-        "else the most VP, else half a VP by surviving), e.g. kingmaking, or honouring a "
-        "deal that could not improve their chances when it was made.",
-        corrective_action="Explain what playing to win requires; the guide gives no "
-        "game-state fix.",
+        definition=_(
+            "A player deliberately does not pursue their best result (the game win, "
+            "else the most VP, else half a VP by surviving), e.g. kingmaking, or honouring a "
+            "deal that could not improve their chances when it was made."
+        ),
+        corrective_action=_(
+            "Explain what playing to win requires; the guide gives no game-state fix."
+        ),
         conditions=(
             Condition(
                 "uncorrectable",
@@ -1027,8 +1200,8 @@ _INFRACTIONS: tuple[Infraction, ...] = (
                 "sus propias posibilidades y la situación ya no puede corregirse?",
                 ConditionEffect.BASELINE,
                 SA,
-                yes_means="several deliberate self-harming actions, no longer correctable",
-                no_means="not such a clear or uncorrectable case",
+                yes_means=_("several deliberate self-harming actions, no longer correctable"),
+                no_means=_("not such a clear or uncorrectable case"),
             ),
         ),
         requires_intent=True,
@@ -1045,128 +1218,192 @@ _ORGANISATIONAL: tuple[OrganisationalCase, ...] = (
         "5.1",
         "Unexpected Drop",
         "Abandono inesperado",
-        "A player leaves the event unexpectedly and cannot continue.",
+        _("A player leaves the event unexpectedly and cannot continue."),
         (
-            "During seating of a 5-player table: it becomes a 4-player table.",
-            "During seating of a 4-player table: reseat to form legal tables of 4 or 5 "
-            "(Tournament Rules §3.1.2).",
-            "At large events without the multi-judge system, a 4-player table that loses "
-            "a player after the other tables have started gets a staff member as proxy "
-            "player, with a deck drawn at random from the staff decks.",
-            "If legal tables can no longer be formed, the event becomes unsanctioned at "
-            "once; between rounds it may be restored (e.g. a judge joins as a player).",
-            "Before the first round, if legal tables cannot be formed: unsanctioned, and no "
-            "official VEKN or publisher prizes.",
-            "Unsanctioned during the event: prizes may still be given; the report is sent "
-            "as usual, noting what happened; no effect on ratings.",
+            _("During seating of a 5-player table: it becomes a 4-player table."),
+            _(
+                "During seating of a 4-player table: reseat to form legal tables of 4 or 5 "
+                "(Tournament Rules §3.1.2)."
+            ),
+            _(
+                "At large events without the multi-judge system, a 4-player table that loses "
+                "a player after the other tables have started gets a staff member as proxy "
+                "player, with a deck drawn at random from the staff decks."
+            ),
+            _(
+                "If legal tables can no longer be formed, the event becomes unsanctioned at "
+                "once; between rounds it may be restored (e.g. a judge joins as a player)."
+            ),
+            _(
+                "Before the first round, if legal tables cannot be formed: unsanctioned, and no "
+                "official VEKN or publisher prizes."
+            ),
+            _(
+                "Unsanctioned during the event: prizes may still be given; the report is sent "
+                "as usual, noting what happened; no effect on ratings."
+            ),
         ),
         (
-            "A substitute (proxy) player scores nothing and is left out of the table's "
-            "ranking: GW and TP are computed among the competing players only.",
+            _(
+                "A substitute (proxy) player scores nothing and is left out of the table's "
+                "ranking: GW and TP are computed among the competing players only."
+            ),
         ),
     ),
     OrganisationalCase(
         "5.1.1",
         "Substitute Player",
         "Jugador sustituto",
-        "A staff member temporarily fills a vacant seat so the table keeps a legal size; "
-        "they are not a participant.",
-        (
-            "The substitute plays to win in good faith, at a steady pace, without favouring "
-            "anyone or using outside knowledge, and follows the judges' instructions.",
-            "Their deck is legal, reasonably competitive, and drawn at random from decks "
-            "prepared by the organisers or judges.",
-            "They earn no VP, GW or TP; they can oust and be ousted, and VP from those "
-            "interactions go to the other players as usual.",
+        _(
+            "A staff member temporarily fills a vacant seat so the table keeps a legal size; "
+            "they are not a participant."
         ),
-        ("A substitute scores nothing and is left out of the table's ranking.",),
-        note="This subsection is only in the Spanish translation; the English guide "
-        "mentions the proxy player inside §5.1.",
+        (
+            _(
+                "The substitute plays to win in good faith, at a steady pace, without favouring "
+                "anyone or using outside knowledge, and follows the judges' instructions."
+            ),
+            _(
+                "Their deck is legal, reasonably competitive, and drawn at random from decks "
+                "prepared by the organisers or judges."
+            ),
+            _(
+                "They earn no VP, GW or TP; they can oust and be ousted, and VP from those "
+                "interactions go to the other players as usual."
+            ),
+        ),
+        (_("A substitute scores nothing and is left out of the table's ranking."),),
+        note=_(
+            "This subsection is only in the Spanish translation; the English guide "
+            "mentions the proxy player inside §5.1."
+        ),
     ),
     OrganisationalCase(
         "5.2",
         "Venue Interference",
         "Interferencia del recinto",
-        "The venue imposes constraints that force shorter rounds.",
+        _("The venue imposes constraints that force shorter rounds."),
         (
-            "Adjust round times as the venue requires.",
-            "The event becomes unsanctioned if a round is shorter than 2 hours and at "
-            "least one of its tables ended because time was called.",
-            "A round under 2 hours where no table reached time keeps the event sanctioned.",
-            "Note the venue problems in the event report; prizes may be given if the event "
-            "can be completed.",
+            _("Adjust round times as the venue requires."),
+            _(
+                "The event becomes unsanctioned if a round is shorter than 2 hours and at "
+                "least one of its tables ended because time was called."
+            ),
+            _("A round under 2 hours where no table reached time keeps the event sanctioned."),
+            _(
+                "Note the venue problems in the event report; prizes may be given if the event "
+                "can be completed."
+            ),
         ),
     ),
     OrganisationalCase(
         "5.3",
         "Force Majeure and Emergency Termination",
         "Fuerza mayor y finalización de emergencia",
-        "An unexpected external event (evacuation, power failure, weather, hostile third "
-        "parties) makes continuing unsafe or impossible.",
+        _(
+            "An unexpected external event (evacuation, power failure, weather, hostile third "
+            "parties) makes continuing unsafe or impossible."
+        ),
         (
-            "The head judge halts all games and secures everyone's safety first.",
-            "If play cannot resume: games in progress end with no further VP; standings, "
-            "prizes and qualifications are those after the last fully completed round "
-            "(incomplete rounds are ignored entirely).",
-            "Interrupted during the final: the event is incomplete and no winner is declared.",
-            "No round completed: the event is void.",
-            "If it can resume: restart the round (recommended), or resume it only if every "
-            "table agrees and no competitive information was compromised.",
-            "Hostile venue staff are a force majeure case; relocation is allowed only if "
-            "every player can move, no information was compromised and the new space is "
-            "adequate.",
-            "The head judge sends VEKN a full written report: what happened, how it was "
-            "decided, the standings at termination, safety issues.",
+            _("The head judge halts all games and secures everyone's safety first."),
+            _(
+                "If play cannot resume: games in progress end with no further VP; standings, "
+                "prizes and qualifications are those after the last fully completed round "
+                "(incomplete rounds are ignored entirely)."
+            ),
+            _("Interrupted during the final: the event is incomplete and no winner is declared."),
+            _("No round completed: the event is void."),
+            _(
+                "If it can resume: restart the round (recommended), or resume it only if every "
+                "table agrees and no competitive information was compromised."
+            ),
+            _(
+                "Hostile venue staff are a force majeure case; relocation is allowed only if "
+                "every player can move, no information was compromised and the new space is "
+                "adequate."
+            ),
+            _(
+                "The head judge sends VEKN a full written report: what happened, how it was "
+                "decided, the standings at termination, safety issues."
+            ),
         ),
     ),
     OrganisationalCase(
         "5.4",
         "Organizer's / Judge's Recommended Supplies",
         "Material recomendado para organizadores y jueces",
-        "Supplies that let judges fix common problems quickly and fairly.",
+        _("Supplies that let judges fix common problems quickly and fairly."),
         (
-            "Identical opaque sleeves for at least two complete decks.",
-            "Judge-issued proxy vampires and innocuous spare library cards.",
-            "Pens, paper, blank decklists; printed or offline rules, this guide and the ban list.",
-            "A timer, access to the tournament software, blood and pool counters, neutral markers.",
+            _("Identical opaque sleeves for at least two complete decks."),
+            _("Judge-issued proxy vampires and innocuous spare library cards."),
+            _(
+                "Pens, paper, blank decklists; printed or offline rules, this guide and the ban "
+                "list."
+            ),
+            _(
+                "A timer, access to the tournament software, blood and pool counters, neutral "
+                "markers."
+            ),
         ),
     ),
 )
 
 
 CHOICES: tuple[str, ...] = (
-    "Slow Play (3.3) starts at Caution as §3.3 and the Spanish text say; the English "
-    "appendix's 'Warning' is taken as a misprint.",
-    "Failure to Play to Win (4.12): the 'uncorrectable' question covers the English "
-    "'particularly clear or disruptive cases' and the Spanish 'several deliberate "
-    "self-harming actions that can no longer be corrected'.",
-    "Marked Cards (3.7): 'deck_changed' may be left out (it means no); every other condition "
-    "must be answered. Answers to conditions an infraction does not have are rejected.",
-    "Unsportsmanlike Conduct — Major (4.2): any repeat in the same event is a "
-    "Disqualification (§4.2 Upgrade), whatever the 'malicious' answer; a repeat across "
-    "events is left to that answer, with the earlier events shown as context.",
-    "Health & Safety Disruption (4.10) never climbs the ladder: every offence is a Warning; "
-    "from the second in the event the person is also removed (a withdrawal, no further "
-    "penalty), and the first offers removal as an alternative.",
-    "Earlier events: any recorded penalty (Warning or above) for the same infraction gives "
-    "the single 'pre-existing warning' context; earlier cautions are not recorded and give "
-    "none.",
-    "Linked infractions are one person's; on equal severity the earlier incident is the one "
-    "issued.",
-    "A Disqualification lists 'warning' in 'also' (§1.1.4: it always includes a Warning).",
-    "Ethics Committee: 4.2 is referred when escalated (the guide also recommends a written "
-    "report for every 4.2); 4.3 and 4.5 by gravity (head judge); 4.4, 4.6–4.9 and 4.11 "
-    "always; a DQ by accumulation never; a head-judge deviation to DQ is left to the head "
-    "judge.",
-    "A floor judge may confirm the Standings Adjustments of 3.1.1 and 3.1.2 (the 'clear "
-    "decklist errors' of §1.2.2); every other SA and every DQ waits for the head judge.",
-    "Standings Adjustment 'between rounds' with round N means after round N; when the game "
-    "it should hit does not exist, it falls on the next game played, else the last one.",
-    "Time extensions are whole minutes rounded down (never more than the time lost); "
-    "within a range the suggestion is the time lost.",
+    _(
+        "Slow Play (3.3) starts at Caution as §3.3 and the Spanish text say; the English "
+        "appendix's 'Warning' is taken as a misprint."
+    ),
+    _(
+        "Failure to Play to Win (4.12): the 'uncorrectable' question covers the English "
+        "'particularly clear or disruptive cases' and the Spanish 'several deliberate "
+        "self-harming actions that can no longer be corrected'."
+    ),
+    _(
+        "Marked Cards (3.7): 'deck_changed' may be left out (it means no); every other condition "
+        "must be answered. Answers to conditions an infraction does not have are rejected."
+    ),
+    _(
+        "Unsportsmanlike Conduct — Major (4.2): any repeat in the same event is a "
+        "Disqualification (§4.2 Upgrade), whatever the 'malicious' answer; a repeat across "
+        "events is left to that answer, with the earlier events shown as context."
+    ),
+    _(
+        "Health & Safety Disruption (4.10) never climbs the ladder: every offence is a Warning; "
+        "from the second in the event the person is also removed (a withdrawal, no further "
+        "penalty), and the first offers removal as an alternative."
+    ),
+    _(
+        "Earlier events: any recorded penalty (Warning or above) for the same infraction gives "
+        "the single 'pre-existing warning' context; earlier cautions are not recorded and give "
+        "none."
+    ),
+    _(
+        "Linked infractions are one person's; on equal severity the earlier incident is the one "
+        "issued."
+    ),
+    _("A Disqualification lists 'warning' in 'also' (§1.1.4: it always includes a Warning)."),
+    _(
+        "Ethics Committee: 4.2 is referred when escalated (the guide also recommends a written "
+        "report for every 4.2); 4.3 and 4.5 by gravity (head judge); 4.4, 4.6–4.9 and 4.11 "
+        "always; a DQ by accumulation never; a head-judge deviation to DQ is left to the head "
+        "judge."
+    ),
+    _(
+        "A floor judge may confirm the Standings Adjustments of 3.1.1 and 3.1.2 (the 'clear "
+        "decklist errors' of §1.2.2); every other SA and every DQ waits for the head judge."
+    ),
+    _(
+        "Standings Adjustment 'between rounds' with round N means after round N; when the game "
+        "it should hit does not exist, it falls on the next game played, else the last one."
+    ),
+    _(
+        "Time extensions are whole minutes rounded down (never more than the time lost); "
+        "within a range the suggestion is the time lost."
+    ),
 )
 """The product's interpretations of the guide (**[choice]**), shown on the ruleset's
-page."""
+page (:class:`Translatable`: ``str(choice)`` reads in the active language)."""
 
 VEKN_V2 = Ruleset(
     code="vekn",
@@ -1232,8 +1469,8 @@ class Assessment:
     - ``level``: the penalty to issue; ``offence``: 1-based number of this offence of the
       same infraction code by this person in this event (linked ones excluded);
       ``baseline``: this offence's baseline after the conditions.
-    - ``explanation``: English text for the judge to read out (offence, ladder, baseline,
-      exceptions, earlier-event context, corrective action).
+    - ``explanation``: text for the judge to read out, in the active language (offence,
+      ladder, baseline, exceptions, earlier-event context, corrective action).
     - ``source``: e.g. ``"JG §3.7, §1.2.1"``.
     - ``context``: e.g. ``("pre-existing warning",)`` — information, never a ladder step.
     - ``alternatives``: other outcomes the guide allows the judge (VEKN: only
@@ -1282,7 +1519,7 @@ class Assessment:
         }
 
 
-PRE_EXISTING_WARNING = "pre-existing warning"
+PRE_EXISTING_WARNING = _("pre-existing warning")
 """The one context entry earlier events can produce (JG §1.2.1)."""
 
 
@@ -1351,8 +1588,15 @@ def _assess(
     also: list[str] = []
     alternatives: list[str] = []
     lines = [
-        f"{inf.title} ({inf.category.label}): offence {offence} of this infraction by this "
-        f"person in this event."
+        gettext(
+            "%(infraction)s (%(category)s): offence %(offence)s of this infraction by this "
+            "person in this event."
+        )
+        % {
+            "infraction": _name(inf),
+            "category": inf.category.label_es if _spanish() else inf.category.label,
+            "offence": offence,
+        }
     ]
     lines.append(_baseline_sentence(inf, answers, baseline))
     by_accumulation = False
@@ -1362,51 +1606,76 @@ def _assess(
         case Escalation.NEVER:
             level = baseline
             lines.append(
-                f"Repeats of this infraction never escalate (§{inf.code}): every offence "
-                f"gives {baseline.label}."
+                gettext(
+                    "Repeats of this infraction never escalate (§%(code)s): every offence "
+                    "gives %(level)s."
+                )
+                % {"code": inf.code, "level": level_text(baseline)}
             )
         case Escalation.IF_SIGNIFICANT if not answers.get("significant", False):
             level = baseline
             lines.append(
-                f"Repeats do not escalate unless they significantly affect the game or the "
-                f"event (§{inf.code}); not marked significant, so {baseline.label}."
+                gettext(
+                    "Repeats do not escalate unless they significantly affect the game or the "
+                    "event (§%(code)s); not marked significant, so %(level)s."
+                )
+                % {"code": inf.code, "level": level_text(baseline)}
             )
         case Escalation.REMOVAL:
             level = baseline
             if offence == 1:
                 alternatives.append(REMOVAL)
                 lines.append(
-                    f"{baseline.label} with a private request to correct the issue; if it "
-                    f"cannot be corrected quickly or is severe, the person is removed from "
-                    f"the event instead, with no further penalty (§{inf.code})."
+                    gettext(
+                        "%(level)s with a private request to correct the issue; if it "
+                        "cannot be corrected quickly or is severe, the person is removed from "
+                        "the event instead, with no further penalty (§%(code)s)."
+                    )
+                    % {"code": inf.code, "level": level_text(baseline)}
                 )
             else:
                 also.append(REMOVAL)
                 lines.append(
-                    f"The issue was not corrected: the person is removed from the event, "
-                    f"a withdrawal with no further penalty; the level stays {baseline.label} "
-                    f"(§{inf.code})."
+                    gettext(
+                        "The issue was not corrected: the person is removed from the event, "
+                        "a withdrawal with no further penalty; the level stays %(level)s "
+                        "(§%(code)s)."
+                    )
+                    % {"code": inf.code, "level": level_text(baseline)}
                 )
         case Escalation.REPEAT_UPGRADE if baseline is not DQ and offence > 1:
             level = DQ
             escalated = True
             lines.append(
-                f"The offence occurred again in this event, so §{inf.code} upgrades it to "
-                f"Disqualification with removal from the venue."
+                gettext(
+                    "The offence occurred again in this event, so §%(code)s upgrades it to "
+                    "Disqualification with removal from the venue."
+                )
+                % {"code": inf.code}
             )
         case _:
             level = ladder
             if inf.escalation is Escalation.IF_SIGNIFICANT:
-                lines.append("Marked as significant, so repeats escalate (§3.5).")
+                lines.append(gettext("Marked as significant, so repeats escalate (§3.5)."))
             if baseline is DQ:
                 lines.append(
-                    f"Disqualification is the top of the ladder (§1.2.1): offence {offence} "
-                    f"gives Disqualification."
+                    gettext(
+                        "Disqualification is the top of the ladder (§1.2.1): offence "
+                        "%(offence)s gives Disqualification."
+                    )
+                    % {"offence": offence}
                 )
             else:
                 lines.append(
-                    f"Ladder from {baseline.label}: {_ladder_text(baseline)}. "
-                    f"Offence {offence} gives {level.label}."
+                    gettext(
+                        "Ladder from %(baseline)s: %(ladder)s. Offence %(offence)s gives %(level)s."
+                    )
+                    % {
+                        "baseline": level_text(baseline),
+                        "ladder": _ladder_text(baseline),
+                        "offence": offence,
+                        "level": level_text(level),
+                    }
                 )
             if level is DQ and baseline is not DQ:
                 by_accumulation = True
@@ -1415,44 +1684,56 @@ def _assess(
 
     for condition in inf.conditions:
         if answers[condition.name] and condition.consequence:
-            lines.append(condition.consequence)
+            lines.append(str(condition.consequence))
 
     if level is DQ:
         also.insert(0, Level.WARNING.value)
         if by_accumulation:
             lines.append(
-                "This Disqualification comes only from accumulation: it is not a "
-                "'Disqualification without Prize' — the person keeps prizes already "
-                "received or won — and it is not referred to the Ethics Committee (§1.2.1, "
-                "§1.1.4)."
+                gettext(
+                    "This Disqualification comes only from accumulation: it is not a "
+                    "'Disqualification without Prize' — the person keeps prizes already "
+                    "received or won — and it is not referred to the Ethics Committee (§1.2.1, "
+                    "§1.1.4)."
+                )
             )
         lines.append(
-            "A Disqualification always includes a Warning and needs a written report; the "
-            "person leaves the event and its standings (§1.1.4)."
+            gettext(
+                "A Disqualification always includes a Warning and needs a written report; the "
+                "person leaves the event and its standings (§1.1.4)."
+            )
         )
 
     context: list[str] = []
     if any(p.infraction == inf.code and p.level in RECORDED_LEVELS for p in prior_events):
         context.append(PRE_EXISTING_WARNING)
         lines.append(
-            "Earlier events: a pre-existing warning for this infraction (any number of "
-            "earlier recorded penalties count as one). It is context for intent, "
-            "credibility and patterns only and never a step of this event's ladder "
-            "(§1.2.1)."
+            gettext(
+                "Earlier events: a pre-existing warning for this infraction (any number of "
+                "earlier recorded penalties count as one). It is context for intent, "
+                "credibility and patterns only and never a step of this event's ladder "
+                "(§1.2.1)."
+            )
         )
 
-    lines.append(f"Corrective action: {inf.corrective_action}")
+    lines.append(gettext("Corrective action: %(action)s") % {"action": inf.corrective_action})
 
     report = _ethics(inf, level, by_accumulation, escalated)
     if report:
-        lines.append("Report this penalty to the VEKN Ethics Committee.")
+        lines.append(gettext("Report this penalty to the VEKN Ethics Committee."))
     elif report is None:
         lines.append(
-            "Depending on the gravity, the head judge may report it to the VEKN Ethics Committee."
+            gettext(
+                "Depending on the gravity, the head judge may report it to the VEKN Ethics "
+                "Committee."
+            )
         )
     approval = level is DQ or (level is SA and not inf.floor_judge_may_confirm)
     if approval:
-        lines.append(f"A {level.label} takes effect once the head judge confirms it (§1.2.2).")
+        lines.append(
+            gettext("A %(level)s takes effect once the head judge confirms it (§1.2.2).")
+            % {"level": level_text(level)}
+        )
 
     return Assessment(
         level=level,
@@ -1479,8 +1760,11 @@ def _baseline_sentence(inf: Infraction, answers: Mapping[str, bool], baseline: L
         if c.effect is ConditionEffect.BASELINE and (c.yes_means or c.no_means)
     ]
     if reasons:
-        return f"Baseline: {baseline.label} ({'; '.join(reasons)})."
-    return f"Baseline: {baseline.label}."
+        return gettext("Baseline: %(level)s (%(reasons)s).") % {
+            "level": level_text(baseline),
+            "reasons": "; ".join(str(reason) for reason in reasons),
+        }
+    return gettext("Baseline: %(level)s.") % {"level": level_text(baseline)}
 
 
 def _source(inf: Infraction, level: Level, *extra: str) -> str:
@@ -1505,18 +1789,24 @@ def _ethics(inf: Infraction, level: Level, by_accumulation: bool, escalated: boo
 
 
 def _as_linked(result: Assessment, winner: Assessment, winner_id: str | None = None) -> Assessment:
-    ref = f"incident {winner_id}, " if winner_id else ""
-    note = (
-        f"Linked to another infraction of the same error ({ref}{winner.infraction} "
-        f"{winner.level.label}), whose penalty is at least as severe: only that one is "
-        f"issued; this one is recorded as linked and does not count as an offence (§1.2.6)."
-    )
+    ref = gettext("incident %(id)s, ") % {"id": winner_id} if winner_id else ""
+    note = gettext(
+        "Linked to another infraction of the same error (%(ref)s%(infraction)s %(level)s), "
+        "whose penalty is at least as severe: only that one is issued; this one is recorded "
+        "as linked and does not count as an offence (§1.2.6)."
+    ) % {"ref": ref, "infraction": winner.infraction, "level": level_text(winner.level)}
     return replace(
         result,
         linked=True,
         explanation=f"{note} {result.explanation}",
         source=_append_source(result.source, "§1.2.6"),
-        context=(*result.context, f"linked to {winner.infraction} ({winner.level})"),
+        context=(
+            *result.context,
+            _(
+                "linked to %(infraction)s (%(level)s)",
+                {"infraction": winner.infraction, "level": str(winner.level)},
+            ),
+        ),
         head_judge_approval=False,
         report_to_ethics_committee=False,
     )
@@ -1527,20 +1817,27 @@ def _superseding(
 ) -> Assessment:
     refs = list(ids) or [""] * len(losers)
     names = ", ".join(
-        f"{f'incident {ref}, ' if ref else ''}{a.infraction} {a.level.label}"
+        (gettext("incident %(id)s, ") % {"id": ref} if ref else "")
+        + f"{a.infraction} {level_text(a.level)}"
         for a, ref in zip(losers, refs, strict=True)
     )
-    note = (
-        f"The same error also caused {names}: only the most severe penalty, this one, is "
-        f"issued; the others are recorded as linked and do not count (§1.2.6)."
-    )
+    note = gettext(
+        "The same error also caused %(names)s: only the most severe penalty, this one, is "
+        "issued; the others are recorded as linked and do not count (§1.2.6)."
+    ) % {"names": names}
     return replace(
         result,
         explanation=f"{result.explanation} {note}",
         source=_append_source(result.source, "§1.2.6"),
         context=(
             *result.context,
-            *(f"supersedes linked {a.infraction} ({a.level})" for a in losers),
+            *(
+                _(
+                    "supersedes linked %(infraction)s (%(level)s)",
+                    {"infraction": a.infraction, "level": str(a.level)},
+                )
+                for a in losers
+            ),
         ),
     )
 
@@ -1563,11 +1860,11 @@ def deviate(assessment: Assessment, level: Level | str, reason: str | None) -> A
     also = tuple(x for x in assessment.also if x != Level.WARNING.value)
     if level is DQ:
         also = (Level.WARNING.value, *also)
-    why = reason or "no reason recorded"
-    note = (
-        f"Head-judge deviation: the guide gives {guide.label}; {level.label} was given "
-        f"instead ({why}) (§1, §1.2.3)."
-    )
+    why = reason or gettext("no reason recorded")
+    note = gettext(
+        "Head-judge deviation: the guide gives %(guide)s; %(level)s was given instead "
+        "(%(reason)s) (§1, §1.2.3)."
+    ) % {"guide": level_text(guide), "level": level_text(level), "reason": why}
     report = assessment.report_to_ethics_committee
     if level is DQ and guide is not DQ:
         report = None
@@ -1666,7 +1963,7 @@ def assess_incidents(
 
     not_counted: frozenset[str] = frozenset()
     results: dict[str, Assessment] = {}
-    for _ in range(len(incidents) + 2):
+    for _attempt in range(len(incidents) + 2):
         results = _assess_pass(ruleset, incidents, not_counted, prior_events)
         winners = {
             root: max(ids, key=lambda i: (results[i].level.severity, -order[i]))
@@ -1752,7 +2049,8 @@ class AdjustmentIssue:
 class AdjustmentTarget:
     """The game a Standings Adjustment hits (JG §1.1.3): ``round`` of that game (``None``
     if the person has played no game), ``rule`` (``"same_game"``, ``"next_game"``,
-    ``"previous_game"``, ``"no_game"``), ``vp`` (−1.0), and an English ``explanation``."""
+    ``"previous_game"``, ``"no_game"``), ``vp`` (−1.0), and an ``explanation`` in the active
+    language."""
 
     round: int | None
     rule: str
@@ -1792,7 +2090,7 @@ def adjustment_target(issue: AdjustmentIssue, games_played: Sequence[int]) -> Ad
         return AdjustmentTarget(
             None,
             "no_game",
-            "The person has played no game yet: the −1 VP waits for their next game.",
+            gettext("The person has played no game yet: the −1 VP waits for their next game."),
         )
 
     def after(n: int) -> int | None:
@@ -1807,55 +2105,74 @@ def adjustment_target(issue: AdjustmentIssue, games_played: Sequence[int]) -> Ad
                 return AdjustmentTarget(
                     issue.round,
                     "same_game",
-                    f"Given during the round {issue.round} game: −1 VP on that game.",
+                    gettext("Given during the round %(round)s game: −1 VP on that game.")
+                    % {"round": issue.round},
                 )
             nxt = after(issue.round)
             if nxt is not None:
                 return AdjustmentTarget(
                     nxt,
                     "next_game",
-                    f"No game of this person in round {issue.round}: −1 VP on their next "
-                    f"game (round {nxt}).",
+                    gettext(
+                        "No game of this person in round %(round)s: −1 VP on their next "
+                        "game (round %(next)s)."
+                    )
+                    % {"round": issue.round, "next": nxt},
                 )
             prev = last_up_to(issue.round)
             return AdjustmentTarget(
                 prev,
                 "previous_game",
-                f"No game of this person in round {issue.round} and none after: −1 VP on "
-                f"their previous game (round {prev}).",
+                gettext(
+                    "No game of this person in round %(round)s and none after: −1 VP on "
+                    "their previous game (round %(previous)s)."
+                )
+                % {"round": issue.round, "previous": prev},
             )
         case Timing.BETWEEN_ROUNDS | Timing.BEFORE_FIRST_ROUND:
             point = issue.round if timing is Timing.BETWEEN_ROUNDS else 0
             nxt = after(point)
             note = (
-                " (English text; the Spanish translation says the previous game — the "
-                "English is definitive.)"
+                gettext(
+                    " (English text; the Spanish translation says the previous game — the "
+                    "English is definitive.)"
+                )
                 if timing is Timing.BETWEEN_ROUNDS
                 else ""
             )
             when = (
-                f"between rounds, after round {point}"
+                gettext("between rounds, after round %(round)s") % {"round": point}
                 if timing is Timing.BETWEEN_ROUNDS
-                else "before round 1 pairings"
+                else gettext("before round 1 pairings")
             )
             if nxt is not None:
                 return AdjustmentTarget(
                     nxt,
                     "next_game",
-                    f"Given {when}: −1 VP on the next game the person plays (round {nxt})." + note,
+                    gettext(
+                        "Given %(when)s: −1 VP on the next game the person plays (round %(next)s)."
+                    )
+                    % {"when": when, "next": nxt}
+                    + note,
                 )
             prev = games[-1]
             return AdjustmentTarget(
                 prev,
                 "previous_game",
-                f"Given {when}, and the person has played no game since: −1 VP on their "
-                f"previous game (round {prev}) unless they play again.",
+                gettext(
+                    "Given %(when)s, and the person has played no game since: −1 VP on their "
+                    "previous game (round %(previous)s) unless they play again."
+                )
+                % {"when": when, "previous": prev},
             )
     prev = games[-1]
     return AdjustmentTarget(
         prev,
         "previous_game",
-        f"Given after the person's last game: −1 VP on that previous game (round {prev}).",
+        gettext(
+            "Given after the person's last game: −1 VP on that previous game (round %(previous)s)."
+        )
+        % {"previous": prev},
     )
 
 
@@ -1889,7 +2206,7 @@ class ExtensionSuggestion:
     """A suggested time extension (JG §1.2.4), in whole minutes: ``minutes`` (0 = none),
     the range ``low``–``high`` the guide allows here, the table's ``total`` this round
     after it, whether the cap ``capped`` it, the table's ``new_end`` (when
-    ``scheduled_end`` was given) and an English ``explanation``."""
+    ``scheduled_end`` was given) and an ``explanation`` in the active language."""
 
     minutes: int
     low: int
@@ -1924,23 +2241,29 @@ def suggest_time_extension(request: ExtensionRequest) -> ExtensionSuggestion:
     lost = math.floor(spent)
     if spent < 1:
         low, high = 0, 0
-        bracket = "a brief ruling (under a minute): no extension is normally needed"
+        bracket = gettext("a brief ruling (under a minute): no extension is normally needed")
     elif spent < 3:
         low, high = 2, 2
-        bracket = "a standard ruling (1–3 minutes): +2 minutes"
+        bracket = gettext("a standard ruling (1–3 minutes): +2 minutes")
     elif spent <= 5:
         low, high = 3, 5
-        bracket = "a complex investigation (3–5 minutes): +3 to +5 minutes"
+        bracket = gettext("a complex investigation (3–5 minutes): +3 to +5 minutes")
     else:
         low, high = 5, 10
-        bracket = "a major disruption (over 5 minutes): +5 to +10 minutes"
+        bracket = gettext("a major disruption (over 5 minutes): +5 to +10 minutes")
     nominal = max(low, min(lost, high))
     minutes = min(nominal, lost)
     high = min(high, lost)
     low = min(low, high)
-    lines = [f"Judge time {spent.normalize():f} min: {bracket}."]
+    lines = [
+        gettext("Judge time %(spent)s min: %(bracket)s.")
+        % {"spent": f"{spent.normalize():f}", "bracket": bracket}
+    ]
     if minutes < nominal:
-        lines.append(f"Never more than the time actually lost ({lost} min, whole minutes).")
+        lines.append(
+            gettext("Never more than the time actually lost (%(lost)s min, whole minutes).")
+            % {"lost": lost}
+        )
     capped = False
     if not request.head_judge_authorised:
         room = max(0, EXTENSION_CAP - granted)
@@ -1948,13 +2271,18 @@ def suggest_time_extension(request: ExtensionRequest) -> ExtensionSuggestion:
             minutes, capped = room, True
             high, low = min(high, room), min(low, room)
             lines.append(
-                f"Extensions at this table this round are capped at {EXTENSION_CAP} minutes "
-                f"({granted} already granted) unless the head judge authorises more."
+                gettext(
+                    "Extensions at this table this round are capped at %(cap)s minutes "
+                    "(%(granted)s already granted) unless the head judge authorises more."
+                )
+                % {"cap": EXTENSION_CAP, "granted": granted}
             )
     total = granted + minutes
     lines.append(
-        f"Suggested: +{minutes} min"
-        + (f" (table total {total} min this round)." if granted else ".")
+        gettext("Suggested: +%(minutes)s min (table total %(total)s min this round).")
+        % {"minutes": minutes, "total": total}
+        if granted
+        else gettext("Suggested: +%(minutes)s min.") % {"minutes": minutes}
     )
     new_end = None
     if request.scheduled_end is not None:
