@@ -119,14 +119,22 @@ def ranking_label(code: str):
     return RANKING_LABELS.get(code, code)
 
 
+ORDINALS = {
+    "st": _("%(n)sst"),
+    "nd": _("%(n)snd"),
+    "rd": _("%(n)srd"),
+    "th": _("%(n)sth"),
+}
+"""One message per English suffix, so that each language writes its own ("1.º")."""
+
+
 def ordinal_label(number: int) -> str:
-    """A position as an ordinal ("1st"; in Spanish the catalogue writes "1.º"): the
-    English suffix is passed along for the English text only."""
+    """A position as an ordinal: "1st", "22nd"; "1.º" in Spanish."""
     if 10 <= number % 100 <= 20:
         suffix = "th"
     else:
         suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return _("%(n)s%(suffix)s") % {"n": number, "suffix": suffix}
+    return ORDINALS[suffix] % {"n": number}
 
 
 def source_label(source: dict | None):

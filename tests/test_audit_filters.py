@@ -49,5 +49,5 @@ def test_stored_targets_and_codes_read_in_the_readers_language():
     pairs = audit_pairs({"timing": "during_game", "guide_level": "caution", "offence": 2})
     assert pairs == [("timing", "During a game"), ("guide level", "Caution"), ("offence", "2")]
     with translation.override("es"):
-        assert audit_target("round 3 table 2") != "round 3 table 2"
+        assert audit_target("round 3 table 2") == "ronda 3, mesa 2"
         assert dict(audit_pairs({"timing": "during_game"})) != {"timing": "During a game"}

@@ -110,3 +110,15 @@ def test_labels_follow_the_active_language(monkeypatch):
     monkeypatch.setattr(translation._trans, "gettext", fake)
     with translation.override("es"):
         assert str(labels.source_label({"kind": "winner", "ref": "sf1"})) == "ganador de sf1"
+
+
+def test_ordinals_in_each_language():
+    from django.utils import translation
+
+    from leagues.labels import ordinal_label
+
+    assert [ordinal_label(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"
+    ]  # fmt: skip
+    with translation.override("es"):
+        assert ordinal_label(1) == "1.º" and ordinal_label(12) == "12.º"
