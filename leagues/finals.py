@@ -556,6 +556,7 @@ def bracket_display(doc: dict) -> list[dict]:
             ties.append(
                 {
                     **tie,
+                    "name": labels.tie_name_label(tie.get("name") or ""),
                     "slots": slots,
                     "legs": [
                         {**leg, "home_name": name(leg["home"]), "away_name": name(leg["away"])}

@@ -154,7 +154,7 @@ class BookingsField(forms.CharField):
             "rows": 3,
             "autocapitalize": "words",
             "spellcheck": "false",
-            "placeholder": "home; N. Surname; yellow",
+            "placeholder": _("home; N. Surname; yellow"),
         }
     )
 
@@ -208,7 +208,7 @@ class LineupField(BookingsField):
             "rows": 4,
             "autocapitalize": "words",
             "spellcheck": "false",
-            "placeholder": "home; N. Surname",
+            "placeholder": _("home; N. Surname"),
         }
     )
 

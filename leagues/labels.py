@@ -137,6 +137,39 @@ def ordinal_label(number: int) -> str:
     return ORDINALS[suffix] % {"n": number}
 
 
+TIE_NAMES = {
+    "Final": _("Final"),
+    "Promotion final": _("Promotion final"),
+}
+TIE_NAME_PATTERNS = (
+    (re.compile(r"^Semi-final (\d+)$"), lambda m: _("Semi-final %(n)s") % {"n": m[1]}),
+    (
+        re.compile(r"^(\d+) v (\d+)$"),
+        lambda m: (
+            _("%(first)s v %(second)s")
+            % {"first": ordinal_label(int(m[1])), "second": ordinal_label(int(m[2]))}
+        ),
+    ),
+    (
+        re.compile(r"^(\d+)th A$"),
+        lambda m: _("%(position)s of Primera A") % {"position": ordinal_label(int(m[1]))},
+    ),
+)
+
+
+def tie_name_label(name: str):
+    """A tie's name from the bracket rules (``leagues.rules.brackets``: "Semi-final 1",
+    "1 v 8", "12th A", "Final", "Promotion final") in the reader's language; any other
+    name (a season file's) as it is."""
+    if name in TIE_NAMES:
+        return TIE_NAMES[name]
+    for pattern, label in TIE_NAME_PATTERNS:
+        match = pattern.match(name)
+        if match:
+            return label(match)
+    return name
+
+
 def source_label(source: dict | None):
     """Where a slot is fed from (a source of the bracket document, ``{"kind", "ref",
     "position"?, "among"?}``), translated: "1st of Primera A", "winner of qf1",

@@ -68,6 +68,8 @@ def _page(request, match: Match, *, status=200, **forms):
     if match.competition.kind == "knockout" and private:
         flags = finals.suspension_flags(season, match=match)
     final_phase = finals.is_league_final_phase(match.competition)
+    # A closed regular phase is frozen (finals.ensure_regular_phase_open): no staff form.
+    phase_closed = can_review and finals.regular_phase_closed(match.competition)
     stream_rule = _stream_rule(match, final_phase)
     compliance = match.competition.counts_for_compliance
     context = {
@@ -115,10 +117,12 @@ def _page(request, match: Match, *, status=200, **forms):
                 initial={"home_goals": match.home_goals, "away_goals": match.away_goals},
             )
             if can_review
+            and not phase_closed
             and match.status in (Match.Status.PLAYED, Match.Status.SCHEDULED)
             and not open_report
             else None
         ),
+        "phase_closed": phase_closed,
         "excuse_form": forms.get("excuse_form")
         or (
             ExcuseForm()

@@ -477,3 +477,32 @@ def test_rule_problems_become_sentences():
             ["group B has two teams of pot 3", "t9: unknown group 'Z'"]
         ) == ("Group B has two teams of pot 3. t9: unknown group Z.")
         assert labels.problems_text(["something else"]) == "Something else."
+
+
+def test_staff_see_no_correction_form_once_the_regular_phase_is_closed(client, season):  # noqa: F811
+    a, staff = season["a"], season["staff"]
+    client.force_login(staff)
+    url = reverse("leagues:match", kwargs={"slug": a.slug, "code": "m2"})
+    assert 'id="correct"' in client.get(url).content.decode()
+    assert "can no longer change" not in client.get(url).content.decode()
+    finals.close_regular_phase(a, staff)
+    html = client.get(url).content.decode()
+    assert "can no longer change" in html
+    assert reverse("leagues:match-correct", kwargs={"slug": a.slug, "code": "m2"}) not in html
+
+
+def test_tie_names_in_the_readers_language():
+    from django.utils import translation
+
+    from leagues.labels import tie_name_label
+
+    assert [tie_name_label(n) for n in ("Semi-final 1", "1 v 8", "12th A", "Final", "x")] == [
+        "Semi-final 1",
+        "1st v 8th",
+        "12th of Primera A",
+        "Final",
+        "x",
+    ]
+    with translation.override("es"):
+        assert tie_name_label("Semi-final 2") == "Semifinal 2"
+        assert tie_name_label("1 v 8") == "1.º vs. 8.º"
