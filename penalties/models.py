@@ -172,6 +172,21 @@ class Penalty(models.Model):
     def __str__(self):
         return f"{self.infraction} {self.get_level_display()} — {self.person}"
 
+    def _level_words(self, field: str) -> str:
+        """A level in the active language in this penalty's ruleset's own terms: MyL's
+        "warning" is the conduct rules' Advertencia, VEKN's the guide's Amonestación."""
+        if self.ruleset == "myl":
+            from penalties.myl_services import level_label
+
+            return str(level_label(getattr(self, field)))
+        return str(self._get_FIELD_display(self._meta.get_field(field)))
+
+    def get_level_display(self) -> str:
+        return self._level_words("level")
+
+    def get_guide_level_display(self) -> str:
+        return self._level_words("guide_level")
+
     @property
     def infraction_name(self) -> str:
         """The infraction's name in the active language (from the ruleset's catalogue)."""

@@ -51,3 +51,20 @@ def test_stored_targets_and_codes_read_in_the_readers_language():
     with translation.override("es"):
         assert audit_target("round 3 table 2") == "ronda 3, mesa 2"
         assert dict(audit_pairs({"timing": "during_game"})) != {"timing": "During a game"}
+
+
+def test_event_settings_and_registration_codes_in_words():
+    from django.utils import translation
+
+    from events.templatetags.audit import audit_pairs
+
+    change = {"round_minutes": 40, "format": "constructed", "status": "checked_in", "xy_z": 1}
+    assert audit_pairs(change) == [
+        ("round time (minutes)", "40"),
+        ("format", "Constructed"),
+        ("status", "Checked in"),
+        ("xy z", "1"),
+    ]
+    with translation.override("es"):
+        spanish = dict(audit_pairs(change))
+    assert spanish["duración de la ronda (minutos)"] == "40"

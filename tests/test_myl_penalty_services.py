@@ -519,3 +519,17 @@ def test_a_myl_penalty_names_its_infraction_in_both_languages():
     with translation.override("es"):
         assert p.infraction_name == inf.title_es
     assert Penalty(ruleset="myl", infraction="9.9").infraction_name == ""
+
+
+def test_a_myl_warning_is_named_in_the_conduct_rules_terms():
+    """Conduct rules §4.1: "Advertencia" (our MyL warning); the VEKN guide's warning is
+    "Amonestación". Lists and detail pages read the level from the penalty's ruleset."""
+    from django.utils import translation
+
+    from penalties.models import Penalty
+
+    myl, vekn = Penalty(ruleset="myl", level="warning"), Penalty(ruleset="vekn", level="warning")
+    with translation.override("es"):
+        assert myl.get_level_display() == "Advertencia"
+        assert vekn.get_level_display() == "Amonestación"
+    assert myl.get_level_display() == vekn.get_level_display() == "Warning"

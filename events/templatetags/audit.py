@@ -2,6 +2,7 @@
 ("league.result_confirmed" → "Result confirmed") and ``{{ entry.after|audit_pairs }}``
 (a JSON object → ``[(key, text)]`` with date-times in the current time zone)."""
 
+import functools
 import re
 from datetime import datetime
 
@@ -167,6 +168,13 @@ KEY_LABELS = {
     "round": _("round"),
     "override": _("override"),
     "loss_in_round": _("loss in round"),
+    "logged_at": _("logged at"),
+    "synced_at": _("synced at"),
+    "allow_rematches": _("allow rematches"),
+    "pair_downs": _("pair-downs"),
+    "toss": _("toss"),
+    "games": _("games"),
+    "also": _("also"),
 }
 """Words for the keys of the values recorded before and after a change."""
 
@@ -189,6 +197,43 @@ VALUE_LABELS = {
     "permanent_ban": _("Permanent ban"),
 }
 """Words for stored codes shown as audit values (the same texts as the models' choices)."""
+
+
+@functools.cache
+def _model_words() -> tuple[dict, dict]:
+    """Field names → verbose names, and field names → {stored choice code → label}, of the
+    event and registration models, for the keys and values of settings and status changes that
+    ``KEY_LABELS``/``VALUE_LABELS`` do not list (lazy texts: read in the reader's
+    language)."""
+    from events.models import Event, Registration
+
+    keys, values = {}, {}
+    for model in (Event, Registration):
+        for field in model._meta.concrete_fields:
+            keys[field.name] = field.verbose_name
+            for code, label in field.choices or ():
+                if isinstance(code, str):
+                    values.setdefault(field.name, {})[code] = label
+    return keys, values
+
+
+def _choice_label(key, value) -> str:
+    """``value`` in words: the label of a model field's stored choice when ``key`` is that
+    field (``format``: ``constructed`` → "Constructed"), else :func:`_text`."""
+    choices = _model_words()[1].get(str(key), {})
+    if isinstance(value, str) and value in choices:
+        return str(choices[value])
+    return _text(value)
+
+
+def _key_label(key) -> str:
+    key = str(key)
+    if key in KEY_LABELS:
+        return str(KEY_LABELS[key])
+    if key in _model_words()[0]:
+        return str(_model_words()[0][key])
+    return key.replace("_", " ")
+
 
 TARGET_PATTERN = re.compile(r"^(?:round (?P<round>\d+)|(?P<final>final)) table (?P<table>\d+)$")
 
@@ -236,7 +281,7 @@ def _text(value) -> str:
     if isinstance(value, list):
         return ", ".join(_text(v) for v in value)
     if isinstance(value, dict):
-        return "; ".join(f"{k}: {_text(v)}" for k, v in value.items())
+        return "; ".join(f"{_key_label(k)}: {_text(v)}" for k, v in value.items())
     return str(value)
 
 
@@ -247,7 +292,5 @@ def audit_pairs(value) -> list[tuple[str, str]]:
     if value is None or value == {}:
         return []
     if isinstance(value, dict):
-        return [
-            (str(KEY_LABELS.get(k, str(k).replace("_", " "))), _text(v)) for k, v in value.items()
-        ]
+        return [(_key_label(k), _choice_label(k, v)) for k, v in value.items()]
     return [("", _text(value))]
