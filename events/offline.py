@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from dataclasses import dataclass, field
+from functools import cache
 
 from django.db import IntegrityError, transaction
 from django.urls import reverse
@@ -66,13 +67,16 @@ def _vp(value) -> str | None:
     return None if value is None else f"{value:.1f}".removesuffix(".0")
 
 
-def table_json(table: Table, seats: list[Seat]) -> dict:
+def table_json(table: Table, seats: list[Seat], rnd: Round | None = None) -> dict:
     """A table as the tablet shows it: VP per seat (VEKN) and games won (Mitos y Leyendas,
-    ``games``; ``bye`` for a match with one player)."""
+    ``games``; ``bye`` for a match with one player); ``round``: its round's number and
+    label, so that an entry says "Round 1 · Table 5" once another round is seated."""
+    rnd = rnd or table.round
     return {
         "id": table.pk,
         "number": table.number,
         "label": str(table),
+        "round": {"number": rnd.number, "label": str(rnd), "is_final": rnd.is_final},
         "version": table.version,
         "bye": table.is_bye,
         "seats": [
@@ -93,8 +97,9 @@ def snapshot(event: Event, perms) -> dict:
     """What the tablet keeps for offline use, in five queries: the current round's tables
     (id, number, version, seats with registration ids, names, VPs), the event's other
     active participants (for an incident away from a table) and, for judges, the
-    infraction catalogue with its questions in the page's language. Only what ``perms``
-    allow: no catalogue without LOG_PENALTIES."""
+    infraction catalogue with its questions in the page's language; for VEKN and people
+    who may enter results, the legal sheets of 4 and 5 seats (no query). Only what
+    ``perms`` allow: no catalogue without LOG_PENALTIES."""
     can_log = P.LOG_PENALTIES in perms
     can_enter = P.ENTER_RESULTS in perms
     rnd = current_round(event)
@@ -109,7 +114,7 @@ def snapshot(event: Event, perms) -> dict:
         ):
             by_table.setdefault(seat.table_id, []).append(seat)
             seated.add(seat.registration_id)
-        tables = [table_json(t, by_table.get(t.pk, [])) for t in rnd.tables.order_by("number")]
+        tables = [table_json(t, by_table.get(t.pk, []), rnd) for t in rnd.tables.order_by("number")]
     others = []
     if can_log:
         others = [
@@ -125,14 +130,35 @@ def snapshot(event: Event, perms) -> dict:
         "best_of": event.best_of if event.ruleset == "myl" else None,
         "round": None
         if rnd is None
-        else {"number": rnd.number, "label": str(rnd), "is_final": rnd.is_final},
+        else {
+            "number": rnd.number,
+            "label": str(rnd),
+            "is_final": rnd.is_final,
+            "is_top_cut": rnd.is_top_cut,
+        },
         "tables": tables,
+        # VEKN: the legal sheets of 4 and 5 seats, for the tablet to refuse an impossible
+        # complete sheet before queuing it (the server's check stays the authority).
+        "legal_sheets": legal_sheets_json() if can_enter and event.ruleset != "myl" else {},
         "others": others,
         "can_log": can_log,
         "can_enter": can_enter,
         "infractions": (myl_catalogue_json() if event.ruleset == "myl" else catalogue_json())
         if can_log
         else [],
+    }
+
+
+@cache
+def legal_sheets_json() -> dict[str, list[str]]:
+    """``standings.vekn.legal_sheets`` of 4 and 5 seats (107 and 546 sheets), each as the
+    tablet writes it: the VP of the playing seats in seat order, ``"2,1,1,0"``,
+    ``"1.5,0.5,0,1,1"`` (no trailing ``.0``). No query; computed once per process."""
+    from standings import vekn
+
+    return {
+        str(n): sorted(",".join(_vp(v) for v in sheet) for sheet in vekn.legal_sheets(n))
+        for n in vekn.TABLE_SIZES
     }
 
 
@@ -350,7 +376,7 @@ def _already(event: Event, done: ResultSubmission, cid: str) -> SyncAnswer:
 
 def current_table(table: Table) -> dict:
     """The table as it is now (after a save or someone else's change)."""
-    table = Table.objects.get(pk=table.pk)
+    table = Table.objects.select_related("round").get(pk=table.pk)
     seats = list(
         Seat.objects.filter(table=table).select_related("registration__person").order_by("position")
     )

@@ -124,6 +124,26 @@ def _strings() -> dict:
         "sign_in": _("Your session has ended: sign in again (nothing is lost), then come back."),
         "server_error": _("The server could not take it now; it will be tried again."),
         "confirm_discard": _("Drop this entry? It will not be saved."),
+        # Checked on the tablet before a result is queued (the server checks again): the
+        # server's own messages where they exist.
+        "vp_range": _("Each player scores between 0 and %(n)s VP in steps of 0.5."),
+        "vp_total": _("These VP add up to more than %(n)s players can score."),
+        "vp_illegal": _("This sheet is not a legal game result."),
+        "vp_irregular": _(
+            "An irregular sheet (a judge's decision) is entered on the table's result page, online."
+        ),
+        "games_nan": _("“%(v)s” is not a number of games."),
+        "games_both": _("Enter the games of both players (or neither, to clear the result)."),
+        "games_range": _("In a best-of-%(b)s match each player wins 0 to %(n)s games."),
+        "games_max": _("Both players cannot win %(n)s games."),
+        "games_draw": _("A top-cut match cannot end in a draw: enter who won."),
+        "games_won": _("Games won"),
+        "best_of_hint": _("Best of %(b)s: the first to win %(n)s games wins the match."),
+        "same_values": _("Already saved with these same values: nothing to decide."),
+        "earlier_round": _(
+            "%(round)s is over: replacing the values corrects its result, not a table of the "
+            "round being played now."
+        ),
     }
 
 

@@ -577,3 +577,114 @@ def test_myl_dashboard_and_round_page_link_to_the_tablet(client, myl_floor):
         assert "Best of" in round_page.content.decode()  # the Mitos y Leyendas round page
         assert tablet in round_page.content.decode()
         assert tablet in client.get(_url(event, "dashboard")).content.decode()
+
+
+# --------------------------------------------------------------------------- trial fixes
+def test_snapshot_carries_the_legal_sheets_and_each_tables_round(client, floor):
+    """The tablet refuses an impossible VEKN sheet before queuing it: the snapshot carries
+    ``standings.vekn.legal_sheets`` of 4 and 5 seats, written as the tablet writes a
+    sheet; and each table says its round ("Round 1 · Table 5" once round 2 is seated)."""
+    from decimal import Decimal
+
+    from standings import vekn
+
+    client.force_login(floor["users"]["scorekeeper"])
+    data = client.get(_url(floor["event"], "tablet-data")).json()
+    sheets = data["legal_sheets"]
+    assert {k: len(v) for k, v in sheets.items()} == {"4": 107, "5": 546}
+    for n, written in sheets.items():
+        assert {tuple(Decimal(v) for v in s.split(",")) for s in written} == set(
+            vekn.legal_sheets(int(n))
+        )
+    assert ",".join(LEGAL_4) in sheets["4"] and ",".join(LEGAL_4_OTHER) in sheets["4"]
+    assert "3,3,0,0" not in sheets["4"] and "2.0,1,1,0" not in sheets["4"]
+    assert all(
+        t["round"] == {"number": 1, "label": "Round 1", "is_final": False} for t in data["tables"]
+    )
+    assert data["round"]["is_top_cut"] is False
+
+
+def test_myl_snapshot_has_no_legal_sheets(client, myl_floor):
+    client.force_login(myl_floor["users"]["judge"])
+    data = client.get(_url(myl_floor["event"], "tablet-data")).json()
+    assert data["legal_sheets"] == {} and data["best_of"] == 3
+
+
+def test_the_tablets_strings_are_translated(client, floor):
+    """The words of the tablet's own checks (the server's messages where they exist)."""
+    client.force_login(floor["users"]["judge"])
+
+    def strings(**headers):
+        html = client.get(_url(floor["event"], "tablet"), **headers).content.decode()
+        raw = html.split('id="tablet-strings" type="application/json">')[1]
+        return json.loads(raw.split("</script>")[0])
+
+    english = strings()
+    for key in (
+        "vp_range",
+        "vp_total",
+        "vp_illegal",
+        "vp_irregular",
+        "games_nan",
+        "games_both",
+        "games_range",
+        "games_max",
+        "games_draw",
+        "games_won",
+        "best_of_hint",
+        "same_values",
+        "earlier_round",
+    ):
+        assert english[key], key
+    spanish = strings(HTTP_ACCEPT_LANGUAGE="es")
+    assert spanish["vp_total"] == "Estos VP suman más de lo que %(n)s jugadores pueden anotar."
+
+
+def _round_2_seated_after_a_change_of_round_1(floor):
+    """Round 1 played (table 2 saved by someone while the tablet was offline), then round
+    2 seated. Returns (round 1's table 2 as the tablet knew it, its version then)."""
+    t1, t2 = floor["tables"]
+    stale = t2.version
+    services.save_results(t1, [services.parse_vp(v) for v in LEGAL_4], version=t1.version)
+    services.save_results(t2, [services.parse_vp(v) for v in LEGAL_4_OTHER], version=t2.version)
+    rnd2 = services.seat_next_round(floor["event"], seed=2)
+    assert rnd2.number == 2 and rnd2.tables.filter(number=2).exists()
+    return t2, stale
+
+
+def test_a_conflict_on_an_earlier_rounds_table_says_its_round_and_replace_applies_there(
+    client, floor
+):
+    """Round 1's table 2 entered offline, meanwhile someone saved it and round 2 was
+    seated: the conflict names "Round 1"; a judge's "Replace them with mine" (a new entry
+    on the version now saved, the same table id) corrects round 1's table 2, never round
+    2's table 2."""
+    event = floor["event"]
+    t2, stale = _round_2_seated_after_a_change_of_round_1(floor)
+    r2_t2 = Table.objects.get(round__event=event, round__number=2, number=2)
+    client.force_login(floor["users"]["judge"])
+    response = _sync(client, event, _result(t2, LEGAL_4, version=stale))
+    assert response.status_code == 409
+    theirs = response.json()["table"]
+    assert theirs["id"] == t2.pk and theirs["number"] == 2
+    assert theirs["round"] == {"number": 1, "label": "Round 1", "is_final": False}
+    # Replace them with mine: what the tablet sends.
+    again = _sync(client, event, _result(t2, LEGAL_4, version=theirs["version"]))
+    assert again.status_code == 200, again.content
+    assert again.json()["table"]["round"]["number"] == 1
+    assert _vps(t2) == ["2.0", "1.0", "1.0", "0.0"]
+    r2_t2.refresh_from_db()
+    assert r2_t2.version == 0 and _vps(r2_t2) == [None] * len(_vps(r2_t2))
+
+
+def test_a_scorekeeper_replacing_an_earlier_rounds_table_is_refused_clearly(client, floor):
+    event = floor["event"]
+    t2, stale = _round_2_seated_after_a_change_of_round_1(floor)
+    client.force_login(floor["users"]["scorekeeper"])
+    theirs = _sync(client, event, _result(t2, LEGAL_4, version=stale)).json()["table"]
+    refused = _sync(client, event, _result(t2, LEGAL_4, version=theirs["version"]))
+    assert refused.status_code == 400
+    assert refused.json()["message"] == (
+        "The next round is seated: only a judge can correct this table."
+    )
+    assert _vps(t2) == ["0.5", "0.5", "0.5", "0.5"]

@@ -68,9 +68,21 @@
       })
     );
   }
+  // One line per entry id, whichever tab heard the answer (two tabs of the same account
+  // share the queue: both may have sent an entry, the server answering "duplicate" to
+  // the second). A "saved" answer replaces a "duplicate" one (it carries the penalty given
+  // without "already saved").
   function addDone(entry) {
     var done = load("done", []);
-    done.unshift(entry);
+    var i = done.findIndex(function (e) {
+      return e.id === entry.id;
+    });
+    if (i !== -1) {
+      if (entry.status === "saved" && done[i].status === "duplicate") done[i] = entry;
+      else return;
+    } else {
+      done.unshift(entry);
+    }
     store("done", done.slice(0, DONE_KEPT));
   }
   function newId() {
@@ -168,6 +180,12 @@
       return t.id === id;
     })) || null;
   }
+  // "Round 1 · Table 5": a table's round is said wherever an entry is shown (the round on
+  // the page may have changed since the entry was made).
+  function where(t) {
+    var table = fmt(S.table, { n: t.number });
+    return t.round && t.round.label ? t.round.label + " · " + table : table;
+  }
   function isMyl() {
     var snap = snapshot();
     return !!snap && snap.ruleset === "myl";
@@ -251,8 +269,17 @@
     items.forEach(function (item) {
       var li = el("li", { class: "tablet-item attention", "data-id": item.id, "data-status": item.status });
       if (item.status === "conflict" && item.theirs) {
-        li.appendChild(el("strong", { text: fmt(S.conflict_title, { table: item.theirs.label }) }));
+        var label = item.theirs.round ? where(item.theirs) : item.where || item.theirs.label;
+        li.appendChild(el("strong", { text: fmt(S.conflict_title, { table: label }) }));
         li.appendChild(el("p", { class: "muted", text: item.message }));
+        var snap = snapshot();
+        if (item.theirs.round && snap && snap.round && item.theirs.round.label !== snap.round.label) {
+          // A table of an earlier round: "Replace" sends the values to that table (by its
+          // id), never to the table of the same number in the round now on the page.
+          li.appendChild(
+            el("p", { class: "msg warning tablet-earlier", text: fmt(S.earlier_round, { round: item.theirs.round.label }) })
+          );
+        }
         li.appendChild(el("p", {}, el("span", { class: "badge ok", text: S.theirs }), " " + seatLine(item.theirs.seats)));
         li.appendChild(
           el("p", {}, el("span", { class: "badge warn", text: S.yours }), " " + seatLine(item.theirs.seats, valuesOf(item.payload)))
@@ -441,15 +468,15 @@
       var items = snap.infractions.filter(function (inf) {
         return !q || inf.code.indexOf(q) === 0 || inf.name.toLowerCase().indexOf(q) !== -1;
       });
-      if (!q) {
+      var common = items.filter(function (inf) {
+        return inf.common;
+      });
+      // No "Common infractions" heading over nothing (Mitos y Leyendas has none).
+      if (!q && common.length) {
         list.appendChild(el("h3", { text: S.common }));
-        items
-          .filter(function (inf) {
-            return inf.common;
-          })
-          .forEach(function (inf) {
-            list.appendChild(infractionButton(inf));
-          });
+        common.forEach(function (inf) {
+          list.appendChild(infractionButton(inf));
+        });
         list.appendChild(el("h3", { text: S.all_infractions }));
       }
       items.forEach(function (inf) {
@@ -520,9 +547,14 @@
     });
     if (missing) main.appendChild(el("p", { class: "muted", text: S.answer_all }));
     var submit = button(S.queue_incident, function () {
+      var at = view.table ? tableById(view.table) : null;
       enqueue({
         kind: "incident",
-        summary: fmt(S.incident_summary, { name: view.person, code: inf.code + " " + inf.name }),
+        where: at ? where(at) : "",
+        summary: fmt(S.incident_summary, {
+          name: (at ? where(at) + " · " : "") + view.person,
+          code: inf.code + " " + inf.name,
+        }),
         payload: {
           registration: view.registration,
           table: view.table,
@@ -554,6 +586,19 @@
       total.textContent = fmt(S.total, { n: n });
     }
     var form = el("div", { class: "tablet-result" });
+    if (myl) {
+      // What the boxes are for: the games each player won, out of a best-of-N match.
+      var snap = snapshot();
+      var bestOf = snap && snap.best_of;
+      if (bestOf) {
+        main.appendChild(
+          el("p", { class: "muted tablet-best-of", text: fmt(S.best_of_hint, { b: bestOf, n: winsNeeded(bestOf) }) })
+        );
+      }
+      form.appendChild(
+        el("div", { class: "tablet-vp-row tablet-vp-head", "aria-hidden": "true" }, el("span"), el("span", { text: S.games_won }))
+      );
+    }
     t.seats.forEach(function (s, i) {
       var id = "tablet-vp-" + s.position;
       var input = el("input", {
@@ -581,6 +626,8 @@
     });
     main.appendChild(form);
     main.appendChild(total);
+    var error = el("p", { id: "tablet-result-error", class: "msg error", role: "alert", hidden: true });
+    main.appendChild(error);
     sum();
     main.appendChild(
       el(
@@ -591,10 +638,102 @@
             var v = input.value.trim().replace(",", ".");
             return v === "" ? null : v;
           });
+          // What can be checked without the server is checked before queuing: an
+          // impossible sheet is said here, while the players are still at the table.
+          var problem = checkResult(t, vps);
+          inputs.forEach(function (input, i) {
+            if (problem && problem.seats.indexOf(i) !== -1) input.setAttribute("aria-invalid", "true");
+            else input.removeAttribute("aria-invalid");
+          });
+          error.textContent = problem ? problem.message : "";
+          error.hidden = !problem;
+          if (problem) return;
           if (queueResult(t, vps)) go({ name: "tables" });
         }, "big")
       )
     );
+  }
+
+  // ------------------------------------------------------------------ checks
+  // The tablet's own check of a result, before it is queued: what needs no server. The
+  // server checks again when the entry arrives (it is the authority: a judge's irregular
+  // sheet, a locked round). Returns null, or {message, seats: [indexes to mark]}.
+  function checkResult(t, values) {
+    return isMyl() ? checkGames(values) : checkVp(t, values);
+  }
+
+  function winsNeeded(bestOf) {
+    return Math.floor(bestOf / 2) + 1;
+  }
+
+  function checkGames(values) {
+    var snap = snapshot();
+    var bestOf = (snap && snap.best_of) || 3;
+    var need = winsNeeded(bestOf);
+    var games = [];
+    for (var i = 0; i < values.length; i++) {
+      var v = values[i];
+      if (v === null) {
+        games.push(null);
+        continue;
+      }
+      if (!/^\d{1,2}$/.test(v)) return { message: fmt(S.games_nan, { v: v.slice(0, 10) }), seats: [i] };
+      games.push(parseInt(v, 10));
+    }
+    if (games.length !== 2) return null;
+    var a = games[0];
+    var b = games[1];
+    if (a === null && b === null) return null;
+    if (a === null || b === null) return { message: S.games_both, seats: [a === null ? 0 : 1] };
+    var out = [];
+    if (a > need) out.push(0);
+    if (b > need) out.push(1);
+    if (out.length) return { message: fmt(S.games_range, { b: bestOf, n: need }), seats: out };
+    if (a === need && b === need) return { message: fmt(S.games_max, { n: need }), seats: [0, 1] };
+    if (snap && snap.round && snap.round.is_top_cut && a === b) return { message: S.games_draw, seats: [0, 1] };
+    return null;
+  }
+
+  // VEKN: the seats playing (a "Loss" seat scores 0 and is left out, as on the server);
+  // each 0..seats in steps of 0.5; the VP rounded up per seat add up to at most the seat
+  // count; a complete sheet (all entered, adding up to the seat count) of 4 or 5 seats is
+  // one of the legal sheets the snapshot carries.
+  function checkVp(t, values) {
+    var playing = [];
+    t.seats.forEach(function (s, i) {
+      if (!s.loss) playing.push(i);
+    });
+    var n = playing.length;
+    var vps = [];
+    for (var k = 0; k < playing.length; k++) {
+      var i = playing[k];
+      var raw = values[i];
+      if (raw === null) {
+        vps.push(null);
+        continue;
+      }
+      var v = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+      if (isNaN(v) || v > n || (v * 2) % 1 !== 0) {
+        return { message: t.seats[i].name + ": " + fmt(S.vp_range, { n: n }), seats: [i] };
+      }
+      vps.push(v);
+    }
+    var entered = vps.filter(function (v) {
+      return v !== null;
+    });
+    var accounted = entered.reduce(function (total, v) {
+      return total + Math.ceil(v);
+    }, 0);
+    if (accounted > n) return { message: fmt(S.vp_total, { n: n }), seats: playing };
+    var snap = snapshot();
+    var legal = snap && snap.legal_sheets && snap.legal_sheets[String(n)];
+    if (legal && entered.length === n && accounted === n) {
+      var sheet = vps.map(String).join(",");
+      if (legal.indexOf(sheet) === -1) {
+        return { message: S.vp_illegal + " " + S.vp_irregular, seats: playing };
+      }
+    }
+    return null;
   }
 
   // ------------------------------------------------------------------ queue
@@ -604,6 +743,7 @@
       id: newId(),
       kind: entry.kind,
       summary: entry.summary,
+      where: entry.where || "",
       payload: entry.payload,
       status: "pending",
       attempts: 0,
@@ -615,7 +755,7 @@
 
   function queueResult(t, vps) {
     var summary = fmt(S.result_summary, {
-      table: fmt(S.table, { n: t.number }),
+      table: where(t),
       vp: vps
         .map(function (v) {
           return v === null ? "–" : v;
@@ -643,7 +783,7 @@
     }
     var payload = { table: t.id, version: t.version };
     payload[isMyl() ? "games" : "vp"] = vps;
-    enqueue({ kind: "result", summary: summary, payload: payload });
+    enqueue({ kind: "result", summary: summary, where: where(t), payload: payload });
     return true;
   }
 
@@ -757,6 +897,17 @@
       addDone({ id: item.id, summary: item.summary, message: answer.message, status: answer.status });
       return;
     }
+    if (answer.status === "conflict" && answer.table && sameValues(item, answer.table)) {
+      // Someone else saved exactly what the judge entered: nothing to decide.
+      removeItem(item.id);
+      addDone({
+        id: item.id,
+        summary: item.summary,
+        message: S.same_values,
+        status: "duplicate",
+      });
+      return;
+    }
     updateItem(item.id, function (it) {
       it.status = answer.status;
       it.message = answer.message;
@@ -764,15 +915,62 @@
     });
   }
 
+  // The values of a result entry and those of the table now, seat by seat ("1.50" and
+  // "1.5", "2" and 2 are the same; an empty box and an empty seat too).
+  function sameValues(item, table) {
+    var mine = valuesOf(item.payload) || [];
+    var seats = table.seats || [];
+    if (mine.length !== seats.length) return false;
+    function norm(v) {
+      if (v === null || v === undefined || v === "") return null;
+      var n = Number(String(v).replace(",", "."));
+      return isNaN(n) ? String(v) : n;
+    }
+    return seats.every(function (s, i) {
+      var theirs = item.payload.games ? s.games : s.vp;
+      if (s.loss) return true; // a "Loss" seat is 0 whatever is sent
+      return norm(mine[i]) === norm(theirs);
+    });
+  }
+
+  // Two tabs of the same account share the queue: one sends at a time (a Web Lock, where
+  // the browser has them; the other tab skips its turn and shows what the first one
+  // stores), and each entry is re-read from the queue just before it is sent.
   function syncAll() {
     if (syncing) return Promise.resolve();
-    var pending = queue().filter(function (item) {
-      return item.status === "pending";
-    });
     if (!navigator.onLine) {
       render();
       return Promise.resolve();
     }
+    if (navigator.locks && navigator.locks.request) {
+      syncing = true;
+      return navigator.locks
+        .request(KEY + "sync", { ifAvailable: true }, function (lock) {
+          syncing = false;
+          if (!lock) {
+            // Another tab is sending: what it stores shows here (the storage event); a
+            // look once it is done, for anything queued here meanwhile.
+            render();
+            if (queue().some(function (it) { return it.status === "pending"; })) {
+              window.setTimeout(syncSoon, 1500);
+            }
+            return null;
+          }
+          return sendAll();
+        })
+        .catch(function () {
+          syncing = false;
+          render();
+        });
+    }
+    return sendAll();
+  }
+
+  function sendAll() {
+    if (syncing) return Promise.resolve();
+    var pending = queue().filter(function (item) {
+      return item.status === "pending";
+    });
     syncing = true;
     renderQueue();
     var chain = Promise.resolve(true);
