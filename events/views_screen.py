@@ -32,17 +32,20 @@ def poll_seconds() -> int:
     return getattr(settings, "SCREEN_POLL_SECONDS", POLL_SECONDS)
 
 
-COLUMNS = 3
-"""Standings columns side by side on a 1920 px projector (they stack on narrow screens)."""
+COLUMNS = 2
+"""Standings columns side by side on a 1920 px projector (they stack on narrow screens):
+two, so that a whole name of 40 characters and more fits (on up to 2 lines) next to the
+rank, the points and the note."""
 MIN_ROWS = 8
-"""At least this many rows per column (a small event needs no third column)."""
-ROWS_PER_COLUMN = 14
-"""At most this many rows per column: a page of standings (3 × 14 players) fits a
-1920×1080 projector with the seating's note and the round's line above it. A bigger event
-gets several pages that the screen shows in turn (``static/js/screen.js``)."""
-TABLES_PER_PAGE = {"vekn": 18, "myl": 30}
-"""Seating of the round being played, per page: 3 rows of six 5-player tables (VEKN), 5
-rows of six 2-player matches (Mitos y Leyendas)."""
+"""At least this many rows per column (a small event needs no second column)."""
+ROWS_PER_COLUMN = 10
+"""At most this many rows per column: a page of standings (2 × 10 players) fits a
+1920×1080 projector with the seating's note and the round's line above it even when every
+name takes 2 lines (``static/css/app.css``). A bigger event gets several pages that the
+screen shows in turn (``static/js/screen.js``)."""
+TABLES_PER_PAGE = {"vekn": 8, "myl": 16}
+"""Seating of the round being played, per page: 2 rows of four 5-player tables (VEKN), 4
+rows of four 2-player matches (Mitos y Leyendas), every name whole on up to 2 lines."""
 PAGE_SECONDS = 12
 """How long each page stays on the screen (setting ``SCREEN_PAGE_SECONDS``)."""
 
@@ -69,8 +72,14 @@ def _pages(tables: list, rows: list, published: bool, myl: bool) -> list[dict]:
         for chunk in _chunks(tables, TABLES_PER_PAGE["myl" if myl else "vekn"])
     ]
     if published:
+        # the note column ("Winner", "Finalist", "dropped") only on a page with a note:
+        # elsewhere its width goes to the names
         pages += [
-            {"kind": "standings", "columns": _columns(chunk)}
+            {
+                "kind": "standings",
+                "columns": _columns(chunk),
+                "notes": any(r.get("note") or r.get("dropped") for r in chunk),
+            }
             for chunk in _chunks(rows, COLUMNS * ROWS_PER_COLUMN)
         ] or [{"kind": "standings", "columns": []}]
     return pages

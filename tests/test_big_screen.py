@@ -58,6 +58,9 @@ def test_seating_of_the_round_being_played(client, event):
     assert "Round 1" in live and "being played" in live and live.count('class="screen-table"') == 2
     name = rnd.seats.select_related("registration__person").first().registration.person.name
     assert name in live
+    # each name after its seat number (the order at a VEKN table matters)
+    assert live.count('<span class="screen-seat">') == 8
+    assert '<li><span class="screen-seat">1</span><span class="screen-name">' in live
     assert "screen-grid" not in live  # standings still unpublished
     play_round(Event.objects.get(pk=event.pk).rounds.get(number=1))
     live = client.get(screen(event, live=True)).content.decode()
@@ -125,9 +128,9 @@ def test_bounded_queries(client, db, players, django_assert_max_num_queries):
     # built: 8 queries whatever the size (measured); then from the cache: only the event
     with django_assert_max_num_queries(10):
         html = client.get(screen(event)).content.decode()
-    # 42 players a page in 3 columns (300: 8 pages, the screen shows them in turn; the
-    # last page's 6 players in one column)
-    pages, grids = {25: (1, 3), 300: (8, 7 * 3 + 1)}[players]
+    # 20 players a page in 2 columns (25: a second page of 5 in one column; 300: 15 pages,
+    # the screen shows them in turn)
+    pages, grids = {25: (2, 2 + 1), 300: (15, 15 * 2)}[players]
     assert html.count('<table class="screen-grid"') == grids
     assert html.count("<tr") == players + grids
     assert html.count("data-screen-page=") == pages
@@ -211,7 +214,7 @@ def test_league_table_on_the_screen(client, db, django_assert_max_num_queries):
 
 # --------------------------------------------------------------------------- pages
 def test_a_big_event_is_shown_in_pages(client, db):
-    """Everyone, in pages of 3 columns × 14 rows the screen shows in turn (page n/N in the
+    """Everyone, in pages of 2 columns × 10 rows the screen shows in turn (page n/N in the
     heading; the turning is static/js/screen.js, tested in tests/browser/)."""
     import re
 
@@ -220,11 +223,14 @@ def test_a_big_event_is_shown_in_pages(client, db):
     )
     html = client.get(screen(event, live=True)).content.decode()
     pages = re.findall(r'data-screen-page="(\d+)"', html)
-    assert pages == ["1", "2", "3"]
-    assert "page 1/3" in html and "page 3/3" in html
+    assert pages == ["1", "2", "3", "4", "5"]
+    assert "page 1/5" in html and "page 5/5" in html
     assert 'data-seconds="12"' in html
     rows = [len(re.findall("<tr", t)) - 1 for t in html.split('<table class="screen-grid"')[1:]]
-    assert rows == [14, 14, 14, 14, 14, 14, 8, 8] and sum(rows) == 100
+    assert rows == [10] * 10 and sum(rows) == 100
+    # the note column (winner, finalists) only on the page that has a note: the first
+    assert html.count('<th scope="col" class="note">') == 2
+    assert html.index('<th scope="col" class="note">') < html.index('data-screen-page="2"')
     page = client.get(screen(event)).content.decode()
     assert "/static/js/screen.js" in page and "<script>" not in page
 
@@ -235,11 +241,11 @@ def test_the_seating_of_a_big_round_is_in_pages_too(client, event):
     services.set_seating_published(rnd, True)
     live = client.get(screen(event, live=True)).content.decode()
     assert live.count('class="screen-table"') == 20  # 20 tables of 5
-    assert live.count("data-screen-page=") == 2  # 18 + 2 tables
+    assert live.count("data-screen-page=") == 3  # 8 + 8 + 4 tables
     assert "has not published the standings" in live and "screen-grid" not in live
     services.set_standings_published(event, True)
     live = client.get(screen(event, live=True)).content.decode()
-    assert live.count("data-screen-page=") == 2 + 3 and "page 5/5" in live
+    assert live.count("data-screen-page=") == 3 + 5 and "page 8/8" in live
 
 
 def test_the_publish_button_says_that_standings_follow_each_result(client, event, staff):
