@@ -169,6 +169,18 @@ def zone_name(event: Event) -> str:
     return getattr(zone, "key", None) or str(zone)
 
 
+def _conditions_json(inf, spanish: bool) -> list[dict]:
+    """An infraction's yes/no questions (either ruleset's ``conditions``)."""
+    return [
+        {
+            "name": c.name,
+            "question": c.question_es if spanish else c.question,
+            "required": c.required,
+        }
+        for c in inf.conditions
+    ]
+
+
 def myl_catalogue_json() -> list[dict]:
     """The Mitos y Leyendas conduct rules' catalogue with its yes/no questions."""
     from penalties import myl_services
@@ -181,14 +193,7 @@ def myl_catalogue_json() -> list[dict]:
             "common": False,
             "baseline": str(inf.first.level),
             "baseline_label": myl_services.level_label(inf.first.level),
-            "conditions": [
-                {
-                    "name": c.name,
-                    "question": c.question_es if spanish else c.question,
-                    "required": c.required,
-                }
-                for c in inf.conditions
-            ],
+            "conditions": _conditions_json(inf, spanish),
         }
         for inf in myl_services.RULESET.catalogue.values()
     ]
@@ -197,7 +202,7 @@ def myl_catalogue_json() -> list[dict]:
 def catalogue_json() -> list[dict]:
     """The VEKN infraction catalogue (common ones first) with its yes/no questions."""
     from penalties import services as penalties
-    from penalties.vekn_guide import LEVELS
+    from penalties.vekn_guide import level_text
 
     spanish = (get_language() or "").startswith("es")
     common = set(penalties.COMMON_CODES)
@@ -207,17 +212,8 @@ def catalogue_json() -> list[dict]:
             "name": inf.name_es if spanish else inf.name,
             "common": inf.code in common,
             "baseline": str(inf.baseline),
-            "baseline_label": LEVELS[inf.baseline].name_es
-            if spanish
-            else LEVELS[inf.baseline].name,
-            "conditions": [
-                {
-                    "name": c.name,
-                    "question": c.question_es if spanish else c.question,
-                    "required": c.required,
-                }
-                for c in inf.conditions
-            ],
+            "baseline_label": level_text(inf.baseline),
+            "conditions": _conditions_json(inf, spanish),
         }
         for inf in penalties.catalogue()
     ]
@@ -473,18 +469,10 @@ def _penalty_json(event: Event, p) -> dict:
         "person": p.person.name,
         "infraction": p.infraction,
         "level": p.level,
-        "level_label": _level_label(p),
+        "level_label": str(p.get_level_display()),
         "offence": p.offence,
         "status": p.status,
         "status_label": str(p.get_status_display()),
         "logged_at": p.created_at.isoformat() if p.created_at else None,
         "url": reverse("manage:penalty", kwargs={"slug": event.slug, "pk": p.pk}),
     }
-
-
-def _level_label(p) -> str:
-    if p.ruleset == "myl":
-        from penalties import myl_services
-
-        return myl_services.level_label(p.level)
-    return str(p.get_level_display())
