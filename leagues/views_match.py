@@ -141,7 +141,9 @@ def _stream_rule(match: Match, final_phase: bool) -> str:
     """How the report form asks for the stream link (``ReportForm.STREAM_RULES``): required
     in a league final phase (ANFPES T24 §1.4 ¶5) and on a must-stream fixture (§1.4 ¶6),
     encouraged in other knockouts (cups, §2.2), not asked otherwise."""
-    if match.must_stream or final_phase:
+    from leagues import finals
+
+    if finals.requires_stream(match, final_phase=final_phase):
         return "required"
     if match.competition.kind == "knockout":
         return "encouraged"
