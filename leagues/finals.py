@@ -491,8 +491,10 @@ def set_final_four(competition, actor, *, final_four: bool, reason: str):
         semis = [t for t in doc["ties"] if t["stage"] == "a_semi_finals"]
         if not semis:
             raise UserError(_("This bracket has no Primera A semi-finals."))
-        if comp.matches.filter(tie__in=[t["id"] for t in semis]).exclude(
-            status=Match.Status.SCHEDULED
+        if (
+            comp.matches.filter(tie__in=[t["id"] for t in semis])
+            .exclude(status=Match.Status.SCHEDULED)
+            .exists()
         ):
             raise UserError(_("The semi-finals are being played already."))
         comp.staff_choices = {**(comp.staff_choices or {}), "final_four": bool(final_four)}
@@ -644,7 +646,9 @@ def requires_stream(match: Match, *, final_phase: bool | None = None) -> bool:
 def played_without_stream(match: Match, *, final_phase: bool | None = None) -> bool:
     """A played match that requires its stream link (:func:`requires_stream`) and has
     none: a friendly that does not count (ANFPES T24 §1.4 ¶5–¶6)."""
-    if match.status != Match.Status.PLAYED or (match.stream_url or "").strip():
+    from leagues.rules import match_rules
+
+    if match.status != Match.Status.PLAYED or match_rules.has_stream(match):
         return False
     return requires_stream(match, final_phase=final_phase)
 
@@ -1370,10 +1374,21 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
                 round_,
                 teams,
             )
-        # A tie the tribunal awarded before its legs existed: they are not to be played.
+        # A tie the tribunal awarded before its legs existed: they are not to be played,
+        # and are recorded as award_tie records the legs it voids, so withdrawing the
+        # award puts them back to be played.
+        award_voided = {}
         for m in created:
             if m.tie in awards:
                 m.status = Match.Status.VOID
+                award_voided.setdefault(m.tie, []).append(m.code)
+        if award_voided:
+            choices = dict(competition.staff_choices or {})
+            kept = {k: list(v) for k, v in (choices.get("award_voided") or {}).items()}
+            for tie_id, new_codes in award_voided.items():
+                kept[tie_id] = sorted({*kept.get(tie_id, ()), *new_codes})
+            competition.staff_choices = {**choices, "award_voided": kept}
+            competition.save(update_fields=["staff_choices"])
         codes = [m.code for m in created]
         if competition.matches.filter(code__in=codes).exists():
             raise UserError(_("A match with one of the new ids exists already."))
@@ -1388,7 +1403,8 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
                 "stage": stage,
                 "winners": {v.spec.id: v.winner for v in views},
                 "created": {v.spec.id: [v.first.team, v.second.team] for v in new},
-            },
+            }
+            | ({"award_voided": award_voided} if award_voided else {}),
         )
     return {"third_matches": [], "created": [v.spec.id for v in new]}
 
@@ -2453,15 +2469,18 @@ def award_tie(competition, actor, *, tie: str, team: str, reason: str):
         choices = comp.staff_choices or {}
         awards = dict(choices.get("awards") or {})
         voided = {k: list(v) for k, v in (choices.get("award_voided") or {}).items()}
+        rejected = []
         if team:
             awards[tie] = _tie_team(found, team)
             legs = list(
                 comp.matches.select_for_update().filter(tie=tie, status=Match.Status.SCHEDULED)
             )
-            ResultReport.objects.filter(
+            open_reports = ResultReport.objects.filter(
                 match__in=legs,
                 status__in=[ResultReport.Status.PENDING, ResultReport.Status.DISPUTED],
-            ).update(
+            )
+            rejected = sorted(open_reports.values_list("pk", flat=True))
+            open_reports.update(
                 status=ResultReport.Status.REJECTED,
                 resolution=_("The tribunal awarded the tie: this leg is not played."),
                 resolved_by=actor,
@@ -2478,7 +2497,10 @@ def award_tie(competition, actor, *, tie: str, team: str, reason: str):
                 status=Match.Status.SCHEDULED
             )
         comp.staff_choices = {**choices, "awards": awards, "award_voided": voided}
-        return {"awards": awards, "award_voided": voided}
+        after = {"awards": awards, "award_voided": voided}
+        if team and rejected:  # the audit names the players' reports it closed
+            after["reports_rejected"] = rejected
+        return after
 
     return _choose(
         competition, actor, LeaguePermission.DECIDE_SANCTIONS, "league.tie_awarded", reason, change

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from leagues.models import MAX_GOALS
+from leagues.reporting import MAX_LINEUP  # the service's limit, one definition
 
 IMAGE_FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
 """Accepted image formats (Pillow names) and their media types."""
@@ -166,10 +167,6 @@ class BookingsField(forms.CharField):
 
     def run_validators(self, value):
         """The text was checked by :func:`parse_bookings`."""
-
-
-MAX_LINEUP = 60
-"""At most this many footballers in the lineups of one report (both teams)."""
 
 
 def parse_lineup(text: str) -> list[dict]:

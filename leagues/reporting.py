@@ -40,6 +40,7 @@ from events.services import audit
 from leagues import images
 from leagues.access import LeaguePermission, require, season_permissions
 from leagues.models import MAX_GOALS, Card, Concession, Excuse, Match, ResultReport, Team
+from leagues.rules.cards import footballer_key
 
 POSTING_CLOCK_SKEW = timedelta(minutes=5)
 """How far in the future a posting time may be (phone clocks drift) **[choice]**."""
@@ -230,24 +231,14 @@ def check_cards(match: Match, cards) -> list[dict]:
         return []
     if not isinstance(cards, list | tuple):
         raise UserError(_("The bookings must be a list."), field="cards")
-    teams = {"home": match.home, "away": match.away}
     result, problems = [], []
     for number, booking in enumerate(cards, 1):
         if not isinstance(booking, dict):
             problems.append(_("Booking %(n)s is not readable.") % {"n": number})
             continue
-        token = str(booking.get("team") or "").strip().casefold()
         footballer = " ".join(str(booking.get("footballer") or "").split())
         card = booking.get("card")
-        if token in HOME_WORDS:
-            team = teams["home"]
-        elif token in AWAY_WORDS:
-            team = teams["away"]
-        else:
-            team = next(
-                (t for t in teams.values() if token in (t.code.casefold(), t.name.casefold())),
-                None,
-            )
+        team = _side_team(match, booking.get("team"))
         if team is None:
             problems.append(
                 _("Booking %(n)s: the team must be home, away, %(home)s or %(away)s, not %(team)s.")
@@ -266,14 +257,15 @@ def check_cards(match: Match, cards) -> list[dict]:
             problems.append(_("Booking %(n)s: the card must be yellow or red.") % {"n": number})
             continue
         result.append({"team": team.code, "footballer": footballer, "card": card})
+    # One footballer however his name was typed, as the suspension rules count him.
     tally: dict[tuple[str, str], list[str]] = {}
     for booking in result:
-        key = (booking["team"], booking["footballer"].casefold())
+        key = (booking["team"], footballer_key(booking["footballer"]))
         tally.setdefault(key, []).append(booking["card"])
     for (_team_code, _name), kinds in tally.items():
         yellows, reds = kinds.count("yellow"), kinds.count("red")
         if yellows > 2 or reds > 1 or (yellows == 2 and reds == 1):
-            name = next(b["footballer"] for b in result if b["footballer"].casefold() == _name)
+            name = next(b["footballer"] for b in result if footballer_key(b["footballer"]) == _name)
             problems.append(
                 _(
                     "%(name)s cannot get these cards in one match (a second yellow is "
@@ -287,6 +279,8 @@ def check_cards(match: Match, cards) -> list[dict]:
 
 
 def _side_team(match: Match, token) -> Team | None:
+    """The team of ``match`` a bookings or lineups line names: ``home``/``away`` (or
+    ``local``/``visita``…), its id or its name, case ignored; ``None`` otherwise."""
     token = str(token or "").strip().casefold()
     if token in HOME_WORDS:
         return match.home
@@ -299,6 +293,7 @@ def _side_team(match: Match, token) -> Team | None:
 
 
 MAX_LINEUP = 60
+"""At most this many footballers in the lineups of one report (both teams)."""
 
 
 def check_lineup(match: Match, lineup) -> list[dict]:
@@ -328,7 +323,7 @@ def check_lineup(match: Match, lineup) -> list[dict]:
         if not footballer or len(footballer) > 200:
             problems.append(_("Lineup line %(n)s: give the footballer's name.") % {"n": number})
             continue
-        key = (team.code, footballer.casefold())
+        key = (team.code, footballer_key(footballer))
         if key not in seen:
             seen.add(key)
             result.append({"team": team.code, "footballer": footballer})
@@ -640,19 +635,16 @@ def correct_result(
     annulled matches are the tribunal's (``leagues.sanctions``).
 
     Knockouts (a third match, ANFPES T24 §1.1.2, §2.2): ``extra_time`` — the score given
-    includes extra time; ``penalties`` — the shoot-out ``(home, away)``, only after a level
-    score, and not level itself. ``stream_url``: the broadcast link, which a final-phase
+    includes extra time; ``penalties`` — the shoot-out ``(home, away)``, checked as a
+    report's (:func:`check_decider`: a decider only, after a score level after extra time,
+    not level itself; a level decider needs it). ``stream_url``: the broadcast link, which a final-phase
     match needs to count (§1.4); empty keeps the current one."""
     reason = (reason or "").strip()
     if not reason:
         raise UserError(_("Give the reason for the correction."), field="reason")
     home_goals, away_goals = _score(home_goals, away_goals)
-    if penalties is not None:
-        penalties = _score(*penalties)
-        if home_goals != away_goals:
-            raise UserError(_("A penalty shoot-out follows a level score only."))
-        if penalties[0] == penalties[1]:
-            raise UserError(_("A penalty shoot-out has a winner."))
+    # The same checks as a report's (a decider only, shoot-out after level extra time).
+    extra_time, penalties = check_decider(match, home_goals, away_goals, extra_time, penalties)
     with transaction.atomic():
         match = _lock(match)
         require(actor, match.competition.season, LeaguePermission.REVIEW_RESULTS)
@@ -663,7 +655,6 @@ def correct_result(
             raise UserError(_("Walkovers and annulled matches are changed by the tribunal."))
         if match.reports.filter(status__in=OPEN).exists():
             raise UserError(_("Decide the open report of this match first."))
-        _decider_has_winner(match, home_goals, away_goals, penalties)
         now = timezone.now()
         when = _posted(reported_at, now, match) if reported_at else (match.reported_at or now)
         before = {

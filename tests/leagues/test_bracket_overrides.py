@@ -445,3 +445,25 @@ def test_no_final_four_is_stored_and_shown(client, season):  # noqa: F811
     post = finals.close_regular_phase(season["b"], staff)
     with pytest.raises(UserError, match="semi-finals"):
         finals.set_final_four(post, staff, final_four=False, reason="x")
+
+
+def test_legs_created_void_for_an_award_come_back_when_it_is_withdrawn(
+    season,  # noqa: F811
+    playoffs,
+):
+    """A tie awarded before its legs exist gets them void when the stage before it is
+    closed; withdrawing the award puts them back to be played, as for legs voided by the
+    award itself (review: they stayed void, unplayable, with nothing recording why)."""
+    tribunal, staff = season["tribunal"], season["staff"]
+    for tie in ("qf1", "qf2", "qf3", "qf4"):
+        higher_seed_wins(playoffs, tie)
+    for side, team in (("first", "t1"), ("second", "t4")):
+        finals.set_bracket_slot(playoffs, staff, tie="sf1", side=side, team=team, reason="x")
+    finals.award_tie(playoffs, tribunal, tie="sf1", team="t1", reason="walkover (§III.2)")
+    finals.advance_stage(playoffs, staff, "a_quarter_finals")
+    legs = set(playoffs.matches.filter(tie="sf1").values_list("code", "status"))
+    assert legs and {status for _code, status in legs} == {"void"}
+    assert choices(playoffs)["award_voided"]["sf1"] == sorted(code for code, _s in legs)
+    finals.award_tie(playoffs, tribunal, tie="sf1", team="", reason="appeal upheld")
+    statuses = set(playoffs.matches.filter(tie="sf1").values_list("status", flat=True))
+    assert statuses == {"scheduled"}

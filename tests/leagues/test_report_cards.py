@@ -171,6 +171,14 @@ def test_a_rejected_report_books_nobody(league):
             ],
             "cannot get these cards",
         ),
+        (  # one footballer however typed (accents, case, spaces), as the rules count him
+            [
+                {"team": "home", "footballer": "K. Dós", "card": "yellow"},
+                {"team": "home", "footballer": "k.  dos", "card": "yellow"},
+                {"team": "home", "footballer": "K. DOS", "card": "yellow"},
+            ],
+            "cannot get these cards",
+        ),
     ],
 )
 def test_bad_bookings_are_refused_and_nothing_is_saved(league, cards, message):

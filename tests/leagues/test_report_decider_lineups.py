@@ -198,3 +198,64 @@ def test_the_flagged_pages_cost_bounded_queries(client, playoffs, django_assert_
     # 11: one more to tell a league final phase (the stream link is required) from a cup
     with django_assert_max_num_queries(11):
         assert "A suspended footballer is named" in client.get(page).content.decode()
+
+
+def test_an_award_names_the_open_reports_it_rejects_in_the_audit(playoffs):
+    """Review: the players' open reports closed by an award are listed in its audit entry
+    (they were rejected by a bulk update no audit entry named)."""
+    from events.models import AuditLog
+    from leagues.models import ResultReport
+
+    comp = playoffs["competition"]
+    report = send(get(comp, "qf4-1"), playoffs["players"]["t3"], 1, 0)
+    finals.award_tie(comp, playoffs["tribunal"], tie="qf4", team="t6", reason="§III.2")
+    report.refresh_from_db()
+    assert report.status == ResultReport.Status.REJECTED
+    entry = AuditLog.objects.get(action="league.tie_awarded")
+    assert entry.after["reports_rejected"] == [report.pk]
+
+
+def test_a_staff_correction_takes_the_same_decider_checks_as_a_report(playoffs):
+    """Review: ``correct_result`` checked penalties by hand — a shoot-out was accepted on
+    the first leg of a two-leg tie, or without extra time; it now uses ``check_decider``
+    as reports and amendments do (nothing saved when refused)."""
+    comp, staff = playoffs["competition"], playoffs["staff"]
+    leg1 = get(comp, "qf1-1")
+    bad = [
+        dict(home_goals=1, away_goals=1, extra_time=True, penalties=(4, 3)),  # not a decider
+        dict(home_goals=1, away_goals=1, extra_time=False, penalties=None),  # fine: a leg
+    ]
+    with pytest.raises(UserError, match="third match or a one-match decider"):
+        reporting.correct_result(leg1, staff, reported_at=None, reason="x", **bad[0])
+    leg1.refresh_from_db()
+    assert leg1.status == "scheduled" and leg1.penalties_home is None
+    reporting.correct_result(leg1, staff, reported_at=None, reason="x", **bad[1])
+    home_wins(comp, "qf4")
+    for tie in ("qf1", "qf2", "qf3"):
+        higher_seed_wins(comp, tie)
+    finals.advance_stage(comp, staff, "a_quarter_finals")
+    third = get(comp, "qf4-3")
+    with pytest.raises(UserError, match="after extra time"):
+        reporting.correct_result(
+            third,
+            staff,
+            home_goals=2,
+            away_goals=2,
+            reported_at=None,
+            reason="x",
+            penalties=(4, 3),
+            stream_url=STREAM,
+        )
+    reporting.correct_result(
+        third,
+        staff,
+        home_goals=2,
+        away_goals=2,
+        reported_at=None,
+        reason="x",
+        extra_time=True,
+        penalties=(4, 3),
+        stream_url=STREAM,
+    )
+    third.refresh_from_db()
+    assert (third.penalties_home, third.penalties_away, third.extra_time) == (4, 3, True)
