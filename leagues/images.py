@@ -29,8 +29,10 @@ from events.errors import UserError
 MAX_SIDE = 4096
 """Longest side of a stored image, in pixels."""
 
-MAX_PIXELS = 40_000_000
-"""Largest image decoded (width × height) before it is scaled down."""
+MAX_PIXELS = 4096 * 4096
+"""Largest image decoded (width × height) before it is scaled down: about 67 MB as RGBA,
+so a handful of uploads at once cannot exhaust a server's memory (a 12-megapixel phone
+photo fits) **[choice]**."""
 
 FORMATS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp"}
 """Formats kept (Pillow names) and the stored file's extension."""

@@ -217,6 +217,14 @@ _WAITING = [
     ),
     (re.compile(r"^a tie in the table$"), lambda m: _("a tie in the table")),
     (
+        re.compile(r"^no (.+): staff decision$"),
+        lambda m: _("a staff decision: there is no %(slot)s") % {"slot": m[1]},
+    ),
+    (
+        re.compile(r"^the (\S+) table$"),
+        lambda m: _("the %(table)s table") % {"table": _table(m[1])},
+    ),
+    (
         re.compile(r"^the title decider match \(ANFPES T24 §1\.3\.1\)$"),
         lambda m: _("the title decider match (ANFPES T24 §1.3.1)"),
     ),

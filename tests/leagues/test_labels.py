@@ -122,3 +122,15 @@ def test_ordinals_in_each_language():
     ]  # fmt: skip
     with translation.override("es"):
         assert ordinal_label(1) == "1.º" and ordinal_label(12) == "12.º"
+
+
+def test_waiting_texts_of_missing_positions_are_translated():
+    from django.utils import translation
+
+    from leagues.labels import waiting_label
+
+    with translation.override("es"):
+        assert waiting_label("no 9th of Primera A: staff decision") != (
+            "no 9th of Primera A: staff decision"
+        )
+        assert waiting_label("the primera_a table") != "the primera_a table"
