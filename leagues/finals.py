@@ -2461,6 +2461,7 @@ def award_tie(competition, actor, *, tie: str, team: str, reason: str):
     from django.utils import timezone
     from django.utils.translation import gettext as _
 
+    from events.errors import UserError
     from leagues.access import LeaguePermission
     from leagues.models import ResultReport
 
@@ -2491,6 +2492,22 @@ def award_tie(competition, actor, *, tie: str, team: str, reason: str):
             if codes:
                 voided[tie] = codes
         else:
+            # The next tie was drawn with the awarded team: withdrawing would leave it
+            # there while this tie is replayed (as set_bracket_slot, refused).
+            fed = [
+                other["id"]
+                for other in doc["ties"]
+                if other.get("legs")
+                and any((s.get("source") or {}).get("ref") == tie for s in other["slots"])
+            ]
+            if tie in awards and fed:
+                raise UserError(
+                    _(
+                        "%(next)s was drawn with the awarded team and has matches: correct "
+                        "or void them before withdrawing the award."
+                    )
+                    % {"next": ", ".join(fed)}
+                )
             awards.pop(tie, None)
             codes = voided.pop(tie, [])
             comp.matches.filter(code__in=codes, status=Match.Status.VOID).update(

@@ -100,15 +100,20 @@ def test_the_tribunal_awards_a_tie(season, playoffs):  # noqa: F811
     }
     # Its unplayed legs are not to be played any more.
     assert set(playoffs.matches.filter(tie="qf4").values_list("status", flat=True)) == {"void"}
+    # Withdrawn: blank team; the legs are to be played again.
+    finals.award_tie(playoffs, tribunal, tie="qf4", team="", reason="appeal upheld")
+    assert choices(playoffs)["awards"] == {}
+    assert set(playoffs.matches.filter(tie="qf4").values_list("status", flat=True)) == {"scheduled"}
+    # Awarded again; once the semi-final is drawn with t6, withdrawing is refused.
+    finals.award_tie(playoffs, tribunal, tie="qf4", team="t6", reason="t3 abandoned")
     for tie_id in ("qf1", "qf2", "qf3"):
         higher_seed_wins(playoffs, tie_id)
     finals.advance_stage(playoffs, staff, "a_quarter_finals")
     assert legs_of(playoffs)["sf2-2"] == ("sf2", 2, "t2", "t6")
-    # Withdrawn: blank team.
-    finals.award_tie(playoffs, tribunal, tie="qf4", team="", reason="appeal upheld")
-    assert choices(playoffs)["awards"] == {}
-    # Withdrawn: the legs are to be played again.
-    assert set(playoffs.matches.filter(tie="qf4").values_list("status", flat=True)) == {"scheduled"}
+    with pytest.raises(UserError, match="sf2 was drawn"):
+        finals.award_tie(playoffs, tribunal, tie="qf4", team="", reason="appeal upheld")
+    assert choices(playoffs)["awards"] == {"qf4": "t6"}
+    assert set(playoffs.matches.filter(tie="qf4").values_list("status", flat=True)) == {"void"}
 
 
 def test_staff_choose_the_third_match_host(season, playoffs):  # noqa: F811
