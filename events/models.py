@@ -511,7 +511,12 @@ class AuditLog(models.Model):
         verbose_name_plural = _("audit log")
         ordering = ["-at", "-id"]
         # The event's audit page lists entries newest first.
-        indexes = [models.Index(fields=["event", "-at"], name="events_audit_event_at")]
+        indexes = [
+            models.Index(fields=["event", "-at"], name="events_audit_event_at"),
+            # League decisions looked up by what they were about (leagues.finals:
+            # whether a regular phase was closed, on every correction and staff page).
+            models.Index(fields=["action", "target"], name="events_audit_action_target"),
+        ]
 
     def __str__(self):
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.target}"
