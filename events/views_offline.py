@@ -5,7 +5,8 @@ when the venue's network fails, its snapshot, its sync endpoint and its service 
   keeps on the device and queues what the judge enters;
 - ``tablet_data``: the snapshot (JSON) — the current round's tables and, for judges, the
   infraction catalogue;
-- ``tablet_sync``: one queued entry (JSON) → saved / duplicate / conflict / invalid;
+- ``tablet_sync``: one queued entry (JSON) → saved / duplicate / conflict / invalid /
+  forbidden / error (the server failed on it);
 - ``tablet_worker``: the service worker, served under the page's address so that its
   scope covers the page.
 
@@ -183,7 +184,8 @@ def tablet_data(request, event):
 @require_POST
 def tablet_sync(request, event):
     """One entry of the tablet's queue. Answers JSON always: 200 saved/duplicate, 409
-    conflict (with the table's current values), 400 invalid, 403 forbidden."""
+    conflict (with the table's current values), 400 invalid, 403 forbidden, 500 error (the
+    server failed on this entry: logged, nothing saved; ``offline.sync``)."""
     try:
         item = json.loads(request.body)
     except (ValueError, RecursionError):
