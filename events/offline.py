@@ -301,8 +301,8 @@ def sync(event: Event, item, actor, perms) -> SyncAnswer:
             shown_id,
             ERROR,
             _(
-                "The server failed on this entry (an error on its side, reported to the "
-                "organisers): nothing of it was saved. The entries after it are still sent."
+                "The server failed on this entry (an error on its side, written to its log): "
+                "nothing of it was saved. The entries after it are still sent."
             ),
         )
 
