@@ -14,6 +14,7 @@ saved and the current values are returned for the judge to decide.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import uuid
 from dataclasses import dataclass, field
 from functools import cache
@@ -29,14 +30,23 @@ from events.errors import ConflictError, UserError
 from events.models import Event, Registration, ResultSubmission, Round, Seat, Table
 from events.permissions import Permission as P
 
-SAVED, DUPLICATE, CONFLICT, INVALID, FORBIDDEN = (
+SAVED, DUPLICATE, CONFLICT, INVALID, FORBIDDEN, ERROR = (
     "saved",
     "duplicate",
     "conflict",
     "invalid",
     "forbidden",
+    "error",
 )
-HTTP_STATUS = {SAVED: 200, DUPLICATE: 200, CONFLICT: 409, INVALID: 400, FORBIDDEN: 403}
+HTTP_STATUS = {
+    SAVED: 200,
+    DUPLICATE: 200,
+    CONFLICT: 409,
+    INVALID: 400,
+    FORBIDDEN: 403,
+    ERROR: 500,
+}
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -268,9 +278,36 @@ def client_time(event: Event, value, table: Table | None = None) -> dt.datetime 
 
 
 def sync(event: Event, item, actor, perms) -> SyncAnswer:
-    """Apply one entry of the tablet's queue (a dict decoded from JSON). Never raises for
-    bad input: it answers ``invalid``."""
+    """Apply one entry of the tablet's queue (a dict decoded from JSON). Never raises: bad
+    input answers ``invalid``; a failure of the server itself while applying it (a bug, a
+    database error) answers ``error`` (HTTP 500, JSON) for this entry only, with its
+    traceback in the server's log (logger ``events.offline``) and nothing of it saved (one
+    transaction, rolled back). The tablet then goes on with the entries queued after it
+    and shows this one as stuck (docs/offline.md "When the server fails on an entry")."""
     raw_id = item.get("id") if isinstance(item, dict) else None
+    shown_id = str(raw_id)[:40] if raw_id is not None else ""
+    try:
+        with transaction.atomic():
+            return _sync(event, item, raw_id, actor, perms)
+    except Exception:
+        logger.exception(
+            "Tablet sync: the server failed on entry %r of event %s (kind %r, user %s)",
+            shown_id,
+            event.slug,
+            item.get("kind") if isinstance(item, dict) else None,
+            getattr(actor, "pk", None),
+        )
+        return SyncAnswer(
+            shown_id,
+            ERROR,
+            _(
+                "The server failed on this entry (an error on its side, written to its log): "
+                "nothing of it was saved. The entries after it are still sent."
+            ),
+        )
+
+
+def _sync(event: Event, item, raw_id, actor, perms) -> SyncAnswer:
     try:
         if not isinstance(item, dict):
             raise UserError(_("An entry must be a JSON object."))
@@ -286,6 +323,8 @@ def sync(event: Event, item, actor, perms) -> SyncAnswer:
             return sync_result(event, client_id, item, actor, perms)
         raise UserError(_("Unknown kind of entry."))
     except UserError as exc:
+        # Bad input: nothing of it is kept (the caller's transaction is rolled back too).
+        transaction.set_rollback(True)
         return SyncAnswer(str(raw_id)[:40] if raw_id is not None else "", INVALID, str(exc))
 
 

@@ -5,7 +5,8 @@ when the venue's network fails, its snapshot, its sync endpoint and its service 
   keeps on the device and queues what the judge enters;
 - ``tablet_data``: the snapshot (JSON) — the current round's tables and, for judges, the
   infraction catalogue;
-- ``tablet_sync``: one queued entry (JSON) → saved / duplicate / conflict / invalid;
+- ``tablet_sync``: one queued entry (JSON) → saved / duplicate / conflict / invalid /
+  forbidden / error (the server failed on it);
 - ``tablet_worker``: the service worker, served under the page's address so that its
   scope covers the page.
 
@@ -123,6 +124,25 @@ def _strings() -> dict:
         "rejected": _("Not saved"),
         "sign_in": _("Your session has ended: sign in again (nothing is lost), then come back."),
         "server_error": _("The server could not take it now; it will be tried again."),
+        # An entry the server failed on (docs/offline.md "When the server fails on an
+        # entry"): it never holds up the others; the judge may set it aside.
+        "server_error_entry": _(
+            "The server failed on this entry (an error on its side): nothing of it was "
+            "saved. The entries after it are still sent."
+        ),
+        "stuck": _("Stuck"),
+        "failed_times": _("Failed attempts: %(n)s."),
+        "manual_only": _("Tried again only with “Sync now”."),
+        "set_aside": _("Set aside"),
+        "aside_title": _("Set aside: %(n)s"),
+        "set_aside_at": _("set aside at %(time)s"),
+        "send_again": _("Send again"),
+        "confirm_drop_aside": _(
+            "Drop this entry for good? It was never saved and will be lost from this tablet."
+        ),
+        "result_stuck": _(
+            "A result of this table is stuck or set aside: send it again or drop it first."
+        ),
         "confirm_discard": _("Drop this entry? It will not be saved."),
         # Checked on the tablet before a result is queued (the server checks again): the
         # server's own messages where they exist.
@@ -183,7 +203,8 @@ def tablet_data(request, event):
 @require_POST
 def tablet_sync(request, event):
     """One entry of the tablet's queue. Answers JSON always: 200 saved/duplicate, 409
-    conflict (with the table's current values), 400 invalid, 403 forbidden."""
+    conflict (with the table's current values), 400 invalid, 403 forbidden, 500 error (the
+    server failed on this entry: logged, nothing saved; ``offline.sync``)."""
     try:
         item = json.loads(request.body)
     except (ValueError, RecursionError):

@@ -135,6 +135,15 @@ def earlier_events(event: Event, person: Person) -> list[Penalty]:
     )
 
 
+def other_ruleset_penalties(event: Event, person: Person) -> dict:
+    """``{ruleset code: count}`` of the person's penalties under other rulesets (VEKN) in
+    events up to this one's date: context for the judge ("also has 1 VEKN penalty"),
+    never a repeat here (``penalties.services.other_ruleset_penalties``)."""
+    from penalties.services import other_ruleset_penalties as count
+
+    return count(event, person, RULESET.code)
+
+
 def preview(
     event: Event, registration: Registration, code: str, conditions: dict
 ) -> rules.Assessment:

@@ -50,15 +50,35 @@ def infraction(code: str) -> guide.Infraction:
 
 
 # --------------------------------------------------------------------------- history
+VEKN_LEVELS = tuple(str(level) for level in guide.Level)
+"""The levels a VEKN penalty can have (JG §1.1): caution, warning, standings adjustment,
+disqualification — never a Mitos y Leyendas one (``myl_services.MYL_LEVELS``)."""
+
+
+def level_choices() -> list[tuple[str, str]]:
+    """``(code, label)`` of the VEKN levels, lightest first, for a head judge's level list
+    (a deviation, the penalty page's "Change"): only this ruleset's levels (JG §1.1)."""
+    return [(value, label) for value, label in Level.choices if value in VEKN_LEVELS]
+
+
 def _prior(p: Penalty) -> guide.PriorPenalty:
     return guide.PriorPenalty(p.infraction, p.level, linked=p.is_linked)
+
+
+def _vekn_penalties():
+    """Every VEKN penalty: the only ones the VEKN engine ever reads. A person who plays
+    Mitos y Leyendas too carries that game's penalties (levels and section numbers the
+    guide does not know): they are never input here, context at most
+    (:func:`other_ruleset_penalties`; docs/rules-vekn-penalties.md)."""
+    return Penalty.objects.filter(ruleset=RULESET.code)
 
 
 def event_history(
     event: Event, person: Person, *, before: Penalty | None = None
 ) -> list[guide.PriorPenalty]:
-    """The person's earlier penalties in this event, oldest first (voided ones excluded)."""
-    qs = Penalty.objects.filter(event=event, person=person).exclude(status=Penalty.Status.VOIDED)
+    """The person's earlier VEKN penalties in this event, oldest first (voided ones
+    excluded)."""
+    qs = _vekn_penalties().filter(event=event, person=person).exclude(status=Penalty.Status.VOIDED)
     if before is not None:
         qs = (
             qs.filter(created_at__lte=before.created_at)
@@ -69,16 +89,40 @@ def event_history(
 
 
 def earlier_events(event: Event, person: Person) -> list[Penalty]:
-    """The person's recorded penalties (warning and above) of other events held before
-    this one — context for the judge, never a ladder step (JG §1.2.1)."""
+    """The person's recorded VEKN penalties (warning and above) of other events held before
+    this one — context for the judge, never a ladder step (JG §1.2.1). Another ruleset's
+    penalties are not among them (:func:`other_ruleset_penalties`)."""
     return list(
-        Penalty.objects.filter(person=person, event__date__lte=event.date, is_linked=False)
+        _vekn_penalties()
+        .filter(person=person, event__date__lte=event.date, is_linked=False)
         .exclude(event=event)
         .exclude(status=Penalty.Status.VOIDED)
         .exclude(level=Level.CAUTION)
         .select_related("event")
         .order_by("-event__date")
     )
+
+
+def other_ruleset_penalties(event: Event, person: Person, ruleset: str | None = None) -> dict:
+    """How many penalties ``person`` has under the **other** rulesets than ``ruleset``
+    (this module's, VEKN, by default; ``"myl"`` for a Mitos y Leyendas page), in events
+    held up to ``event``'s date, voided, linked ones and cautions left out: ``{ruleset
+    code: count}``, e.g. ``{"myl": 2}``; ``{}`` when none. One query. Context for the
+    judge only ("also has 2 Mitos y Leyendas penalties"): never input to an escalation
+    (issue 12; docs/rules-vekn-penalties.md, docs/judging-myl.md **[choice]**)."""
+    from django.db.models import Count
+
+    rows = (
+        Penalty.objects.filter(person=person, event__date__lte=event.date, is_linked=False)
+        .exclude(event=event)
+        .exclude(ruleset=ruleset or RULESET.code)
+        .exclude(status=Penalty.Status.VOIDED)
+        .exclude(level=Level.CAUTION)
+        .values("ruleset")
+        .annotate(n=Count("id"))
+        .order_by("ruleset")
+    )
+    return {row["ruleset"]: row["n"] for row in rows}
 
 
 def _as_assessment(p: Penalty) -> guide.Assessment:
@@ -107,7 +151,8 @@ def preview(
     infraction(code)
     history = [
         _prior(p)
-        for p in Penalty.objects.filter(event=event, person=registration.person)
+        for p in _vekn_penalties()
+        .filter(event=event, person=registration.person)
         .exclude(status=Penalty.Status.VOIDED)
         .exclude(pk=linked_to.pk if linked_to else None)
         .order_by("created_at", "id")
@@ -213,6 +258,8 @@ def log_penalty(
     deviation_reason = (deviation_reason or "").strip()
     if timing not in Timing.values:
         raise UserError(_("Unknown timing."))
+    if level and level not in VEKN_LEVELS:
+        raise UserError(_("Unknown level."))
     try:
         with transaction.atomic():
             registration = (
@@ -422,7 +469,7 @@ def change_level(
 
         return myl_services.change_level(penalty, level, reason, actor, expected=expected)
     reason = (reason or "").strip()
-    if level not in Level.values:
+    if level not in VEKN_LEVELS:
         raise UserError(_("Unknown level."))
     if level != penalty.guide_level and not reason:
         raise UserError(_("Say why the penalty differs from the guide's."))
@@ -521,7 +568,8 @@ def _reassess(event: Event, person: Person, actor) -> None:
     history: list[guide.PriorPenalty] = []
     prior = [_prior(p) for p in earlier_events(event, person)]
     for p in (
-        Penalty.objects.filter(event=event, person=person)
+        _vekn_penalties()
+        .filter(event=event, person=person)
         .exclude(status=Penalty.Status.VOIDED)
         .order_by("created_at", "id")
     ):

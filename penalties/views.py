@@ -153,10 +153,13 @@ def incident_new(request, event):
         ],
         "timing": data.get("timing") or (Timing.DURING_GAME if table else Timing.BETWEEN_ROUNDS),
         "timings": Timing.choices,
-        "levels": Level.choices,
+        "levels": services.level_choices(),
         "client_id": _uuid_or_none(data.get("client_id")) or uuid.uuid4(),
         # Only read when the form is shown (not by a confirming POST that saves).
         "earlier": SimpleLazyObject(lambda: services.earlier_events(event, reg.person)),
+        "other_rulesets": SimpleLazyObject(
+            lambda: services.other_ruleset_penalties(event, reg.person)
+        ),
         "description": data.get("description", ""),
         "linkable": Penalty.objects.filter(event=event, person=reg.person, is_linked=False).exclude(
             status=Penalty.Status.VOIDED
@@ -330,8 +333,9 @@ def penalty_detail(request, event, pk):
             "also_labels": [_also_label(x) for x in penalty.also],
             "state": services.state_token(penalty),
             "earlier": services.earlier_events(event, penalty.person),
+            "other_rulesets": services.other_ruleset_penalties(event, penalty.person),
             "history": history.select_related("actor")[:50],
-            "levels": Level.choices,
+            "levels": services.level_choices(),
             "perms": request.event_permissions,
             "P": P,
         },

@@ -688,3 +688,91 @@ def test_a_scorekeeper_replacing_an_earlier_rounds_table_is_refused_clearly(clie
         "The next round is seated: only a judge can correct this table."
     )
     assert _vps(t2) == ["0.5", "0.5", "0.5", "0.5"]
+
+
+# --------------------------------------------------------------------------- server errors
+def _fails_for(monkeypatch, target, name, when):
+    """``target.name`` raises ``RuntimeError`` while ``when(*args)`` is true (a bug of the
+    server on one entry), and works as before otherwise."""
+    real = getattr(target, name)
+
+    def broken(*args, **kwargs):
+        if when(*args):
+            raise RuntimeError("boom: a bug on the server")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(target, name, broken)
+
+
+def test_a_server_error_on_one_entry_is_a_json_answer_and_the_next_entry_is_saved(
+    client, floor, monkeypatch, caplog
+):
+    """Issue 12 finding 2: the server failing on one queued entry answers a JSON ``error``
+    for that entry (500, logged with its traceback, nothing saved), never an HTML page;
+    the entry queued after it is saved; once the bug is gone the same entry (same id) is
+    saved once."""
+    from penalties import services as penalties
+
+    event, table = floor["event"], floor["tables"][0]
+    reg = _seat_regs(table)[0]
+    _fails_for(monkeypatch, penalties, "log_penalty", lambda ev, r, *a: r.pk == reg.pk)
+    client.raise_request_exception = False
+    client.force_login(floor["users"]["judge"])
+    stuck = _incident(reg, "3.3", table=table)
+    with caplog.at_level("ERROR", logger="events.offline"):
+        response = _sync(client, event, stuck)
+    assert response.status_code == 500
+    assert response["Content-Type"] == "application/json"
+    answer = response.json()
+    assert answer["status"] == "error" and answer["id"] == stuck["id"]
+    assert "nothing of it was saved" in answer["message"]
+    logged = [r for r in caplog.records if r.name == "events.offline"]
+    assert logged and logged[0].exc_info and "boom" in str(logged[0].exc_info[1])
+    assert stuck["id"] in logged[0].getMessage()
+    assert not Penalty.objects.exists()
+    # The result queued after it is saved.
+    after = _sync(client, event, _result(table, LEGAL_4))
+    assert after.status_code == 200 and after.json()["status"] == "saved"
+    assert _vps(table) == ["2.0", "1.0", "1.0", "0.0"]
+    # Fixed on the server: the same entry sent again is saved, once.
+    monkeypatch.undo()
+    again = _sync(client, event, stuck)
+    assert again.json()["status"] == "saved"
+    assert _sync(client, event, stuck).json()["status"] == "duplicate"
+    assert Penalty.objects.filter(client_id=stuck["id"]).count() == 1
+
+
+def test_a_server_error_after_a_save_leaves_nothing_half_saved(client, floor, monkeypatch):
+    """A failure after the service saved (while the answer is built) rolls the entry back
+    whole: no penalty, no audit entry, no result, no submission; answered as ``error``."""
+    from events import offline
+
+    event, table = floor["event"], floor["tables"][0]
+    reg = _seat_regs(table)[0]
+    _fails_for(monkeypatch, offline, "_incident_answer", lambda *a: True)
+    _fails_for(monkeypatch, offline, "current_table", lambda *a: True)
+    client.raise_request_exception = False
+    client.force_login(floor["users"]["judge"])
+    incident = _sync(client, event, _incident(reg, "3.3", table=table))
+    result = _sync(client, event, _result(table, LEGAL_4))
+    assert [incident.status_code, result.status_code] == [500, 500]
+    assert [incident.json()["status"], result.json()["status"]] == ["error", "error"]
+    assert not Penalty.objects.exists()
+    assert not AuditLog.objects.filter(event=event, action__in=["penalty.log", "result.save"])
+    assert not ResultSubmission.objects.exists()
+    table.refresh_from_db()
+    assert table.version == 0 and _vps(table) == [None] * 4
+
+
+def test_an_incident_for_a_player_with_a_myl_game_loss_syncs(client, floor):
+    """The crash behind finding 2: a player of this VEKN event with a confirmed MyL game
+    loss elsewhere; the offline incident is saved with the VEKN guide's penalty."""
+    from tests.test_penalty_rulesets import _myl_history
+
+    event, table = floor["event"], floor["tables"][0]
+    reg = _seat_regs(table)[0]
+    _myl_history(reg.person, "game_loss")
+    client.force_login(floor["users"]["judge"])
+    response = _sync(client, event, _incident(reg, "3.3", table=table))
+    assert response.status_code == 200, response.content
+    assert response.json()["penalty"]["level"] == "caution"

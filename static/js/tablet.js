@@ -10,6 +10,12 @@
 // browser's "online" event, every 20 s, and with the "Sync now" button). A result the
 // server calls a conflict (someone else saved the table meanwhile) stays on the page
 // until the judge decides; nothing is overwritten silently.
+// An entry the server fails on (a JSON "error" answer, or an HTML 500 page) never holds
+// up the others: the entries queued after it are sent, and it is shown as stuck, tried
+// again automatically up to AUTO_TRIES failures (then only with "Sync now"). The judge
+// can set any stuck entry aside: it leaves the sending queue but stays on the tablet,
+// in the "Set aside" list, from where it is sent again (same id: saved once) or, after
+// a confirmation, dropped.
 // The DOM is built with textContent only: no HTML from data, no inline script or style
 // (the content security policy forbids them).
 (function () {
@@ -22,6 +28,7 @@
   var KEY = "arbitro.tablet." + D.slug + "." + D.user + ".";
   var RETRY_MS = 20000;
   var DONE_KEPT = 30;
+  var AUTO_TRIES = 3; // server failures of one entry after which only "Sync now" retries it
   var view = { name: "tables" };
   var syncing = false;
   var problem = "";
@@ -205,6 +212,14 @@
       })
       .join(", ");
   }
+  function isStuck(item) {
+    return item.status === "pending" && (item.failures || 0) > 0;
+  }
+  // Entries the next automatic run sends (a manual one, "Sync now", sends every pending
+  // entry, stuck ones included).
+  function toSend(item, manual) {
+    return item.status === "pending" && (manual || (item.failures || 0) < AUTO_TRIES);
+  }
   function queuedResult(tableId) {
     return queue().find(function (item) {
       return item.kind === "result" && item.payload.table === tableId && item.status === "pending";
@@ -216,6 +231,7 @@
     renderStatus();
     renderQueue();
     renderAttention();
+    renderAside();
     renderDone();
     renderMain();
   }
@@ -248,7 +264,29 @@
     var list = clear(document.getElementById("tablet-pending"));
     if (!pending.length) list.appendChild(el("li", { class: "muted", text: S.nothing_waiting }));
     pending.forEach(function (item) {
-      list.appendChild(el("li", { class: "tablet-item", "data-id": item.id, text: item.summary }));
+      if (!isStuck(item)) {
+        list.appendChild(el("li", { class: "tablet-item", "data-id": item.id, text: item.summary }));
+        return;
+      }
+      // The server failed on it: the entries after it are still sent; the judge may set
+      // it aside (kept on the tablet, out of the queue).
+      list.appendChild(
+        el(
+          "li",
+          { class: "tablet-item stuck", "data-id": item.id, "data-status": "stuck" },
+          el("strong", { text: item.summary }),
+          el("p", {}, el("span", { class: "badge err", text: S.stuck }), " " + (item.message || "")),
+          el("p", {
+            class: "muted",
+            text:
+              fmt(S.failed_times, { n: item.failures }) +
+              (item.failures >= AUTO_TRIES ? " " + S.manual_only : ""),
+          }),
+          el("div", { class: "actions" }, button(S.set_aside, function () {
+            setAside(item);
+          }, "secondary"))
+        )
+      );
     });
     if (problem) list.appendChild(el("li", { class: "msg error", text: problem }));
     var now = document.getElementById("tablet-sync-now");
@@ -258,7 +296,7 @@
 
   function renderAttention() {
     var items = queue().filter(function (item) {
-      return item.status !== "pending";
+      return item.status !== "pending" && item.status !== "aside";
     });
     var box = document.getElementById("tablet-attention");
     box.hidden = !items.length;
@@ -306,6 +344,39 @@
         );
       }
       list.appendChild(li);
+    });
+  }
+
+  // Entries the judge set aside: kept on the tablet, never sent until "Send again".
+  function renderAside() {
+    var items = queue().filter(function (item) {
+      return item.status === "aside";
+    });
+    var box = document.getElementById("tablet-aside");
+    box.hidden = !items.length;
+    document.getElementById("tablet-aside-title").textContent = fmt(S.aside_title, { n: items.length });
+    var list = clear(document.getElementById("tablet-aside-list"));
+    items.forEach(function (item) {
+      var when = item.aside_at ? fmt(S.set_aside_at, { time: formatTime(new Date(item.aside_at)) }) : "";
+      list.appendChild(
+        el(
+          "li",
+          { class: "tablet-item aside", "data-id": item.id, "data-status": "aside" },
+          el("strong", { text: item.summary }),
+          item.message ? el("p", {}, el("span", { class: "badge err", text: S.stuck }), " " + item.message) : null,
+          el("p", { class: "muted", text: [when, fmt(S.failed_times, { n: item.failures || 0 })].filter(Boolean).join(" · ") }),
+          el(
+            "div",
+            { class: "actions" },
+            button(S.send_again, function () {
+              sendAgain(item);
+            }),
+            button(S.discard, function () {
+              if (window.confirm(S.confirm_drop_aside)) drop(item, S.discard);
+            }, "secondary")
+          )
+        )
+      );
     });
   }
 
@@ -766,6 +837,15 @@
     var earlier = items.find(function (item) {
       return item.kind === "result" && item.payload.table === t.id && item.status === "pending";
     });
+    var aside = items.find(function (item) {
+      return item.kind === "result" && item.payload.table === t.id && item.status === "aside";
+    });
+    if (aside || (earlier && isStuck(earlier))) {
+      // A result of this table is stuck or set aside: the judge decides about it first
+      // (send it again, or drop it), rather than two results of one table on the tablet.
+      window.alert(S.result_stuck);
+      return false;
+    }
     if (earlier && earlier.attempts > 0) {
       // It may have reached the server already: a second entry on the same version would
       // be a conflict with ourselves. Wait for its answer.
@@ -793,6 +873,26 @@
     render();
   }
 
+  function setAside(item) {
+    updateItem(item.id, function (it) {
+      it.status = "aside";
+      it.aside_at = new Date().toISOString();
+    });
+    render();
+  }
+
+  function sendAgain(item) {
+    // The same entry (the same id: if the server saved it after all, it answers
+    // "already saved"), back in the queue, sent now.
+    updateItem(item.id, function (it) {
+      it.status = "pending";
+      it.failures = 0;
+      it.aside_at = null;
+    });
+    render();
+    syncAll(true);
+  }
+
   function sendMineAgain(item) {
     // The judge decided: the same values, entered again on the version saved now.
     updateItem(item.id, function (it) {
@@ -800,6 +900,7 @@
       it.payload.version = item.theirs.version;
       it.status = "pending";
       it.attempts = 0;
+      it.failures = 0;
       it.message = "";
       it.theirs = null;
     });
@@ -846,8 +947,9 @@
       });
   }
 
-  // Sends one entry; resolves true when the server answered it (whatever the answer),
-  // false when it should be tried again later.
+  // Sends one entry; resolves true when the next entry may be sent (the server answered
+  // this one, whatever the answer, or failed on this one only), false when sending should
+  // stop for now (no network, session ended, the server unreachable).
   function send(item, retried) {
     updateItem(item.id, function (it) {
       it.attempts += 1;
@@ -876,6 +978,12 @@
               return ok ? send(item, true) : false;
             });
           }
+          if (response.status === 500) {
+            // The server's own error page: it failed on this entry; go on with the next.
+            failed(item, S.server_error_entry);
+            return true;
+          }
+          // 502, 503, 504…: the server is not there; everything waits.
           problem = S.server_error;
           return false;
         }
@@ -889,7 +997,20 @@
       });
   }
 
+  // The server failed on this entry (nothing of it saved): it stays in the queue, stuck.
+  function failed(item, message) {
+    problem = "";
+    updateItem(item.id, function (it) {
+      it.failures = (it.failures || 0) + 1;
+      it.message = message;
+    });
+  }
+
   function apply(item, answer) {
+    if (answer.status === "error") {
+      failed(item, answer.message || S.server_error_entry);
+      return;
+    }
     problem = "";
     if (answer.table) replaceTable(answer.table);
     if (answer.status === "saved" || answer.status === "duplicate") {
@@ -936,7 +1057,7 @@
   // Two tabs of the same account share the queue: one sends at a time (a Web Lock, where
   // the browser has them; the other tab skips its turn and shows what the first one
   // stores), and each entry is re-read from the queue just before it is sent.
-  function syncAll() {
+  function syncAll(manual) {
     if (syncing) return Promise.resolve();
     if (!navigator.onLine) {
       render();
@@ -951,25 +1072,25 @@
             // Another tab is sending: what it stores shows here (the storage event); a
             // look once it is done, for anything queued here meanwhile.
             render();
-            if (queue().some(function (it) { return it.status === "pending"; })) {
+            if (queue().some(function (it) { return toSend(it, false); })) {
               window.setTimeout(syncSoon, 1500);
             }
             return null;
           }
-          return sendAll();
+          return sendAll(manual);
         })
         .catch(function () {
           syncing = false;
           render();
         });
     }
-    return sendAll();
+    return sendAll(manual);
   }
 
-  function sendAll() {
+  function sendAll(manual) {
     if (syncing) return Promise.resolve();
     var pending = queue().filter(function (item) {
-      return item.status === "pending";
+      return toSend(item, manual);
     });
     syncing = true;
     renderQueue();
@@ -1002,7 +1123,7 @@
 
   // ------------------------------------------------------------------ start
   document.getElementById("tablet-sync-now").addEventListener("click", function () {
-    syncAll();
+    syncAll(true);
   });
   window.addEventListener("online", function () {
     render();
@@ -1013,7 +1134,7 @@
     if (event.key && event.key.indexOf(KEY) === 0) render();
   });
   window.setInterval(function () {
-    if (queue().some(function (item) { return item.status === "pending"; })) syncAll();
+    if (queue().some(function (item) { return toSend(item, false); })) syncAll();
   }, RETRY_MS);
 
   render();

@@ -672,3 +672,106 @@ def test_mitos_y_leyendas_result_screen_checks_and_labels(
     expect(page.locator("button.infraction").first).to_be_visible()
     expect(page.get_by_role("heading", name="Common infractions")).to_have_count(0)
     browser_log.assert_clean()
+
+
+# --------------------------------------------------------------------------- issue 12
+def test_a_stuck_entry_never_blocks_the_queue_and_is_set_aside_then_sent_again(
+    live_server, floor, new_context, browser_log, monkeypatch
+):
+    """Issue 12 finding 2: the server fails on two incidents of one player (a bug on its
+    side: a JSON error answer); the result queued after them is saved all the same. The
+    judge sets both stuck incidents aside (they stay on the tablet, through a reload, and
+    are not sent); once the server is fixed, one is sent again (saved once, same id), the
+    other dropped after a confirmation. Screenshot: 40-set-aside."""
+    from events.models import ResultSubmission, Seat
+    from penalties import services as penalties
+    from penalties.models import Penalty
+
+    seat = Seat.objects.select_related("registration").get(
+        round__event__slug=SLUG, round__number=2, table__number=1, position=1
+    )
+    real = penalties.log_penalty
+
+    def broken(event, registration, *args, **kwargs):
+        if registration.pk == seat.registration_id:
+            raise RuntimeError("boom: a bug on the server")
+        return real(event, registration, *args, **kwargs)
+
+    monkeypatch.setattr(penalties, "log_penalty", broken)
+
+    base = live_server.url
+    context = new_context()
+    context.add_init_script(WATCH_VIOLATIONS)
+    page = context.new_page()
+    log_in(page, base, floor["judge"].username, floor["judge"].password)
+    page.goto(f"{base}/events/{SLUG}/manage/tablet/")
+    expect(page.locator("#tablet[data-ready='1']")).to_be_attached(timeout=10_000)
+    context.set_offline(True)
+    expect(page.locator("#tablet-net")).to_contain_text("Offline")
+    log_incident(page, 1, 1, "3.3")
+    log_incident(page, 1, 1, "3.6")
+    enter_result(page, 1, TABLE_1_OFFLINE)
+    expect(waiting(page)).to_have_text("Waiting to sync: 3")
+    slow_play, second, result = (item["id"] for item in stored(page, "queue"))
+
+    # Back online: both incidents fail on the server, the result after them is saved.
+    context.set_offline(False)
+    stuck = page.locator("#tablet-pending li.stuck")
+    expect(stuck).to_have_count(2, timeout=10_000)
+    expect(waiting(page)).to_have_text("Waiting to sync: 2")
+    expect(stuck.first).to_contain_text("Stuck")
+    expect(stuck.first).to_contain_text("The server failed on this entry")
+    expect(page.locator(f"#tablet-done li[data-id='{result}']")).to_have_count(1)
+    shot(page, "39-stuck")
+    assert [str(s.client_id) for s in ResultSubmission.objects.all()] == [result]
+    assert not Penalty.objects.exists()
+
+    # The judge sets them aside: out of the queue, kept on the tablet.
+    for _ in range(2):
+        stuck.first.get_by_role("button", name="Set aside").click()
+    expect(waiting(page)).to_have_text("Waiting to sync: 0")
+    aside = page.locator("#tablet-aside")
+    expect(aside).to_be_visible()
+    expect(page.locator("#tablet-aside-title")).to_have_text("Set aside: 2")
+    items = aside.locator("li.aside")
+    expect(items).to_have_count(2)
+    expect(items.first).to_contain_text("3.3")
+    shot(page, "40-set-aside")
+    aside.screenshot(path=str(SHOTS / "40-set-aside-list.png"))
+    page.reload()
+    expect(page.locator("#tablet[data-ready='1']")).to_be_attached(timeout=10_000)
+    expect(page.locator("#tablet-aside-title")).to_have_text("Set aside: 2")
+    expect(waiting(page)).to_have_text("Waiting to sync: 0")
+    expect(page.get_by_role("button", name="Sync now")).to_be_disabled()
+    assert not Penalty.objects.exists()  # set aside: not sent, even after the reload
+
+    # Fixed on the server: sent again, saved once with its own id.
+    monkeypatch.undo()
+    items.first.get_by_role("button", name="Send again").click()
+    expect(page.locator("#tablet-aside-title")).to_have_text("Set aside: 1", timeout=10_000)
+    expect(page.locator(f"#tablet-done li[data-id='{slow_play}']")).to_contain_text("Caution")
+    assert [str(p.client_id) for p in Penalty.objects.all()] == [slow_play]
+
+    # The other one is dropped, only once the judge confirms.
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    items.first.get_by_role("button", name="Drop this entry").click()
+    expect(items).to_have_count(1)
+    page.once("dialog", lambda dialog: dialog.accept())
+    items.first.get_by_role("button", name="Drop this entry").click()
+    expect(aside).to_be_hidden()
+    expect(page.locator(f"#tablet-done li[data-id='{second}']")).to_have_attribute(
+        "data-status", "dropped"
+    )
+    assert Penalty.objects.count() == 1
+    assert stored(page, "queue") == []
+
+    assert csp_violations(page) == []
+    # The server's failures on the two incidents are the errors expected in the log.
+    expected = [
+        p
+        for p in browser_log.problems
+        if ("HTTP 500 POST" in p and "/tablet/sync/" in p) or "status of 500" in p
+    ]
+    assert expected, browser_log.problems
+    browser_log.problems = [p for p in browser_log.problems if p not in expected]
+    browser_log.assert_clean()
