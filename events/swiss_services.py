@@ -775,9 +775,13 @@ def save_match_result(
 
 
 def current_match(event: Event, reg: Registration) -> Seat | None:
-    """The player's seat in the latest round they are paired in (with table and round)."""
+    """The player's seat (with table and round) in the latest round they are paired in
+    **whose pairings are published** (``Round.seating_published``), else ``None``. A round
+    paired but not published yet is the staff's only, as the VEKN seating is
+    (``events.views.seating_page``): the player neither sees their opponent nor enters a
+    result before the judges publish it (docs/rules-myl.md, "The player's own match")."""
     return (
-        Seat.objects.filter(round__event=event, registration=reg)
+        Seat.objects.filter(round__event=event, registration=reg, round__seating_published=True)
         .select_related("table", "round")
         .order_by("-round__number")
         .first()
@@ -789,7 +793,8 @@ def player_save_result(
 ) -> MatchOutcome:
     """A player enters the result of their own current match: their games and their
     opponent's. No confirmation by the opponent is asked **[choice]**; only while no
-    result is entered and the round is the last one — after that a judge corrects it."""
+    result is entered, the round's pairings are published (``current_match``) and it is
+    the last round — after that a judge corrects it. ``UserError`` otherwise."""
     if not reg.active:
         raise UserError(_("You are no longer playing in this event."))
     seat = current_match(reg.event, reg)

@@ -191,6 +191,8 @@ def test_pages_run_bounded_queries(client, db, staff, players, django_assert_max
 def test_result_change_invalidates_cached_public_pages(client, played_event):
     event = played_event
     services.set_standings_published(event, True)
+    for rnd in event.rounds.all():  # the public sees published rounds only
+        services.set_seating_published(rnd, True)
     url = reverse("events:public-results", kwargs={"slug": event.slug})
     before = client.get(url).content.decode()
     rnd = event.rounds.get(number=3)
