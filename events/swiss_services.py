@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 
 from events import swiss
 from events.errors import ConflictError, UserError
+from events.exports import csv_text
 from events.models import AuditLog, Event, Registration, Round, Seat, Table
 from events.services import _changed, audit
 from standings import myl
@@ -878,7 +879,8 @@ def standings_document(result: MylEventStandings) -> dict:
 
 
 def standings_csv_rows(result: MylEventStandings) -> list[list]:
-    """Staff CSV export of a MyL event's standings."""
+    """Staff CSV export of a MyL event's standings; the player's code and name go through
+    ``events.exports.csv_text`` (no spreadsheet formula), as the VEKN CSV."""
     out = [
         [
             "rank",
@@ -900,8 +902,8 @@ def standings_csv_rows(result: MylEventStandings) -> list[list]:
         out.append(
             [
                 row.rank,
-                info.code,
-                info.name,
+                csv_text(info.code),
+                csv_text(info.name),
                 row.match_points,
                 row.wins,
                 row.draws,
