@@ -820,11 +820,12 @@ def _pct(value) -> float:
     return float(myl.percent(value))
 
 
-def standings_document(result: MylEventStandings) -> dict:
+def standings_document(result: MylEventStandings, *, public: bool = False) -> dict:
     """The standings JSON document of CONTRACTS §2 for a MyL event: rows carry
     ``match_points``, ``omw``, ``gw_pct``, ``ogw`` (percentages 0–100 as numbers with two
     decimals, rounded half up) instead of the VEKN columns; ``top_cut`` gives the seeds and
-    the bracket."""
+    the bracket. ``public``: the anonymous document's penalties
+    (``penalties.services.public_penalties``)."""
     from penalties import services as penalty_services
 
     s = result.standings
@@ -874,7 +875,9 @@ def standings_document(result: MylEventStandings) -> dict:
             ],
             "champion": None if result.champion is None else result.code(result.champion),
         }
-    doc["penalties"] = penalty_services.penalties_document(result.event, result.games)
+    doc["penalties"] = penalty_services.penalties_document(
+        result.event, result.games, public=public
+    )
     return doc
 
 
