@@ -183,7 +183,11 @@ def test_the_staff_and_public_standings_documents_never_mix_in_the_cache(client,
     assert len(Client().get(url).json()["penalties"]) == 2
     # … and with the public one cached, staff still get theirs, then the public theirs.
     assert len(judge.get(url).json()["penalties"]) == 5
-    assert len(Client().get(url).json()["penalties"]) == 2
+    anonymous = Client().get(url)
+    assert len(anonymous.json()["penalties"]) == 2
+    # Nor may a shared HTTP cache mix them: both answers vary on the session cookie.
+    for response in (anonymous, judge.get(url)):
+        assert "Cookie" in response.headers.get("Vary", "")
 
 
 def test_the_standings_command_keeps_every_penalty(event, staff):
