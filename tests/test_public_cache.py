@@ -288,7 +288,7 @@ def test_public_standings_table_is_the_django_tables2_table(language):
 
 # --------------------------------------------------------------------------- language switch
 @pytest.mark.parametrize("query", ["?x=%3Cscript%3Ealert(1)%3C/script%3E", "?utm=foo"])
-@pytest.mark.parametrize("page", ["", "standings/", "seating/"])
+@pytest.mark.parametrize("page", ["", "standings/", "seating/", "results/"])
 def test_the_cached_language_switch_keeps_no_visitors_query_string(event, page, query):
     """The first anonymous visitor's query string went into the language switch's ``next``
     of the cached page, and so to every later visitor (issue 12): ``next`` is the path."""
