@@ -21,9 +21,12 @@ def _error(status: int, message: str) -> JsonResponse:
 @require_GET
 def standings(request, slug):
     """``GET /api/v1/events/<slug>/standings`` — public once published, staff always
-    (CONTRACTS §2). Unpublished → 404 for the public, so nothing leaks. The public document
-    lists only confirmed penalties of warning level and above **[choice]**; staff (and
-    ``manage.py standings --json``) see them all, cautions and pending ones included."""
+    (docs/contracts.md §2). Unpublished → 404 for the public, so nothing leaks. Anyone
+    without a staff permission on the event gets the public document, whose penalties are
+    only the final ones that change the standings (``penalties.services.public_penalties``
+    **[choice]**), cached like the public pages; staff (and ``manage.py standings --json``)
+    get every penalty — cautions, warnings, pending ones, those under appeal — never from
+    nor into the cache. Same keys either way."""
     event = Event.objects.filter(slug=slug).first()
     if event is None:
         return _error(404, "no such event")
@@ -36,13 +39,7 @@ def standings(request, slug):
     key = page_cache.page_key(event, "api-standings", "")
 
     def build() -> bytes:
-        doc = standings_document(event_standings(event))
-        # The public sees what goes to the VEKN penalty database (confirmed warnings and
-        # above); cautions and penalties awaiting the head judge stay with the staff.
-        doc["penalties"] = [
-            p for p in doc["penalties"] if p["level"] != "caution" and not p["pending_approval"]
-        ]
-        return JsonResponse(doc).content
+        return JsonResponse(standings_document(event_standings(event), public=True)).content
 
     body = page_cache.get_or_build(key, build)
     return HttpResponse(body, content_type="application/json")

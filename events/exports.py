@@ -74,7 +74,10 @@ def archondata(result: EventStandings) -> str:
 
     **[to verify against the VEKN API]**: the record separator is our reading of the
     spec; the field order is the spec's. Separator characters inside names are replaced
-    by spaces so a record can never be split wrongly.
+    by spaces so a record can never be split wrongly, and the text fields (names, VEKN
+    number) are neutralised as in the CSV (:func:`csv_text`: a leading ``= + - @`` gets an
+    apostrophe), since the file is opened in spreadsheets too; names are otherwise
+    unchanged.
     """
     records = []
     for row, info in result.rows():
@@ -91,5 +94,6 @@ def archondata(result: EventStandings) -> str:
             str(row.toss or 0),
         ]
         clean = [f.replace(FIELD_SEPARATOR, " ").replace(RECORD_SEPARATOR, " ") for f in fields]
+        clean[1:4] = [csv_text(f) for f in clean[1:4]]  # first name, last name, VEKN number
         records.append(FIELD_SEPARATOR.join(clean))
     return ARCHON_HEADER + RECORD_SEPARATOR.join(records)

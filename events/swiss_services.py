@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 
 from events import swiss
 from events.errors import ConflictError, UserError
+from events.exports import csv_text
 from events.models import AuditLog, Event, Registration, Round, Seat, Table
 from events.services import _changed, audit
 from standings import myl
@@ -775,9 +776,13 @@ def save_match_result(
 
 
 def current_match(event: Event, reg: Registration) -> Seat | None:
-    """The player's seat in the latest round they are paired in (with table and round)."""
+    """The player's seat (with table and round) in the latest round they are paired in
+    **whose pairings are published** (``Round.seating_published``), else ``None``. A round
+    paired but not published yet is the staff's only, as the VEKN seating is
+    (``events.views.seating_page``): the player neither sees their opponent nor enters a
+    result before the judges publish it (docs/rules-myl.md, "The player's own match")."""
     return (
-        Seat.objects.filter(round__event=event, registration=reg)
+        Seat.objects.filter(round__event=event, registration=reg, round__seating_published=True)
         .select_related("table", "round")
         .order_by("-round__number")
         .first()
@@ -789,7 +794,8 @@ def player_save_result(
 ) -> MatchOutcome:
     """A player enters the result of their own current match: their games and their
     opponent's. No confirmation by the opponent is asked **[choice]**; only while no
-    result is entered and the round is the last one — after that a judge corrects it."""
+    result is entered, the round's pairings are published (``current_match``) and it is
+    the last round — after that a judge corrects it. ``UserError`` otherwise."""
     if not reg.active:
         raise UserError(_("You are no longer playing in this event."))
     seat = current_match(reg.event, reg)
@@ -814,11 +820,12 @@ def _pct(value) -> float:
     return float(myl.percent(value))
 
 
-def standings_document(result: MylEventStandings) -> dict:
+def standings_document(result: MylEventStandings, *, public: bool = False) -> dict:
     """The standings JSON document of CONTRACTS §2 for a MyL event: rows carry
     ``match_points``, ``omw``, ``gw_pct``, ``ogw`` (percentages 0–100 as numbers with two
     decimals, rounded half up) instead of the VEKN columns; ``top_cut`` gives the seeds and
-    the bracket."""
+    the bracket. ``public``: the anonymous document's penalties
+    (``penalties.services.public_penalties``)."""
     from penalties import services as penalty_services
 
     s = result.standings
@@ -868,12 +875,15 @@ def standings_document(result: MylEventStandings) -> dict:
             ],
             "champion": None if result.champion is None else result.code(result.champion),
         }
-    doc["penalties"] = penalty_services.penalties_document(result.event, result.games)
+    doc["penalties"] = penalty_services.penalties_document(
+        result.event, result.games, public=public
+    )
     return doc
 
 
 def standings_csv_rows(result: MylEventStandings) -> list[list]:
-    """Staff CSV export of a MyL event's standings."""
+    """Staff CSV export of a MyL event's standings; the player's code and name go through
+    ``events.exports.csv_text`` (no spreadsheet formula), as the VEKN CSV."""
     out = [
         [
             "rank",
@@ -895,8 +905,8 @@ def standings_csv_rows(result: MylEventStandings) -> list[list]:
         out.append(
             [
                 row.rank,
-                info.code,
-                info.name,
+                csv_text(info.code),
+                csv_text(info.name),
                 row.match_points,
                 row.wins,
                 row.draws,

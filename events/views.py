@@ -148,13 +148,17 @@ def seating_page(request, slug):
 
 
 def results_page(request, slug):
+    """Every round's tables and results; the public sees only rounds whose seating (MyL:
+    pairings) is published, as on the seating page: a round paired but not published yet
+    is the staff's (docs/rules-myl.md, "Players enter their own result")."""
     event = get_object_or_404(Event, slug=slug)
     staff = _is_staff(request, event)
     if not event.standings_published and not staff:
         return render(request, "events/not_published.html", {"event": event})
 
     def build():
-        rounds = list(event.rounds.order_by("number"))
+        rounds = event.rounds.order_by("number")
+        rounds = list(rounds if staff else rounds.filter(seating_published=True))
         return render_to_string(
             "events/public_results.html",
             {

@@ -761,6 +761,11 @@ def submit_written_appeal(penalty: Penalty, statement: str, user, *, on: dt.date
             _target(locked),
             after={"deadline": window.deadline.isoformat()},
         )
+        from penalties.services import shown_publicly
+
+        if shown_publicly(locked):
+            # Under appeal it leaves the public standings document (public_penalties).
+            _changed(locked.event, seating=False)
     return appeal
 
 
@@ -830,6 +835,12 @@ def decide_written_appeal(appeal: Appeal, decision: str, reason: str, actor=None
                 actor,
                 by_appeal=True,
             )
+        else:
+            from penalties.services import shown_publicly
+
+            if shown_publicly(penalty):
+                # Final again: back in the public standings document (public_penalties).
+                _changed(penalty.event, seating=False)
     return appeal
 
 

@@ -23,7 +23,14 @@ from events.models import Event, Person, Registration, Round, Seat, Table
 from events.permissions import Permission as P
 from events.services import _changed, audit
 from penalties import vekn_guide as guide
-from penalties.models import DisqualificationReport, Level, Penalty, TimeExtension, Timing
+from penalties.models import (
+    Appeal,
+    DisqualificationReport,
+    Level,
+    Penalty,
+    TimeExtension,
+    Timing,
+)
 
 RULESET = guide.VEKN_V2
 COMMON_CODES = ("3.3", "2.1", "2.3", "2.2", "3.6", "3.8", "4.1", "3.7", "3.1.1", "2.4")
@@ -371,12 +378,34 @@ def offline_times(penalty: Penalty, logged_at) -> dict:
     return {"logged_at": logged_at.isoformat(), "synced_at": synced_at.isoformat()}
 
 
+PUBLIC_LEVELS = (Level.STANDINGS_ADJUSTMENT, Level.GAME_LOSS, Level.DISQUALIFICATION)
+"""The levels the public standings document lists (docs/contracts.md §2 **[choice]**): the
+ones that change the standings. Cautions and warnings (both rulesets) and MyL suspensions
+and bans (a sanction beyond the event, whose in-event effect is the disqualification) are
+for the staff."""
+
+
 def shown_publicly(p: Penalty) -> bool:
     """Whether ``p`` changes what the public pages and the public standings document show
-    (confirmed warnings and above, CONTRACTS §2): a caution or a penalty awaiting the head
-    judge does not, so logging one keeps the event's cached public pages (a championship
-    day's judges log many)."""
-    return p.status == Penalty.Status.CONFIRMED and p.level != Level.CAUTION and not p.is_linked
+    (confirmed, not linked, a level of :data:`PUBLIC_LEVELS`, docs/contracts.md §2): a
+    caution, a warning or a penalty awaiting the head judge does not, so logging one keeps
+    the event's cached public pages (a championship day's judges log many). A pending
+    appeal (``public_penalties``) is not looked at here: a penalty just logged has none."""
+    return p.status == Penalty.Status.CONFIRMED and p.level in PUBLIC_LEVELS and not p.is_linked
+
+
+def public_penalties(event: Event):
+    """The event's penalties an anonymous caller of the standings API sees
+    (docs/contracts.md §2 **[choice]**): final ones that change the standings — confirmed
+    (not awaiting the head judge), not linked, a level of :data:`PUBLIC_LEVELS`, and not
+    under a pending appeal (``penalties.models.Appeal`` without a decision; MyL conduct
+    rules §4.5). A queryset of ``Penalty``."""
+    return Penalty.objects.filter(
+        event=event,
+        is_linked=False,
+        status=Penalty.Status.CONFIRMED,
+        level__in=PUBLIC_LEVELS,
+    ).exclude(appeals__decision=Appeal.Decision.PENDING)
 
 
 def _target(p: Penalty) -> str:
@@ -730,15 +759,21 @@ def preview_adjustment_target(
         return None
 
 
-def penalties_document(event: Event, games: dict[int, list[int]]) -> list[dict]:
-    """The ``penalties`` of the standings document (CONTRACTS §2), voided ones left out."""
+def penalties_document(
+    event: Event, games: dict[int, list[int]], *, public: bool = False
+) -> list[dict]:
+    """The ``penalties`` of the standings document (docs/contracts.md §2), one query: every
+    penalty but the voided and linked ones (staff, ``manage.py standings --json``), or with
+    ``public`` only :func:`public_penalties` (anonymous callers). Same keys either way."""
+    penalties = (
+        public_penalties(event)
+        if public
+        else Penalty.objects.filter(event=event, is_linked=False).exclude(
+            status=Penalty.Status.VOIDED
+        )
+    )
     rows = []
-    for p in (
-        Penalty.objects.filter(event=event, is_linked=False)
-        .exclude(status=Penalty.Status.VOIDED)
-        .select_related("registration")
-        .order_by("created_at", "id")
-    ):
+    for p in penalties.select_related("registration").order_by("created_at", "id"):
         adjustment = None
         if p.level == Level.STANDINGS_ADJUSTMENT:
             target = adjustment_target(p, games.get(p.registration_id, []))

@@ -169,14 +169,16 @@ def _force_majeure_cut(rounds, seats):
     return [r for r in rounds if r.id in keep], [row for row in seats if row[0] in keep]
 
 
-def standings_document(result: EventStandings) -> dict:
+def standings_document(result: EventStandings, *, public: bool = False) -> dict:
     """The standings JSON document of CONTRACTS §2 (``arbitro`` API and ``standings --json``).
     Mitos y Leyendas rows carry ``match_points``, ``omw``, ``gw_pct``, ``ogw`` instead
-    (``events.swiss_services.standings_document``)."""
+    (``events.swiss_services.standings_document``). ``public``: the anonymous document,
+    whose ``penalties`` are only the final ones that change the standings
+    (``penalties.services.public_penalties``, docs/contracts.md §2); same keys."""
     if getattr(result, "ruleset", "vekn") == "myl":
         from events.swiss_services import standings_document as myl_document
 
-        return myl_document(result)
+        return myl_document(result, public=public)
     s = result.standings
     return {
         "event": result.event.slug,
@@ -197,7 +199,7 @@ def standings_document(result: EventStandings) -> dict:
             }
             for row, info in result.rows()
         ],
-        "penalties": penalty_services.penalties_document(result.event, result.games),
+        "penalties": penalty_services.penalties_document(result.event, result.games, public=public),
     }
 
 

@@ -191,6 +191,8 @@ def test_pages_run_bounded_queries(client, db, staff, players, django_assert_max
 def test_result_change_invalidates_cached_public_pages(client, played_event):
     event = played_event
     services.set_standings_published(event, True)
+    for rnd in event.rounds.all():  # the public sees published rounds only
+        services.set_seating_published(rnd, True)
     url = reverse("events:public-results", kwargs={"slug": event.slug})
     before = client.get(url).content.decode()
     rnd = event.rounds.get(number=3)
@@ -200,6 +202,49 @@ def test_result_change_invalidates_cached_public_pages(client, played_event):
     )
     after = client.get(url).content.decode()
     assert after != before and "judge override" not in before and "0.5 VP" in after
+
+
+def test_archondata_export_neutralises_formulas(client, played_event, staff):
+    """Issue 12: the archondata export carried ``=…`` names raw (a formula once opened in a
+    spreadsheet); it now neutralises them with the CSV's ``csv_text``, names otherwise
+    unchanged."""
+    regs = list(played_event.registrations.order_by("id"))
+    names = {
+        regs[0]: (
+            '=HYPERLINK("http://evil.example","x") Ana',
+            '\'=HYPERLINK("http://evil.example","x")',
+            "Ana",
+        ),
+        regs[1]: ("Bruno +cmd|' /C calc'!A0", "Bruno", "'+cmd|' /C calc'!A0"),
+        regs[2]: ("@SUM(1) -2+3", "'@SUM(1)", "'-2+3"),
+        regs[3]: ("José Ñúñez-Díaz", "José", "Ñúñez-Díaz"),
+    }
+    for reg, (name, _first, _last) in names.items():
+        reg.person.name = name
+        reg.person.save()
+    client.force_login(staff["organiser"])
+    body = client.get(
+        reverse("manage:export-archondata", kwargs={"slug": played_event.slug})
+    ).content.decode()
+    records = {tuple(r.split("§")[1:3]) for r in body[2:].split("¤")}
+    for _name, first, last in names.values():
+        assert (first, last) in records
+    for first, last in records:
+        assert first[:1] not in "=+-@" and last[:1] not in "=+-@", (first, last)
+
+
+def test_myl_csv_export_neutralises_formulas(client, db, staff):
+    from events.models import EventRole
+    from events.permissions import Role
+    from tests.test_swiss_services import make_event
+
+    event, regs = make_event(4)
+    regs[0].person.name = '=HYPERLINK("http://evil.example","x")'
+    regs[0].person.save()
+    EventRole.objects.create(event=event, user=staff["organiser"], role=Role.ORGANISER)
+    client.force_login(staff["organiser"])
+    body = client.get(reverse("manage:export-csv", kwargs={"slug": event.slug})).content.decode()
+    assert "'=HYPERLINK" in body and ",=HYPERLINK" not in body and ',"=HYPERLINK' not in body
 
 
 def test_csv_export_neutralises_formulas(client, played_event, staff):

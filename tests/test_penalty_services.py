@@ -366,18 +366,23 @@ def test_disqualification_during_a_game_ranks_the_table_without_the_player(event
     assert [tps[s.registration_id] for s in seats[1:]] == [42, 42, 42, 42]
 
 
-def test_public_api_lists_only_confirmed_recorded_penalties(client, seated, staff):
+def test_public_api_lists_only_final_penalties_that_change_standings(client, seated, staff):
+    """docs/contracts.md §2 (issue 12): no caution, no warning, nothing pending."""
     event, rnd = seated
     regs = [s.registration for s in rnd.seats.order_by("table__number", "position")]
     log(event, regs[0], "3.3")  # caution
     log(event, regs[1], "3.8")  # warning
-    log(event, regs[2], "2.4", perms=JUDGE, table=rnd.tables.first())  # pending SA
+    pending = log(event, regs[2], "2.4", perms=JUDGE, table=rnd.tables.first()).penalty
     event_services.set_standings_published(event, True)
     url = reverse("api-standings", kwargs={"slug": event.slug})
     public = client.get(url).json()["penalties"]
-    assert [p["infraction"] for p in public] == ["3.8"]
+    assert [p["infraction"] for p in public] == []
     client.force_login(staff["judge"])
     assert [p["infraction"] for p in client.get(url).json()["penalties"]] == ["3.3", "3.8", "2.4"]
+    # The head judge confirms the adjustment: it is final, the public sees it at once.
+    services.confirm(pending, staff["head_judge"])
+    client.logout()
+    assert [p["infraction"] for p in client.get(url).json()["penalties"]] == ["2.4"]
 
 
 def test_approved_results_freeze_every_standings_change(seated, staff):

@@ -284,3 +284,24 @@ def test_public_standings_table_is_the_django_tables2_table(language):
             )
             assert _same_markup(new) == _same_markup(old)
             assert '<th scope="col">' in new
+
+
+# --------------------------------------------------------------------------- language switch
+@pytest.mark.parametrize("query", ["?x=%3Cscript%3Ealert(1)%3C/script%3E", "?utm=foo"])
+@pytest.mark.parametrize("page", ["", "standings/", "seating/", "results/"])
+def test_the_cached_language_switch_keeps_no_visitors_query_string(event, page, query):
+    """The first anonymous visitor's query string went into the language switch's ``next``
+    of the cached page, and so to every later visitor (issue 12): ``next`` is the path."""
+    import html as html_lib
+    import re
+
+    from django.test import Client
+
+    _published_round(event)
+    path = f"/events/{event.slug}/{page}"
+    first = Client().get(path + query).content.decode()
+    second = Client().get(path).content.decode()
+    for body in (first, second):
+        nexts = re.findall(r'name="next" type="hidden" value="([^"]*)"', body)
+        assert [html_lib.unescape(n) for n in nexts] == [path]
+    assert "utm" not in second and "script%3E" not in second and "x=" not in second

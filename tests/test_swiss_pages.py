@@ -264,8 +264,11 @@ def test_standings_command_prints_the_myl_document(myl):
 
 # --------------------------------------------------------------------------- players
 def test_a_player_enters_their_match_and_the_opponent_sees_it(client, myl):
+    from events import services
+
     event = myl["event"]
     rnd = ss.pair_next_round(event, seed=1)
+    services.set_seating_published(rnd, True)
     table = rnd.tables.get(number=2)
     first, second = (s.registration for s in table.seats.order_by("position"))
     accounts = {}
@@ -338,6 +341,11 @@ def test_public_standings_and_api(client, myl):
     assert "Champion:" in page and "Semi-finals" in page
     champion = doc["standings"][0]["name"]
     assert champion in client.get(url("events:public-event", event)).content.decode()
+    results = client.get(url("events:public-results", event)).content.decode()
+    assert "Round 1" not in results  # no round's pairings were published
+    from events import services
+
+    services.set_seating_published(event.rounds.get(number=1), True)
     results = client.get(url("events:public-results", event)).content.decode()
     assert "Round 1" in results
 
@@ -414,3 +422,74 @@ def test_top_cut_rounds_are_named_by_stage_in_the_tabs():
     assert round_name(Round(number=6, is_top_cut=True), event) == "Semi-finals"
     assert round_name(Round(number=7, is_top_cut=True), event) == "Top-cut final"
     assert round_name(Round(number=3, is_top_cut=False), event) == "Round 3"
+
+
+# --------------------------------------------------------------------------- publication
+def _link(reg, username):
+    user = UserFactory(username=username)
+    reg.person.user = user
+    reg.person.save()
+    return user
+
+
+def test_a_player_neither_sees_nor_enters_a_pairing_before_it_is_published(client, myl):
+    """Issue 12: a MyL player saw their opponent and entered a result on *My match* as soon
+    as the round was paired, before the judges published the pairings."""
+    from events import services
+
+    event = myl["event"]
+    rnd = ss.pair_next_round(event, seed=1)
+    table = rnd.tables.get(number=1)
+    first, second = (s.registration for s in table.seats.order_by("position"))
+    client.force_login(_link(first, "player-unpublished"))
+    page = client.get(url("events:my-match", event)).content.decode()
+    assert second.person.name not in page and 'name="own"' not in page
+    assert "pairings are not published" in page
+    response = client.post(
+        url("events:my-match", event), {"version": table.version, "own": "2", "opponent": "0"}
+    )
+    assert response.status_code in (200, 302)
+    assert [s.games_won for s in table.seats.all()] == [None, None]
+    # The service refuses it too, whatever the page.
+    with pytest.raises(ss.UserError):
+        ss.player_save_result(first, 2, 0, version=table.version)
+    # Published: the player sees the match and enters it.
+    services.set_seating_published(rnd, True)
+    page = client.get(url("events:my-match", event)).content.decode()
+    assert second.person.name in page and 'name="own"' in page
+    response = client.post(
+        url("events:my-match", event), {"version": table.version, "own": "2", "opponent": "0"}
+    )
+    assert response.status_code == 302
+    assert [s.games_won for s in table.seats.order_by("position")] == [2, 0]
+
+
+def test_the_next_round_stays_hidden_from_the_player_until_published(client, myl):
+    from events import services
+
+    event = myl["event"]
+    first_round = ss.pair_next_round(event, seed=1)
+    services.set_seating_published(first_round, True)
+    play(first_round, random.Random(0), [(2, 0)])
+    second_round = ss.pair_next_round(event, seed=2)
+    table = second_round.tables.filter(is_bye=False).order_by("number").first()
+    me, opponent = (s.registration for s in table.seats.order_by("position"))
+    client.force_login(_link(me, "player-next-round"))
+    page = client.get(url("events:my-match", event)).content.decode()
+    assert "Round 1" in page and "Round 2" not in page
+    client.post(
+        url("events:my-match", event), {"version": table.version, "own": "2", "opponent": "0"}
+    )
+    with pytest.raises(ss.UserError):
+        ss.player_save_result(me, 2, 0, version=table.version)
+    assert [s.games_won for s in table.seats.all()] == [None, None]
+    # Nor does the public results page list the unpublished round; staff see it.
+    Event.objects.filter(pk=event.pk).update(standings_published=True)
+    client.logout()
+    results = client.get(url("events:public-results", event)).content.decode()
+    assert "Round 1" in results and "Round 2" not in results
+    client.force_login(myl["users"]["judge"])
+    assert "Round 2" in client.get(url("events:public-results", event)).content.decode()
+    services.set_seating_published(second_round, True)
+    client.logout()
+    assert "Round 2" in client.get(url("events:public-results", event)).content.decode()

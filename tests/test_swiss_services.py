@@ -275,10 +275,19 @@ def test_approved_results_are_locked(db):
 
 
 def test_a_player_enters_their_own_result_once(db):
+    from events import services
+
     event, _ = make_event(2)
-    table = ss.pair_next_round(event, seed=1).tables.get()
+    rnd = ss.pair_next_round(event, seed=1)
+    table = rnd.tables.get()
     second = table.seats.get(position=2).registration
     first = table.seats.get(position=1).registration
+    # Not before the pairings are published (issue 12).
+    with pytest.raises(UserError, match="no match yet"):
+        ss.player_save_result(second, 2, 1, version=table.version)
+    assert ss.current_match(event, second) is None
+    services.set_seating_published(rnd, True)
+    assert ss.current_match(event, second).table == table
     ss.player_save_result(second, 2, 1, version=table.version)  # "I won 2, they won 1"
     assert [s.games_won for s in table.seats.order_by("position")] == [1, 2]
     table.refresh_from_db()
