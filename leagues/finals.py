@@ -2246,16 +2246,18 @@ def add_cup_bonus(season: Season, actor, *, team: str, points, reason: str):
 
 def season_cup_bonus(season: Season) -> list[dict]:
     """The Nucommunity Shit bonus points per user (:func:`leagues.rules.cups.bonus_totals`):
-    ``[{"team", "name", "user", "earned", "forfeited", "payable", "reaped"}]``; a user reaped
-    at the season-end compliance review (§IV.2) forfeits them. 1 query without entries,
-    3 more (the compliance table) once a season-end review was held."""
-    from leagues.models import CupBonus, Review
+    ``[{"team", "name", "player", "user", "earned", "forfeited", "payable", "reaped"}]``; a
+    user reaped at the season-end compliance review (§IV.2) forfeits them. ``player`` is
+    the display name for public pages (:attr:`leagues.models.Team.player_name`), ``user``
+    the login (staff pages only). 1 query without entries, 3 more (the compliance table)
+    once a season-end review was held."""
+    from leagues.models import CupBonus, Review, player_name
     from leagues.rules import cups as cup_rules
 
     rows = list(
         CupBonus.objects.filter(season=season)
         .order_by("id")
-        .values("team__code", "team__name", "team__handle", "points", "reason")
+        .values("team__code", "team__name", "team__handle", "points", "reason", *_PLAYER)
     )
     if not rows:
         return []
@@ -2265,25 +2267,46 @@ def season_cup_bonus(season: Season) -> list[dict]:
 
         table = season_compliance_table(season)
         reaped = {r.user for r in table.rows if r.loses_cup_bonus}
-    info = {r["team__handle"]: (r["team__code"], r["team__name"]) for r in rows}
+    info = {
+        r["team__handle"]: (r["team__code"], r["team__name"], player_name(*_player(r)))
+        for r in rows
+    }
     totals = cup_rules.bonus_totals(
         [cup_rules.BonusEntry(r["team__handle"], r["points"], r["reason"]) for r in rows],
         reaped,
     )
-    return [{"team": info[t.user][0], "name": info[t.user][1], **t.as_dict()} for t in totals]
+    return [
+        {
+            "team": info[t.user][0],
+            "name": info[t.user][1],
+            "player": info[t.user][2],
+            **t.as_dict(),
+        }
+        for t in totals
+    ]
+
+
+_PLAYER = ("team__user__first_name", "team__user__last_name")
+"""The fields :func:`leagues.models.player_name` needs, for ``.values()`` on cup bonuses."""
+
+
+def _player(row: dict) -> tuple[str, str, str]:
+    return (row["team__user__first_name"], row["team__user__last_name"], row["team__name"])
 
 
 def cup_bonus_ledger(season: Season) -> list[dict]:
     """The Nucommunity Shit bonus-points ledger of ``season`` entry by entry, oldest
-    first: ``[{"team", "name", "user", "points", "reason", "at"}]`` — corrections are
-    entries of their own (negative points, their reason), never netted away
-    (:func:`season_cup_bonus` gives the totals). One query."""
-    from leagues.models import CupBonus
+    first: ``[{"team", "name", "player", "user", "points", "reason", "at"}]`` (``player``
+    and ``user`` as in :func:`season_cup_bonus`) — corrections are entries of their own
+    (negative points, their reason), never netted away (:func:`season_cup_bonus` gives
+    the totals). One query."""
+    from leagues.models import CupBonus, player_name
 
     return [
         {
             "team": r["team__code"],
             "name": r["team__name"],
+            "player": player_name(*_player(r)),
             "user": r["team__handle"],
             "points": r["points"],
             "reason": r["reason"],
@@ -2291,7 +2314,9 @@ def cup_bonus_ledger(season: Season) -> list[dict]:
         }
         for r in CupBonus.objects.filter(season=season)
         .order_by("id")
-        .values("team__code", "team__name", "team__handle", "points", "reason", "created_at")
+        .values(
+            "team__code", "team__name", "team__handle", "points", "reason", "created_at", *_PLAYER
+        )
     ]
 
 

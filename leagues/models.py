@@ -104,6 +104,25 @@ class Team(models.Model):
     def __str__(self):
         return self.name
 
+    @property
+    def player_name(self) -> str:
+        """The player's name on public pages, APIs and exports (issue 12): the linked
+        account's full name, else the team's name — never the login username (``handle``,
+        ``user.username``), which would help password guessing (docs/leagues.md). Load
+        ``user`` with the team (``select_related``) to avoid a query per team."""
+        return player_name(
+            self.user.first_name if self.user_id else "",
+            self.user.last_name if self.user_id else "",
+            self.name,
+        )
+
+
+def player_name(first_name: str, last_name: str, team_name: str) -> str:
+    """:attr:`Team.player_name` from plain values (for ``.values()`` queries): ``"First
+    Last"`` when the account has a name, else ``team_name``."""
+    full = f"{first_name or ''} {last_name or ''}".strip()
+    return full or team_name
+
 
 class Competition(models.Model):
     """A competition of a season: a league (double round robin), a group stage or a

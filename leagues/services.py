@@ -589,7 +589,7 @@ def compliance_inputs(season: Season) -> ComplianceInputs:
         )
         for kind in REVIEW_KINDS
     }
-    teams = list(season.teams.order_by("id").annotate(**review_at))
+    teams = list(season.teams.order_by("id").select_related("user").annotate(**review_at))
     handle = {t.code: t.handle for t in teams}
     held: dict[str, datetime] = {}
     if teams:
@@ -697,7 +697,9 @@ def season_compliance_table(
     )
 
 
-def season_compliance(season: Season, as_of: datetime | None = None) -> dict:
+def season_compliance(
+    season: Season, as_of: datetime | None = None, *, public: bool = False
+) -> dict:
     """The compliance document (CONTRACTS §6, SPEC-leagues §8, ANFPES T24 §IV) of ``season``
     as of ``as_of`` (default: now), by :func:`leagues.rules.compliance.compute_compliance`,
     in 2 queries (:func:`compliance_inputs`).
@@ -714,6 +716,11 @@ def season_compliance(season: Season, as_of: datetime | None = None) -> dict:
     "reaped", "causes"}]}`` — ``name``, ``round``/``home``/``away``, ``phases`` and
     ``reviews`` are optional additions to CONTRACTS §6. Date-times in the season's time
     zone.
+
+    ``public=True`` (the public page and API): no login username anywhere — each row's
+    ``user`` is the player's display name (:attr:`leagues.models.Team.player_name`: the
+    account's full name, else the team's name) and a review's ``reaped`` and ``causes``
+    name team ids instead of users **[choice]** (issue 12; docs/leagues.md).
     """
     as_of = as_of or timezone.now()
     tz = ZoneInfo(season.time_zone)
@@ -732,9 +739,19 @@ def season_compliance(season: Season, as_of: datetime | None = None) -> dict:
             "name": team.name if team else None,
             **row.as_dict(),
         }
+        if public:
+            doc["user"] = team.player_name if team else None
         for fixture in doc["fixtures"]:
             fixture |= inputs.info.get(fixture["fixture"], {})
         rows.append(doc)
+
+    def who(user: str) -> str:
+        """A reaped user as the document names them: the team id when public."""
+        if not public:
+            return user
+        team = team_of.get(user)
+        return team.code if team else None
+
     return {
         "season": season.slug,
         "as_of": when(as_of),
@@ -745,8 +762,8 @@ def season_compliance(season: Season, as_of: datetime | None = None) -> dict:
             {
                 "kind": result.review.code,
                 "at": when(result.review.at),
-                "reaped": list(result.reaped),
-                "causes": {user: list(ids) for user, ids in result.causes.items()},
+                "reaped": [who(user) for user in result.reaped],
+                "causes": {who(user): list(ids) for user, ids in result.causes.items()},
             }
             for result in table.reviews
         ],

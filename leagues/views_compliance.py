@@ -43,7 +43,7 @@ def compliance_page(request, slug):
     """Public compliance table: per user points, maximum, percentage, reaped, and each
     fixture's outcome in a ``<details>``."""
     season = get_object_or_404(Season, slug=slug)
-    doc = services.season_compliance(season)
+    doc = services.season_compliance(season, public=True)
     names = {row["team"]: row["name"] for row in doc["rows"]}
     kinds = _kind_labels()
     rows = []
