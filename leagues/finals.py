@@ -2198,12 +2198,16 @@ def nucommunity_draws(season: Season) -> list[dict]:
     ]
 
 
-def add_cup_bonus(season: Season, actor, *, team: str, points, reason: str):
+def add_cup_bonus(season: Season, actor, *, team: str, points, reason: str, client_id=None):
     """League staff enter Nucommunity Shit bonus points for a team's user (§2.1, §IV.2):
     ``points`` a non-zero integer (negative corrects an entry), a reason. Needs
     ``MANAGE_COMPLIANCE``; ``UserError`` for an unknown team, a bad amount or no reason.
-    Audited (``league.cup_bonus``)."""
-    from django.db import transaction
+    Audited (``league.cup_bonus``).
+
+    Idempotent by ``client_id`` (the staff form's submission id, a UUID unique on the
+    entry, issue 12): the same form sent again returns the entry already saved with
+    ``already_saved = True`` and adds nothing; a new entry has ``already_saved = False``."""
+    from django.db import IntegrityError, transaction
     from django.utils.translation import gettext as _
 
     from events.errors import UserError
@@ -2229,18 +2233,41 @@ def add_cup_bonus(season: Season, actor, *, team: str, points, reason: str):
     row = season.teams.filter(code=team).first()
     if row is None:
         raise UserError(_("Unknown team id: %(id)s.") % {"id": team}, field="team")
-    with transaction.atomic():
-        entry = CupBonus.objects.create(
-            season=season, team=row, points=points, reason=reason, created_by=actor
-        )
-        audit(
-            None,
-            actor,
-            "league.cup_bonus",
-            f"{season.slug}/{row.code}",
-            after={"team": row.code, "user": row.handle, "points": points},
-            comment=reason,
-        )
+
+    def saved():
+        existing = CupBonus.objects.filter(client_id=client_id).first()
+        if existing is not None:
+            if existing.season_id != season.pk:
+                raise UserError(_("This form was already used: open the page again."))
+            existing.already_saved = True
+        return existing
+
+    if client_id is not None and (existing := saved()) is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            entry = CupBonus.objects.create(
+                season=season,
+                team=row,
+                points=points,
+                reason=reason,
+                created_by=actor,
+                client_id=client_id,
+            )
+            audit(
+                None,
+                actor,
+                "league.cup_bonus",
+                f"{season.slug}/{row.code}",
+                after={"team": row.code, "user": row.handle, "points": points},
+                comment=reason,
+            )
+    except IntegrityError:
+        existing = saved() if client_id is not None else None
+        if existing is None:
+            raise
+        return existing
+    entry.already_saved = False
     return entry
 
 

@@ -24,6 +24,7 @@ from leagues import reporting
 from leagues.access import LeaguePermission, season_permissions
 from leagues.forms import CorrectForm, DisputeForm, ExcuseForm, ReportForm, ResolveForm
 from leagues.models import Concession, Excuse, Match, ResultReport
+from leagues.submissions import once
 
 ACCEPTED = (ResultReport.Status.CONFIRMED, ResultReport.Status.RESOLVED)
 MEDIA_TYPES = {"jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp"}
@@ -242,6 +243,7 @@ def report_withdraw(request, slug, code, pk):
 
 @login_required
 @require_POST
+@once
 def report_resolve(request, slug, code, pk):
     match = _match(slug, code)
     if LeaguePermission.REVIEW_RESULTS not in season_permissions(
@@ -264,6 +266,7 @@ def report_resolve(request, slug, code, pk):
 
 @login_required
 @require_POST
+@once
 def correct(request, slug, code):
     match = _match(slug, code)
     if LeaguePermission.REVIEW_RESULTS not in season_permissions(
@@ -315,6 +318,7 @@ def excuse_answer(request, slug, code):
 
 @login_required
 @require_POST
+@once
 def excuse_decide(request, slug, code):
     match = _match(slug, code)
     try:
