@@ -584,7 +584,9 @@ def move_deadlines(
     Permission ``MANAGE_CALENDAR``. Raises ``UserError`` unless exactly one of ``round`` /
     ``match`` is given, for a matchday without fixtures, a match of another competition,
     naive date-times or final < initial. The audit entry keeps every fixture's deadlines
-    before. Returns the number of fixtures changed.
+    before. Returns the number of fixtures given those deadlines; when they all had them
+    already (the same form sent twice) nothing is written, not even an audit entry
+    (issue 12).
     """
     season = competition.season
     require(actor, season, LeaguePermission.MANAGE_CALENDAR)
@@ -619,6 +621,8 @@ def move_deadlines(
             ]
             for m in rows
         }
+        if all(m.initial_deadline == initial and m.final_deadline == final for m in rows):
+            return len(rows)  # already so (a form sent twice): no change, no audit entry
         Match.objects.filter(pk__in=[m.pk for m in rows]).update(
             initial_deadline=initial, final_deadline=final
         )

@@ -775,7 +775,8 @@ def decide_tie(competition: Competition, actor, order: list[str], reason: str) -
     match that settled a Primera B title tie (SPEC-leagues §2 "then staff decision",
     ANFPES T24 §1.3.1). ``order``: the tied teams' ids, best first; they replace their
     earlier place in :attr:`Competition.decisions`. Needs league staff
-    (``REVIEW_RESULTS``); ``UserError`` for an unknown or repeated team or no reason."""
+    (``REVIEW_RESULTS``); ``UserError`` for an unknown or repeated team or no reason. The
+    same decision again changes nothing and writes no audit entry (issue 12)."""
     from django.utils.translation import gettext as _
 
     from events.errors import UserError
@@ -792,6 +793,8 @@ def decide_tie(competition: Competition, actor, order: list[str], reason: str) -
             raise UserError(_("List each tied team once, best first."))
         before = list(competition.decisions)
         competition.decisions = [t for t in before if t not in order] + list(order)
+        if competition.decisions == before:
+            return competition  # the same decision again (a form sent twice): no change
         competition.save(update_fields=["decisions"])
         audit(
             None,

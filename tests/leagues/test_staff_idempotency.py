@@ -226,3 +226,65 @@ def test_staff_pages_forms_carry_a_form_id(client, league, name):  # noqa: F811
     client.force_login(UserFactory(is_superuser=True))
     html = client.get(reverse(f"leagues:{name}", kwargs={"slug": league["season"].slug}))
     assert 'name="client_id"' in html.content.decode()
+
+
+# --------------------------------------------------------------------------- replays without an id
+def test_the_same_excuse_decision_twice_changes_nothing(league):  # noqa: F811
+    from datetime import date
+
+    from leagues import reporting
+    from tests.leagues.test_reporting import png
+
+    excuse = reporting.request_excuse(
+        league["match"],
+        league["home"],
+        date_from=date(2026, 3, 1),
+        date_to=date(2026, 3, 5),
+        reason="trip",
+        evidence=png(),
+    )
+    reporting.decide_excuse(excuse, league["staff"], True)
+    reporting.decide_excuse(excuse, league["staff"], True)
+    assert AuditLog.objects.filter(action="league.excuse_decided").count() == 1
+    reporting.decide_excuse(excuse, league["staff"], False)  # a change is still recorded
+    assert AuditLog.objects.filter(action="league.excuse_decided").count() == 2
+
+
+def test_the_same_correction_twice_is_audited_once(league):  # noqa: F811
+    from leagues import reporting
+
+    when = timezone.now() - timedelta(hours=1)
+    kwargs = {"home_goals": 3, "away_goals": 1, "reported_at": when, "reason": "typo"}
+    reporting.correct_result(league["match"], league["staff"], **kwargs)
+    reporting.correct_result(league["match"], league["staff"], **kwargs)
+    assert AuditLog.objects.filter(action="league.result_corrected").count() == 1
+    reporting.correct_result(league["match"], league["staff"], **{**kwargs, "home_goals": 4})
+    assert AuditLog.objects.filter(action="league.result_corrected").count() == 2
+
+
+def test_the_same_deadlines_twice_are_audited_once(league):  # noqa: F811
+    competition = Competition.objects.select_related("season").get(slug="t24-primera-a")
+    initial = timezone.now().replace(microsecond=0) + timedelta(days=3)
+    final = initial + timedelta(days=2)
+    for _ in range(2):
+        n = sanctions.move_deadlines(
+            competition, league["staff"], initial=initial, final=final, round=2
+        )
+        assert n == 1
+    assert AuditLog.objects.filter(action="league.deadlines_moved").count() == 1
+
+
+def test_the_same_tie_decision_twice_is_audited_once(db):
+    from leagues import services
+    from leagues.models import SeasonRole
+    from tests.leagues.test_decisions import tied_season
+
+    season = services.import_season(tied_season(False))
+    staff = UserFactory()
+    SeasonRole.objects.create(season=season, user=staff, role="staff")
+    competition = Competition.objects.get(slug="t24-primera-a")
+    for _ in range(2):
+        services.decide_tie(competition, staff, ["t2", "t1"], "decider 3-1")
+    assert AuditLog.objects.filter(action="league.tie_decided").count() == 1
+    competition.refresh_from_db()
+    assert competition.decisions == ["t2", "t1"]
