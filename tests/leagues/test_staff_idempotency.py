@@ -288,3 +288,47 @@ def test_the_same_tie_decision_twice_is_audited_once(db):
     assert AuditLog.objects.filter(action="league.tie_decided").count() == 1
     competition.refresh_from_db()
     assert competition.decisions == ["t2", "t1"]
+
+
+NOT_STAFF_FORMS = {
+    # Read-only pages and files.
+    "season",
+    "suspensions",
+    "competition",
+    "cup-bonus",
+    "compliance",
+    "draft",
+    "match",
+    "report-screenshot",
+    "excuse-evidence",
+    "my-fixtures",
+    "my-fixtures-ics",
+    "fixtures-feed",
+    "staff-home",
+    "staff-audit",
+    "staff-brackets",
+    # The players' own forms: one open report per match, one excuse, one concession
+    # (database constraints and state checks, leagues.reporting).
+    "match-report",
+    "report-confirm",
+    "report-dispute",
+    "report-withdraw",
+    "match-excuse",
+    "excuse-answer",
+    "match-concede",
+}
+
+
+def test_every_league_staff_form_saves_once():
+    """A new staff or tribunal endpoint must be wrapped by leagues.submissions.once."""
+    from leagues import urls
+
+    names = {p.name: p.callback for p in urls.urlpatterns}
+    assert NOT_STAFF_FORMS <= set(names)
+    missing = [
+        name
+        for name, view in sorted(names.items())
+        if name not in NOT_STAFF_FORMS and not getattr(view, "idempotent", False)
+    ]
+    assert missing == []
+    assert len(names) - len(NOT_STAFF_FORMS) == 27
