@@ -32,11 +32,12 @@ def competition_table(request, slug):
 @require_GET
 def season_compliance(request, slug):
     """``GET /api/v1/seasons/<slug>/compliance`` — the compliance table as of now
-    (CONTRACTS §6, SPEC-leagues §8)."""
+    (CONTRACTS §6, SPEC-leagues §8), with display names, never login usernames
+    (``public=True``)."""
     season = Season.objects.filter(slug=slug).first()
     if season is None:
         return _error(404, "no such season")
-    return JsonResponse(services.season_compliance(season))
+    return JsonResponse(services.season_compliance(season, public=True))
 
 
 @require_GET

@@ -2198,12 +2198,16 @@ def nucommunity_draws(season: Season) -> list[dict]:
     ]
 
 
-def add_cup_bonus(season: Season, actor, *, team: str, points, reason: str):
+def add_cup_bonus(season: Season, actor, *, team: str, points, reason: str, client_id=None):
     """League staff enter Nucommunity Shit bonus points for a team's user (§2.1, §IV.2):
     ``points`` a non-zero integer (negative corrects an entry), a reason. Needs
     ``MANAGE_COMPLIANCE``; ``UserError`` for an unknown team, a bad amount or no reason.
-    Audited (``league.cup_bonus``)."""
-    from django.db import transaction
+    Audited (``league.cup_bonus``).
+
+    Idempotent by ``client_id`` (the staff form's submission id, a UUID unique on the
+    entry, issue 12): the same form sent again returns the entry already saved with
+    ``already_saved = True`` and adds nothing; a new entry has ``already_saved = False``."""
+    from django.db import IntegrityError, transaction
     from django.utils.translation import gettext as _
 
     from events.errors import UserError
@@ -2229,33 +2233,58 @@ def add_cup_bonus(season: Season, actor, *, team: str, points, reason: str):
     row = season.teams.filter(code=team).first()
     if row is None:
         raise UserError(_("Unknown team id: %(id)s.") % {"id": team}, field="team")
-    with transaction.atomic():
-        entry = CupBonus.objects.create(
-            season=season, team=row, points=points, reason=reason, created_by=actor
-        )
-        audit(
-            None,
-            actor,
-            "league.cup_bonus",
-            f"{season.slug}/{row.code}",
-            after={"team": row.code, "user": row.handle, "points": points},
-            comment=reason,
-        )
+
+    def saved():
+        existing = CupBonus.objects.filter(client_id=client_id).first()
+        if existing is not None:
+            if existing.season_id != season.pk:
+                raise UserError(_("This form was already used: open the page again."))
+            existing.already_saved = True
+        return existing
+
+    if client_id is not None and (existing := saved()) is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            entry = CupBonus.objects.create(
+                season=season,
+                team=row,
+                points=points,
+                reason=reason,
+                created_by=actor,
+                client_id=client_id,
+            )
+            audit(
+                None,
+                actor,
+                "league.cup_bonus",
+                f"{season.slug}/{row.code}",
+                after={"team": row.code, "user": row.handle, "points": points},
+                comment=reason,
+            )
+    except IntegrityError:
+        existing = saved() if client_id is not None else None
+        if existing is None:
+            raise
+        return existing
+    entry.already_saved = False
     return entry
 
 
 def season_cup_bonus(season: Season) -> list[dict]:
     """The Nucommunity Shit bonus points per user (:func:`leagues.rules.cups.bonus_totals`):
-    ``[{"team", "name", "user", "earned", "forfeited", "payable", "reaped"}]``; a user reaped
-    at the season-end compliance review (§IV.2) forfeits them. 1 query without entries,
-    3 more (the compliance table) once a season-end review was held."""
-    from leagues.models import CupBonus, Review
+    ``[{"team", "name", "player", "user", "earned", "forfeited", "payable", "reaped"}]``; a
+    user reaped at the season-end compliance review (§IV.2) forfeits them. ``player`` is
+    the display name for public pages (:attr:`leagues.models.Team.player_name`), ``user``
+    the login (staff pages only). 1 query without entries, 3 more (the compliance table)
+    once a season-end review was held."""
+    from leagues.models import CupBonus, Review, player_name
     from leagues.rules import cups as cup_rules
 
     rows = list(
         CupBonus.objects.filter(season=season)
         .order_by("id")
-        .values("team__code", "team__name", "team__handle", "points", "reason")
+        .values("team__code", "team__name", "team__handle", "points", "reason", *_PLAYER)
     )
     if not rows:
         return []
@@ -2265,25 +2294,46 @@ def season_cup_bonus(season: Season) -> list[dict]:
 
         table = season_compliance_table(season)
         reaped = {r.user for r in table.rows if r.loses_cup_bonus}
-    info = {r["team__handle"]: (r["team__code"], r["team__name"]) for r in rows}
+    info = {
+        r["team__handle"]: (r["team__code"], r["team__name"], player_name(*_player(r)))
+        for r in rows
+    }
     totals = cup_rules.bonus_totals(
         [cup_rules.BonusEntry(r["team__handle"], r["points"], r["reason"]) for r in rows],
         reaped,
     )
-    return [{"team": info[t.user][0], "name": info[t.user][1], **t.as_dict()} for t in totals]
+    return [
+        {
+            "team": info[t.user][0],
+            "name": info[t.user][1],
+            "player": info[t.user][2],
+            **t.as_dict(),
+        }
+        for t in totals
+    ]
+
+
+_PLAYER = ("team__user__first_name", "team__user__last_name")
+"""The fields :func:`leagues.models.player_name` needs, for ``.values()`` on cup bonuses."""
+
+
+def _player(row: dict) -> tuple[str, str, str]:
+    return (row["team__user__first_name"], row["team__user__last_name"], row["team__name"])
 
 
 def cup_bonus_ledger(season: Season) -> list[dict]:
     """The Nucommunity Shit bonus-points ledger of ``season`` entry by entry, oldest
-    first: ``[{"team", "name", "user", "points", "reason", "at"}]`` — corrections are
-    entries of their own (negative points, their reason), never netted away
-    (:func:`season_cup_bonus` gives the totals). One query."""
-    from leagues.models import CupBonus
+    first: ``[{"team", "name", "player", "user", "points", "reason", "at"}]`` (``player``
+    and ``user`` as in :func:`season_cup_bonus`) — corrections are entries of their own
+    (negative points, their reason), never netted away (:func:`season_cup_bonus` gives
+    the totals). One query."""
+    from leagues.models import CupBonus, player_name
 
     return [
         {
             "team": r["team__code"],
             "name": r["team__name"],
+            "player": player_name(*_player(r)),
             "user": r["team__handle"],
             "points": r["points"],
             "reason": r["reason"],
@@ -2291,7 +2341,9 @@ def cup_bonus_ledger(season: Season) -> list[dict]:
         }
         for r in CupBonus.objects.filter(season=season)
         .order_by("id")
-        .values("team__code", "team__name", "team__handle", "points", "reason", "created_at")
+        .values(
+            "team__code", "team__name", "team__handle", "points", "reason", "created_at", *_PLAYER
+        )
     ]
 
 

@@ -104,6 +104,25 @@ class Team(models.Model):
     def __str__(self):
         return self.name
 
+    @property
+    def player_name(self) -> str:
+        """The player's name on public pages, APIs and exports (issue 12): the linked
+        account's full name, else the team's name — never the login username (``handle``,
+        ``user.username``), which would help password guessing (docs/leagues.md). Load
+        ``user`` with the team (``select_related``) to avoid a query per team."""
+        return player_name(
+            self.user.first_name if self.user_id else "",
+            self.user.last_name if self.user_id else "",
+            self.name,
+        )
+
+
+def player_name(first_name: str, last_name: str, team_name: str) -> str:
+    """:attr:`Team.player_name` from plain values (for ``.values()`` queries): ``"First
+    Last"`` when the account has a name, else ``team_name``."""
+    full = f"{first_name or ''} {last_name or ''}".strip()
+    return full or team_name
+
 
 class Competition(models.Model):
     """A competition of a season: a league (double round robin), a group stage or a
@@ -371,6 +390,18 @@ class Adjustment(models.Model):
         verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    client_id = models.UUIDField(
+        _("submission id"),
+        null=True,
+        blank=True,
+        unique=True,
+        editable=False,
+        help_text=_(
+            "Generated when the tribunal's form was shown: the same form sent twice (a "
+            "double click) is already saved, never a second entry. Empty for entries made "
+            "by walkovers, abandonments and season files."
+        ),
+    )
 
     class Meta:
         verbose_name = _("points adjustment")
@@ -727,6 +758,17 @@ class CupBonus(models.Model):
         verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    client_id = models.UUIDField(
+        _("submission id"),
+        null=True,
+        blank=True,
+        unique=True,
+        editable=False,
+        help_text=_(
+            "Generated when the staff form was shown: the same form sent twice is already "
+            "saved, never a second entry."
+        ),
+    )
 
     class Meta:
         verbose_name = _("cup bonus points")
@@ -738,3 +780,34 @@ class CupBonus(models.Model):
 
     def __str__(self):
         return f"{self.team} {self.points:+d}: {self.reason}"
+
+
+# --------------------------------------------------------------------------- idempotency
+class StaffSubmission(models.Model):
+    """A league staff or tribunal form that was saved (issue 12), recorded with the id
+    generated when the form was shown (``client_id``), in the same transaction as what it
+    did (:func:`leagues.submissions.once`): the same form sent again — a double click, a
+    retry after a lost answer — is "already saved", never a second walkover, deduction,
+    draw or audit entry. ``redirect_to`` is where the first answer led."""
+
+    client_id = models.UUIDField(_("submission id"), unique=True)
+    action = models.CharField(_("action"), max_length=80)
+    path = models.CharField(_("address"), max_length=500)
+    redirect_to = models.CharField(_("answered with"), max_length=500, blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("sent by"),
+    )
+    created_at = models.DateTimeField(_("received at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("staff form submission")
+        verbose_name_plural = _("staff form submissions")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.action} ({self.client_id})"

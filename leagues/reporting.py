@@ -638,7 +638,8 @@ def correct_result(
     includes extra time; ``penalties`` — the shoot-out ``(home, away)``, checked as a
     report's (:func:`check_decider`: a decider only, after a score level after extra time,
     not level itself; a level decider needs it). ``stream_url``: the broadcast link, which a final-phase
-    match needs to count (§1.4); empty keeps the current one."""
+    match needs to count (§1.4); empty keeps the current one. The same correction again (a
+    form sent twice) changes nothing and writes no audit entry (issue 12)."""
     reason = (reason or "").strip()
     if not reason:
         raise UserError(_("Give the reason for the correction."), field="reason")
@@ -670,18 +671,23 @@ def correct_result(
         match.penalties_home, match.penalties_away = penalties or (None, None)
         match.save(update_fields=["extra_time", "penalties_home", "penalties_away", "stream_url"])
         _apply(match, home_goals, away_goals, when)
+        after = {
+            **_snapshot(match),
+            "extra_time": match.extra_time,
+            "penalties": [match.penalties_home, match.penalties_away],
+            "stream_url": match.stream_url,
+        }
+        if after == before:
+            # The same correction again (a form sent twice): nothing changed, no audit
+            # entry (issue 12).
+            return match
         audit(
             None,
             actor,
             "league.result_corrected",
             target(match),
             before=before,
-            after={
-                **_snapshot(match),
-                "extra_time": match.extra_time,
-                "penalties": [match.penalties_home, match.penalties_away],
-                "stream_url": match.stream_url,
-            },
+            after=after,
             comment=reason,
         )
     return match
@@ -786,12 +792,16 @@ def answer_excuse(excuse: Excuse, user, agree: bool) -> Excuse:
 def decide_excuse(excuse: Excuse, actor, approve: bool) -> Excuse:
     """League staff approve or refuse an excuse (§IV.5; needs
     :attr:`LeaguePermission.MANAGE_COMPLIANCE`). Staff may decide before the opponent
-    answered; the excuse counts only with both yes. A decision can be changed (audited)."""
+    answered; the excuse counts only with both yes. A decision can be changed (audited).
+    The same decision again (a form sent twice) changes nothing and writes no audit entry
+    (issue 12)."""
     with transaction.atomic():
         match = _lock(excuse.match)
         require(actor, match.competition.season, LeaguePermission.MANAGE_COMPLIANCE)
         excuse = Excuse.objects.select_for_update().get(pk=excuse.pk)
         before = excuse.staff_answer
+        if before == ("yes" if approve else "no"):
+            return excuse
         excuse.staff_answer = "yes" if approve else "no"
         excuse.decided_by = actor
         excuse.save(update_fields=["staff_answer", "decided_by"])

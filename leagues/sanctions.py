@@ -29,12 +29,13 @@ repeated in the docstring that applies it.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -480,14 +481,29 @@ def abandon_team(team: Team, actor, *, standing: str, award: bool, reason: str) 
 
 # --------------------------------------------------------------------------- ledger
 def add_adjustment(
-    competition: Competition, team: Team, points: int, reason: str, actor
+    competition: Competition,
+    team: Team,
+    points: int,
+    reason: str,
+    actor,
+    *,
+    client_id: uuid.UUID | None = None,
 ) -> Adjustment:
     """Add an entry to ``competition``'s points ledger (SPEC-leagues §2): ``points``, a
     non-zero whole number from −99 to 99, for ``team``, which must take part in the
     competition, with a ``reason``. The ledger is never edited nor deleted: a mistake is
-    corrected by another entry. Permission ``DECIDE_SANCTIONS``. Raises ``UserError``."""
+    corrected by another entry. Permission ``DECIDE_SANCTIONS``. Raises ``UserError``.
+
+    Idempotent by ``client_id`` (the tribunal form's submission id, unique on the entry,
+    issue 12): the same form sent twice — a double click, two simultaneous requests —
+    returns the entry already saved with ``already_saved = True`` and adds nothing (no
+    second entry, no second audit row); a new entry has ``already_saved = False``."""
     season = competition.season
     require(actor, season, LeaguePermission.DECIDE_SANCTIONS)
+    if client_id is not None:
+        existing = _saved_adjustment(competition, client_id)
+        if existing is not None:
+            return existing
     points = _int(points, _("Points"))
     if points == 0 or abs(points) > MAX_ADJUSTMENT:
         raise UserError(
@@ -498,30 +514,55 @@ def add_adjustment(
     reason = _reason(reason, required=True)
     if competition.kind == Competition.Kind.KNOCKOUT:
         raise UserError(_("A knockout has no table: it takes no points adjustments."))
-    with transaction.atomic():
-        _regular_phase_open(competition)
-        Competition.objects.select_for_update().filter(pk=competition.pk).first()
-        if not Entry.objects.filter(competition=competition, team=team).exists():
-            raise UserError(
-                _("%(team)s does not take part in %(competition)s.")
-                % {"team": team.name, "competition": competition.name},
-                field="team",
+    try:
+        with transaction.atomic():
+            _regular_phase_open(competition)
+            Competition.objects.select_for_update().filter(pk=competition.pk).first()
+            if client_id is not None:
+                # A simultaneous copy of the form may have been saved while we waited.
+                existing = _saved_adjustment(competition, client_id)
+                if existing is not None:
+                    return existing
+            if not Entry.objects.filter(competition=competition, team=team).exists():
+                raise UserError(
+                    _("%(team)s does not take part in %(competition)s.")
+                    % {"team": team.name, "competition": competition.name},
+                    field="team",
+                )
+            entry = Adjustment.objects.create(
+                competition=competition,
+                team=team,
+                points=points,
+                reason=reason,
+                created_by=_user(actor),
+                client_id=client_id,
             )
-        entry = Adjustment.objects.create(
-            competition=competition,
-            team=team,
-            points=points,
-            reason=reason,
-            created_by=_user(actor),
-        )
-        audit(
-            None,
-            actor,
-            "league.adjustment_added",
-            target=f"{season.slug}/{competition.slug}",
-            after={"team": team.code, "points": points, "reason": reason},
-        )
+            audit(
+                None,
+                actor,
+                "league.adjustment_added",
+                target=f"{season.slug}/{competition.slug}",
+                after={"team": team.code, "points": points, "reason": reason},
+            )
+    except IntegrityError:
+        existing = _saved_adjustment(competition, client_id) if client_id else None
+        if existing is None:
+            raise
+        return existing
+    entry.already_saved = False
     return entry
+
+
+def _saved_adjustment(competition: Competition, client_id: uuid.UUID) -> Adjustment | None:
+    """The entry already saved with ``client_id`` (``already_saved = True``); a
+    ``UserError`` when that id belongs to another competition's ledger."""
+    existing = Adjustment.objects.filter(client_id=client_id).first()
+    if existing is None:
+        return None
+    if existing.competition_id != competition.pk:
+        raise UserError(_("This form was already used for another ledger: open the page again."))
+    existing.already_saved = True
+    return existing
 
 
 # --------------------------------------------------------------------------- deadlines
@@ -543,7 +584,9 @@ def move_deadlines(
     Permission ``MANAGE_CALENDAR``. Raises ``UserError`` unless exactly one of ``round`` /
     ``match`` is given, for a matchday without fixtures, a match of another competition,
     naive date-times or final < initial. The audit entry keeps every fixture's deadlines
-    before. Returns the number of fixtures changed.
+    before. Returns the number of fixtures given those deadlines; when they all had them
+    already (the same form sent twice) nothing is written, not even an audit entry
+    (issue 12).
     """
     season = competition.season
     require(actor, season, LeaguePermission.MANAGE_CALENDAR)
@@ -578,6 +621,8 @@ def move_deadlines(
             ]
             for m in rows
         }
+        if all(m.initial_deadline == initial and m.final_deadline == final for m in rows):
+            return len(rows)  # already so (a form sent twice): no change, no audit entry
         Match.objects.filter(pk__in=[m.pk for m in rows]).update(
             initial_deadline=initial, final_deadline=final
         )

@@ -589,7 +589,7 @@ def compliance_inputs(season: Season) -> ComplianceInputs:
         )
         for kind in REVIEW_KINDS
     }
-    teams = list(season.teams.order_by("id").annotate(**review_at))
+    teams = list(season.teams.order_by("id").select_related("user").annotate(**review_at))
     handle = {t.code: t.handle for t in teams}
     held: dict[str, datetime] = {}
     if teams:
@@ -697,7 +697,9 @@ def season_compliance_table(
     )
 
 
-def season_compliance(season: Season, as_of: datetime | None = None) -> dict:
+def season_compliance(
+    season: Season, as_of: datetime | None = None, *, public: bool = False
+) -> dict:
     """The compliance document (CONTRACTS §6, SPEC-leagues §8, ANFPES T24 §IV) of ``season``
     as of ``as_of`` (default: now), by :func:`leagues.rules.compliance.compute_compliance`,
     in 2 queries (:func:`compliance_inputs`).
@@ -714,6 +716,11 @@ def season_compliance(season: Season, as_of: datetime | None = None) -> dict:
     "reaped", "causes"}]}`` — ``name``, ``round``/``home``/``away``, ``phases`` and
     ``reviews`` are optional additions to CONTRACTS §6. Date-times in the season's time
     zone.
+
+    ``public=True`` (the public page and API): no login username anywhere — each row's
+    ``user`` is the player's display name (:attr:`leagues.models.Team.player_name`: the
+    account's full name, else the team's name) and a review's ``reaped`` and ``causes``
+    name team ids instead of users **[choice]** (issue 12; docs/leagues.md).
     """
     as_of = as_of or timezone.now()
     tz = ZoneInfo(season.time_zone)
@@ -732,9 +739,19 @@ def season_compliance(season: Season, as_of: datetime | None = None) -> dict:
             "name": team.name if team else None,
             **row.as_dict(),
         }
+        if public:
+            doc["user"] = team.player_name if team else None
         for fixture in doc["fixtures"]:
             fixture |= inputs.info.get(fixture["fixture"], {})
         rows.append(doc)
+
+    def who(user: str) -> str:
+        """A reaped user as the document names them: the team id when public."""
+        if not public:
+            return user
+        team = team_of.get(user)
+        return team.code if team else None
+
     return {
         "season": season.slug,
         "as_of": when(as_of),
@@ -745,8 +762,8 @@ def season_compliance(season: Season, as_of: datetime | None = None) -> dict:
             {
                 "kind": result.review.code,
                 "at": when(result.review.at),
-                "reaped": list(result.reaped),
-                "causes": {user: list(ids) for user, ids in result.causes.items()},
+                "reaped": [who(user) for user in result.reaped],
+                "causes": {who(user): list(ids) for user, ids in result.causes.items()},
             }
             for result in table.reviews
         ],
@@ -758,7 +775,8 @@ def decide_tie(competition: Competition, actor, order: list[str], reason: str) -
     match that settled a Primera B title tie (SPEC-leagues §2 "then staff decision",
     ANFPES T24 §1.3.1). ``order``: the tied teams' ids, best first; they replace their
     earlier place in :attr:`Competition.decisions`. Needs league staff
-    (``REVIEW_RESULTS``); ``UserError`` for an unknown or repeated team or no reason."""
+    (``REVIEW_RESULTS``); ``UserError`` for an unknown or repeated team or no reason. The
+    same decision again changes nothing and writes no audit entry (issue 12)."""
     from django.utils.translation import gettext as _
 
     from events.errors import UserError
@@ -775,6 +793,8 @@ def decide_tie(competition: Competition, actor, order: list[str], reason: str) -
             raise UserError(_("List each tied team once, best first."))
         before = list(competition.decisions)
         competition.decisions = [t for t in before if t not in order] + list(order)
+        if competition.decisions == before:
+            return competition  # the same decision again (a form sent twice): no change
         competition.save(update_fields=["decisions"])
         audit(
             None,

@@ -25,6 +25,7 @@ from events.errors import UserError
 from leagues import ical, services
 from leagues.access import LeaguePermission, season_permissions
 from leagues.models import Competition, Match, ResultReport, Season
+from leagues.submissions import once
 from leagues.tables import LeagueTable, tie_breaker_label
 
 
@@ -265,6 +266,7 @@ def _calendar(request, user):
 
 @login_required
 @require_POST
+@once
 def decide_tie(request, slug):
     """League staff order the teams of an unresolved tie (or record a decider match)."""
     competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
@@ -283,6 +285,7 @@ def decide_tie(request, slug):
 
 @login_required
 @require_POST
+@once
 def close_regular_phase(request, slug):
     """League staff close Primera A's regular phase: the playoffs are created from the
     final table (:func:`leagues.finals.close_regular_phase`). Needs a confirmation."""

@@ -25,6 +25,7 @@ from leagues import drafting, services
 from leagues.access import LeaguePermission, season_permissions, season_staff_required
 from leagues.labels import draft_rule_label, outcome_label
 from leagues.models import Review, Season
+from leagues.submissions import once
 
 
 def _staff_links(request, season):
@@ -43,7 +44,7 @@ def compliance_page(request, slug):
     """Public compliance table: per user points, maximum, percentage, reaped, and each
     fixture's outcome in a ``<details>``."""
     season = get_object_or_404(Season, slug=slug)
-    doc = services.season_compliance(season)
+    doc = services.season_compliance(season, public=True)
     names = {row["team"]: row["name"] for row in doc["rows"]}
     kinds = _kind_labels()
     rows = []
@@ -125,6 +126,7 @@ def _parse_local(value: str, season: Season):
 
 @require_http_methods(["GET", "POST"])
 @season_staff_required(LeaguePermission.MANAGE_COMPLIANCE)
+@once
 def staff_reviews(request, season):
     """Reviews: a preview of whom each review not held yet would reap now, a button to
     hold it, and the reviews held with whom they reaped."""
@@ -171,6 +173,7 @@ def staff_reviews(request, season):
 
 @require_http_methods(["GET", "POST"])
 @season_staff_required(LeaguePermission.MANAGE_DRAFT)
+@once
 def staff_draft(request, season):
     """Draft: enter the base order (one team id per line) and draw lots among the
     suspended teams."""

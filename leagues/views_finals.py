@@ -14,13 +14,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from events.errors import UserError
-from leagues import finals, labels
+from leagues import finals, labels, submissions
 from leagues.access import LeaguePermission, season_permissions, season_staff_required
 from leagues.models import Competition
+from leagues.submissions import once
 
 
 @login_required
 @require_POST
+@once
 def advance_stage(request, slug):
     """League staff close a stage of a knockout: third matches for level ties, else the
     next ties from the winners. No role → 404; a role without ``REVIEW_RESULTS`` → 403
@@ -83,6 +85,7 @@ def _yes_no(value) -> bool:
 
 @require_http_methods(["GET", "POST"])
 @season_staff_required(LeaguePermission.MANAGE_DRAFT)
+@once
 def staff_champagne(request, season):
     """The Champagne League draw: pots from this season's tables or from pasted ordered
     team ids, then a seeded draw or a live draw typed by hand; creates the group stage."""
@@ -146,6 +149,7 @@ def staff_champagne(request, season):
 # --------------------------------------------------------------------------- cups
 @login_required
 @require_POST
+@once
 def close_group_stage(request, slug):
     """League staff close a cup's group stage: the knockout (and the Conference Lag) are
     created from the group tables (:func:`leagues.finals.close_group_stage`)."""
@@ -170,6 +174,7 @@ def close_group_stage(request, slug):
 
 @require_http_methods(["GET", "POST"])
 @season_staff_required(LeaguePermission.MANAGE_DRAFT)
+@once
 def staff_nucommunity(request, season):
     """The Nucommunity Shit: format (a knockout from a draw, or groups + knockout), a
     seeded draw or a live draw typed by hand; and its bonus-points ledger."""
@@ -230,20 +235,25 @@ def staff_nucommunity(request, season):
 
 @require_POST
 @season_staff_required(LeaguePermission.MANAGE_COMPLIANCE)
+@once
 def staff_cup_bonus(request, season):
     """League staff enter bonus points of the Nucommunity Shit (user, points, reason)."""
     try:
-        finals.add_cup_bonus(
+        entry = finals.add_cup_bonus(
             season,
             request.user,
             team=request.POST.get("team", ""),
             points=request.POST.get("points", ""),
             reason=request.POST.get("reason", ""),
+            client_id=submissions.client_id(request),
         )
     except UserError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("Bonus points recorded."))
+        if entry.already_saved:
+            messages.info(request, submissions.ALREADY_SAVED)
+        else:
+            messages.success(request, _("Bonus points recorded."))
     return redirect(reverse("leagues:staff-nucommunity", kwargs={"slug": season.slug}) + "#bonus")
 
 
@@ -266,6 +276,7 @@ def _bracket_action(request, slug, action, success):
 
 @login_required
 @require_POST
+@once
 def bracket_slot(request, slug):
     """League staff set a slot of a tie without matches by hand (with a reason)."""
     post = request.POST
@@ -286,6 +297,7 @@ def bracket_slot(request, slug):
 
 @login_required
 @require_POST
+@once
 def bracket_award(request, slug):
     """The tribunal awards a tie (ANFPES T24 §III.2), with a reason."""
     post = request.POST
@@ -301,6 +313,7 @@ def bracket_award(request, slug):
 
 @login_required
 @require_POST
+@once
 def bracket_third_home(request, slug):
     """League staff choose the home side of a third match, with a reason."""
     post = request.POST
@@ -316,6 +329,7 @@ def bracket_third_home(request, slug):
 
 @login_required
 @require_POST
+@once
 def bracket_final_four(request, slug):
     """League staff switch Primera A's Final Four on or off (§1.1.6), with a reason."""
     post = request.POST
@@ -331,6 +345,7 @@ def bracket_final_four(request, slug):
 
 @login_required
 @require_POST
+@once
 def relegation(request, slug):
     """League staff record the teams relegated directly from Primera A after abandonments
     (§1.2.2), from any competition page of the season."""

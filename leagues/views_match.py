@@ -4,7 +4,8 @@ compliance points; league staff resolve reports, correct results and decide excu
 (the tribunal's forms come from ``leagues.views_staff``).
 
 Public: the result and the screenshots of accepted reports. The two players and the
-season's staff also see open reports, disputes and the excuse with its evidence.
+season's staff also see open reports, dispute texts, staff reasons and the excuse with its
+evidence.
 Views are thin: :mod:`leagues.reporting` checks, saves and audits; a ``UserError`` is shown
 on the page with the form as it was sent (nothing is lost), ``PermissionDenied`` is a 403.
 """
@@ -23,6 +24,7 @@ from leagues import reporting
 from leagues.access import LeaguePermission, season_permissions
 from leagues.forms import CorrectForm, DisputeForm, ExcuseForm, ReportForm, ResolveForm
 from leagues.models import Concession, Excuse, Match, ResultReport
+from leagues.submissions import once
 
 ACCEPTED = (ResultReport.Status.CONFIRMED, ResultReport.Status.RESOLVED)
 MEDIA_TYPES = {"jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp"}
@@ -30,7 +32,7 @@ MEDIA_TYPES = {"jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "w
 
 def _match(slug, code) -> Match:
     return get_object_or_404(
-        Match.objects.select_related("competition__season", "home", "away"),
+        Match.objects.select_related("competition__season", "home__user", "away__user"),
         competition__slug=slug,
         code=code,
     )
@@ -50,7 +52,11 @@ def _page(request, match: Match, *, status=200, **forms):
     reports = list(match.reports.select_related("team", "responded_by", "resolved_by"))
     open_report = next((r for r in reports if r.is_open), None)
     if not private:
+        # The public sees an accepted report's score and screenshot; its dispute text and
+        # the staff's reason stay with the two players and staff (docs/leagues.md).
         reports = [r for r in reports if r.status in ACCEPTED]
+        for r in reports:
+            r.dispute_reason = r.resolution = ""
     excuse = Excuse.objects.filter(match=match).select_related("team").first()
     concession = Concession.objects.filter(match=match).select_related("team").first()
     scheduled = match.status == Match.Status.SCHEDULED
@@ -237,6 +243,7 @@ def report_withdraw(request, slug, code, pk):
 
 @login_required
 @require_POST
+@once
 def report_resolve(request, slug, code, pk):
     match = _match(slug, code)
     if LeaguePermission.REVIEW_RESULTS not in season_permissions(
@@ -259,6 +266,7 @@ def report_resolve(request, slug, code, pk):
 
 @login_required
 @require_POST
+@once
 def correct(request, slug, code):
     match = _match(slug, code)
     if LeaguePermission.REVIEW_RESULTS not in season_permissions(
@@ -310,6 +318,7 @@ def excuse_answer(request, slug, code):
 
 @login_required
 @require_POST
+@once
 def excuse_decide(request, slug, code):
     match = _match(slug, code)
     try:

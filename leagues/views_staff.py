@@ -29,10 +29,11 @@ from django.views.decorators.http import require_POST
 
 from events.errors import UserError
 from events.models import AuditLog
-from leagues import finals, sanctions
+from leagues import finals, sanctions, submissions
 from leagues.access import LeaguePermission as P
 from leagues.access import season_permissions, season_staff_required
 from leagues.models import Adjustment, Competition, Excuse, Match, ResultReport, Team
+from leagues.submissions import once
 
 AUDIT_PAGE_SIZE = 50
 QUEUE_LIMIT = 200
@@ -249,6 +250,7 @@ def _matchday_deadlines(competition):
 
 
 @season_staff_required(P.MANAGE_CALENDAR)
+@once
 def staff_deadlines(request, season):
     """Move a matchday's or a fixture's deadlines (datetime-local inputs in the season's
     time zone); lists the chosen competition's matchdays with their deadlines."""
@@ -353,6 +355,7 @@ class AdjustmentForm(forms.Form):
 
 
 @season_staff_required(P.VIEW_STAFF_PAGES)
+@once
 def staff_adjustments(request, season):
     """The points ledger of every competition; the add form for the tribunal
     (``DECIDE_SANCTIONS``)."""
@@ -371,13 +374,21 @@ def staff_adjustments(request, season):
             competition.season = season
             team = next(t for t in teams if t.code == data["team"])
             try:
-                sanctions.add_adjustment(
-                    competition, team, data["points"], data["reason"], request.user
+                entry = sanctions.add_adjustment(
+                    competition,
+                    team,
+                    data["points"],
+                    data["reason"],
+                    request.user,
+                    client_id=submissions.client_id(request),
                 )
             except UserError as exc:
                 form.add_error(None, str(exc))
             else:
-                messages.success(request, _("Ledger entry added."))
+                if entry.already_saved:
+                    messages.info(request, submissions.ALREADY_SAVED)
+                else:
+                    messages.success(request, _("Ledger entry added."))
                 return redirect("leagues:staff-adjustments", slug=season.slug)
     elif can_add:
         form = AdjustmentForm(competitions=competitions, teams=teams)
@@ -400,6 +411,7 @@ def staff_adjustments(request, season):
 
 # --------------------------------------------------------------------------- abandonment
 @season_staff_required(P.DECIDE_SANCTIONS)
+@once
 def staff_abandon(request, season, team):
     """A team abandons (ANFPES T24 §III.4): standing, fixtures annulled or awarded, reason,
     and an explicit confirmation."""
@@ -496,6 +508,7 @@ def _failed(request, match, exc):
 
 @match_staff_required(P.RECORD_WALKOVERS)
 @require_POST
+@once
 def match_walkover(request, match):
     """Walkover (``absent``: home/away) or, with ``refusal``, a refusal to play (the
     tribunal's: ``DECIDE_SANCTIONS``, else 403). Needs ``confirm``."""
@@ -521,6 +534,7 @@ def match_walkover(request, match):
 
 @match_staff_required(P.DECIDE_SANCTIONS)
 @require_POST
+@once
 def match_void(request, match):
     """Annul the fixture (the tribunal, with a reason)."""
     if not request.POST.get("confirm"):
@@ -554,6 +568,7 @@ def _deduction(text):
 
 @match_staff_required(P.DECIDE_SANCTIONS)
 @require_POST
+@once
 def match_tribunal(request, match):
     """Both absent: the tribunal's score (optional) and deductions for each team. A
     positive number typed in a deduction box is read as that many points off **[choice]**."""
@@ -613,6 +628,7 @@ def _incident_message(done) -> str:
 
 @match_staff_required(P.DECIDE_SANCTIONS)
 @require_POST
+@once
 def match_incident(request, match):
     """Record a §V incident (the tribunal): ``kind`` snow / disconnection (``period``;
     after the first half ``agreement`` later/final and the score) / five_reds
@@ -642,6 +658,7 @@ def match_incident(request, match):
 
 @match_staff_required(P.MANAGE_CALENDAR)
 @require_POST
+@once
 def match_must_stream(request, match):
     """Require (``required=1``) or stop requiring (``required=0``) the broadcast of a
     regular-phase fixture; optional ``reason``."""
@@ -661,6 +678,7 @@ def match_must_stream(request, match):
 
 @match_staff_required(P.VIEW_STAFF_PAGES)
 @require_POST
+@once
 def match_replay_unstreamed(request, match):
     """League staff or the tribunal order a match played without its required stream link
     replayed (:func:`leagues.sanctions.replay_unstreamed`): ``reason`` and ``confirm``."""
@@ -675,6 +693,7 @@ def match_replay_unstreamed(request, match):
 
 @match_staff_required(P.VIEW_STAFF_PAGES)
 @require_POST
+@once
 def match_stream_link(request, match):
     """League staff or the tribunal add the stream link of a match played without it
     (:func:`leagues.sanctions.set_stream_link`): ``stream_url`` and ``reason``."""

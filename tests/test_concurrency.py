@@ -223,3 +223,50 @@ def test_two_staff_close_the_same_stage_at_once(league_season):
             "code", flat=True
         )
     ) == ["sf1-1", "sf1-2", "sf2-1", "sf2-2"]
+
+
+def test_the_same_points_deduction_sent_twice_at_once(league_season):
+    """A double click on the tribunal's deduction form sends it twice in the same instant:
+    one ledger entry, one audit entry, and both answers say it is saved (issue 12:
+    ``Adjustment.client_id`` and ``StaffSubmission.client_id`` are unique)."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from events.models import AuditLog
+    from leagues import sanctions
+    from leagues.models import Adjustment, SeasonRole, StaffSubmission
+    from tests.factories import UserFactory
+
+    a = league_season["a"]
+    tribunal = UserFactory(username="tribunal")
+    SeasonRole.objects.create(season=a.season, user=tribunal, role=SeasonRole.Role.TRIBUNAL)
+    team = a.entries.first().team
+    before = Adjustment.objects.filter(competition=a).count()
+
+    cid = uuid.uuid4()
+
+    def deduct():
+        return sanctions.add_adjustment(a, team, -2, "late", tribunal, client_id=cid)
+
+    results = run_together(deduct, deduct)
+    assert not any(isinstance(r, Exception) for r in results), results
+    assert sorted(r.already_saved for r in results) == [False, True]
+    assert Adjustment.objects.filter(competition=a).count() == before + 1
+
+    # The same through the page: two requests with one form's id.
+    url = reverse("leagues:staff-adjustments", kwargs={"slug": a.season.slug})
+    data = {
+        "competition": a.slug,
+        "team": team.code,
+        "points": "-1",
+        "reason": "double click",
+        "client_id": str(uuid.uuid4()),
+    }
+    clients = [Client(), Client()]
+    for c in clients:
+        c.force_login(tribunal)
+    results = run_together(*[lambda c=c: c.post(url, data).status_code for c in clients])
+    assert results == [302, 302], results
+    assert Adjustment.objects.filter(reason="double click").count() == 1
+    assert StaffSubmission.objects.filter(client_id=data["client_id"]).count() == 1
+    assert AuditLog.objects.filter(action="league.adjustment_added").count() == 2

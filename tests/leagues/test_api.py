@@ -136,13 +136,14 @@ def test_compliance_scores_both_users_by_the_posting_time(client):
     import_season(data)
     doc = client.get(compliance_url("t24")).json()
     assert doc["season"] == "t24"
-    rows = {r["user"]: r for r in doc["rows"]}
+    # Keyed by team: the public document carries display names, not logins (issue 12).
+    rows = {r["team"]: r for r in doc["rows"]}
     # m1: posted before its initial deadline → 2 each; m3: by the final deadline → 1 each.
-    assert (rows["user1"]["points"], rows["user1"]["max_points"]) == (3, 4)
-    assert rows["user1"]["percentage"] == 75.0 and rows["user1"]["team"] == "t1"
-    assert (rows["user2"]["points"], rows["user2"]["max_points"]) == (2, 2)
-    assert rows["user2"]["percentage"] == 100.0
-    assert {f["fixture"] for f in rows["user1"]["fixtures"]} == {
+    assert (rows["t1"]["points"], rows["t1"]["max_points"]) == (3, 4)
+    assert rows["t1"]["percentage"] == 75.0 and rows["t1"]["user"] == "Team 1"
+    assert (rows["t2"]["points"], rows["t2"]["max_points"]) == (2, 2)
+    assert rows["t2"]["percentage"] == 100.0
+    assert {f["fixture"] for f in rows["t1"]["fixtures"]} == {
         "t24-primera-a/m1",
         "t24-primera-a/m3",
     }
