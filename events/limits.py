@@ -74,3 +74,34 @@ def template_context(request) -> dict:
     """Context processor: ``FREE_TEXT_MAX_LENGTH`` for hand-written ``<textarea>``'s
     ``maxlength``."""
     return {"FREE_TEXT_MAX_LENGTH": FREE_TEXT_MAX_LENGTH}
+
+
+def refuse_over_long_rows(fields: dict[str, tuple[str, ...]], limit: int = FREE_TEXT_MAX_LENGTH):
+    """A migration operation run before the length checks are added: when rows saved
+    before the limit hold longer text, stop with a message listing how many per field
+    (so the operator decides what to shorten; nothing is truncated silently). ``fields``:
+    ``{"app_label.Model": ("field", …)}``. Reversible (nothing to undo)."""
+    from django.db import migrations
+    from django.db.models.functions import Length
+
+    def check(apps, schema_editor):
+        found = []
+        for label, names in fields.items():
+            model = apps.get_model(label)
+            for name in names:
+                count = (
+                    model.objects.using(schema_editor.connection.alias)
+                    .annotate(_n=Length(name))
+                    .filter(_n__gt=limit)
+                    .count()
+                )
+                if count:
+                    found.append(f"{label}.{name}: {count} row(s)")
+        if found:
+            raise RuntimeError(
+                f"Free text longer than {limit} characters was saved before the limit "
+                f"(events.limits): {'; '.join(found)}. Shorten these values (see "
+                "docs/deploy.md, 'Free-text limit'), then migrate again."
+            )
+
+    return migrations.RunPython(check, migrations.RunPython.noop, elidable=True)

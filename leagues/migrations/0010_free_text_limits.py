@@ -5,6 +5,8 @@ import django.db.models.lookups
 from django.conf import settings
 from django.db import migrations, models
 
+from events.limits import refuse_over_long_rows
+
 
 class Migration(migrations.Migration):
 
@@ -14,6 +16,16 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        # Rows saved before the limit: stop with a clear message rather than a failed CHECK.
+        refuse_over_long_rows(
+            {
+                "leagues.Adjustment": ("reason",),
+                "leagues.ResultReport": ("dispute_reason", "resolution"),
+                "leagues.Excuse": ("reason",),
+                "leagues.CupBonus": ("reason",),
+            },
+            5000,
+        ),
         migrations.AlterField(
             model_name='adjustment',
             name='reason',

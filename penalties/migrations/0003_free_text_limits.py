@@ -5,6 +5,8 @@ import django.db.models.lookups
 from django.conf import settings
 from django.db import migrations, models
 
+from events.limits import refuse_over_long_rows
+
 
 class Migration(migrations.Migration):
 
@@ -15,6 +17,17 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        # Rows saved before the limit: stop with a clear message rather than a failed CHECK.
+        refuse_over_long_rows(
+            {
+                "penalties.Penalty": ("deviation_reason", "description", "void_reason"),
+                "penalties.DisqualificationReport": ("what_happened", "statements", "witnesses"),
+                "penalties.Sanction": ("reason", "lift_reason"),
+                "penalties.Appeal": ("statement", "decision_reason"),
+                "penalties.AggressionReport": ("description", "witnesses", "authorities_detail"),
+            },
+            5000,
+        ),
         migrations.AlterField(
             model_name='aggressionreport',
             name='authorities_detail',
