@@ -406,6 +406,27 @@ def test_staff_resolution_and_excuse_reason_are_limited(league):
     assert r.status == "pending" and r.resolution == ""
 
 
+def test_excuse_void_and_cup_bonus_reasons_are_limited(league):
+    from leagues import finals, reporting, sanctions
+    from leagues.models import CupBonus, Excuse
+    from tests.leagues.test_reporting import png
+
+    m = league["match"]
+    today = dt.date.today()
+    with pytest.raises(UserError, match="Reason: at most 5000"):
+        reporting.request_excuse(
+            m, league["home"], date_from=today, date_to=today, reason=HUGE, evidence=png()
+        )
+    assert not Excuse.objects.exists()
+    with pytest.raises(UserError, match="Reason: at most 5000"):
+        sanctions.void_match(m, league["tribunal"], HUGE)
+    m.refresh_from_db()
+    assert m.status == "scheduled"
+    with pytest.raises(UserError, match="Reason: at most 5000"):
+        finals.add_cup_bonus(league["season"], league["staff"], team="t1", points=1, reason=HUGE)
+    assert not CupBonus.objects.exists()
+
+
 def test_tribunal_adjustment_reason_is_limited_in_the_service_and_on_the_page(client, league):
     from leagues import sanctions
     from leagues.models import Adjustment, Competition, Team
