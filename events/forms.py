@@ -7,6 +7,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
+from events.limits import FREE_TEXT_MAX_LENGTH
 from events.models import Event, Person
 from events.permissions import Role
 from events.presets import PRESETS
@@ -25,6 +26,22 @@ def preset_initial(code: str) -> dict:
     if preset is None or preset.ruleset == "vekn":
         return {"preset": code if preset else "vekn-2026"}
     return {**preset.event_fields(), "preset": code}
+
+
+class FreeTextField(forms.CharField):
+    """A free-text form field (``events.limits``): at most ``FREE_TEXT_MAX_LENGTH``
+    characters, a ``<textarea>`` with ``maxlength``; Windows line breaks count as one
+    character, as the browser's ``maxlength`` counts them."""
+
+    widget = forms.Textarea
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", FREE_TEXT_MAX_LENGTH)
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return value.replace("\r\n", "\n") if isinstance(value, str) else value
 
 
 class EventCreateForm(forms.ModelForm):

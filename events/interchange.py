@@ -28,6 +28,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
+from events.limits import FREE_TEXT_MAX_LENGTH
 from standings import vekn
 
 FORMAT = "arbitro.event/1"
@@ -395,6 +396,8 @@ def _incidents(
         reason = item.get("reason")
         if level is not None and not (isinstance(reason, str) and reason.strip()):
             problems.append(f"{where}: a level other than the rules' needs a reason")
+        if isinstance(reason, str) and len(reason) > FREE_TEXT_MAX_LENGTH:
+            problems.append(_too_long(where, "reason", reason))
         out.append(
             FileIncident(
                 id=iid,
@@ -416,6 +419,15 @@ def _incidents(
         except (guide.InvalidIncident, guide.UnknownInfraction, ValueError) as exc:
             problems.append(str(exc))
     return tuple(out)
+
+
+def _too_long(where: str, key: str, text: str) -> str:
+    """The problem of a free text over the limit (``events.limits``; CONTRACTS "Free
+    text")."""
+    return (
+        f"{where}: {key} has {len(text)} characters; at most {FREE_TEXT_MAX_LENGTH} "
+        "(free text limit)"
+    )
 
 
 def _guide_incident(i: FileIncident):
@@ -476,6 +488,8 @@ def _round(r, ri: int, known: set[str], problems: list[str]) -> FileRound | None
             if override is not None and (not isinstance(override, str) or not override.strip()):
                 problems.append(f"{tw}: override must be a non-empty reason")
                 override = None
+            elif override is not None and len(override) > FREE_TEXT_MAX_LENGTH:
+                problems.append(_too_long(tw, "override", override))
             t = t.get("seats")
         if not isinstance(t, list):
             problems.append(f"{tw}: must be a list of seats")

@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from events.limits import FREE_TEXT_MAX_LENGTH, length_constraint
 from events.permissions import Role
 
 
@@ -178,7 +179,9 @@ class Event(models.Model):
     )
     unsanctioned_reason = models.TextField(_("why unsanctioned"), blank=True, default="")
     force_majeure_at = models.DateTimeField(_("stopped by force majeure at"), null=True, blank=True)
-    force_majeure_report = models.TextField(_("force majeure report"), blank=True, default="")
+    force_majeure_report = models.TextField(
+        _("force majeure report"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH
+    )
     public_version = models.PositiveIntegerField(
         _("public pages version"),
         default=1,
@@ -227,6 +230,7 @@ class Event(models.Model):
                 condition=Q(sanctioned=True) | ~Q(unsanctioned_reason=""),
                 name="events_event_unsanctioned_needs_reason",
             ),
+            length_constraint("events_event", "force_majeure_report"),
         ]
 
     def __str__(self):
@@ -407,6 +411,7 @@ class Table(models.Model):
         _("judge override"),
         blank=True,
         default="",
+        max_length=FREE_TEXT_MAX_LENGTH,
         help_text=_(
             "Why an irregular sheet is accepted (card effects, mid-game disqualification)."
         ),
@@ -422,6 +427,7 @@ class Table(models.Model):
         ordering = ["round", "number"]
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="events_table_unique_number"),
+            length_constraint("events_table", "override_reason"),
         ]
 
     def __str__(self):
@@ -504,12 +510,15 @@ class AuditLog(models.Model):
     target = models.CharField(_("target"), max_length=200, blank=True, default="")
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)
-    comment = models.TextField(_("comment"), blank=True, default="")
+    comment = models.TextField(
+        _("comment"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH
+    )
 
     class Meta:
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit log")
         ordering = ["-at", "-id"]
+        constraints = [length_constraint("events_auditlog", "comment")]
         # The event's audit page lists entries newest first.
         indexes = [
             models.Index(fields=["event", "-at"], name="events_audit_event_at"),

@@ -368,7 +368,7 @@ def sync_result(event: Event, client_id: uuid.UUID, item: dict, actor, perms) ->
                     vps,
                     version=version,
                     actor=actor,
-                    override_reason=str(item.get("override_reason") or "")[:2000],
+                    override_reason=str(item.get("override_reason") or ""),
                     may_override=P.OVERRIDE_RESULTS in perms,
                 )
                 stored, complete = [_vp(v) for v in vps], outcome.check.complete
@@ -469,7 +469,7 @@ def sync_incident(event: Event, client_id: uuid.UUID, item: dict, actor, perms) 
         perms=perms,
         table=table,
         timing=str(timing),
-        description=str(item.get("description") or "")[:4000],
+        description=str(item.get("description") or ""),
         logged_at=logged_at,
     )
     answer = _incident_answer(event, cid, logged.penalty, created=logged.created)

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from events import cache as page_cache
 from events import seating as seating_rules
 from events.errors import ConflictError, UserError
+from events.limits import check_free_text, field_label
 from events.models import (
     AuditLog,
     Event,
@@ -38,7 +39,11 @@ TENTH = Decimal("0.1")
 
 # --------------------------------------------------------------------------- audit
 def audit(event, actor, action: str, target: str = "", before=None, after=None, comment=""):
-    """Append one entry to the audit log (never edited afterwards)."""
+    """Append one entry to the audit log (never edited afterwards). ``comment`` is
+    usually a reason the user typed, checked by the service against
+    ``events.limits.FREE_TEXT_MAX_LENGTH``; one too long here (a service that forgot)
+    is a ``UserError``, raised inside the caller's transaction, so nothing is saved."""
+    comment = check_free_text(comment, field_label(AuditLog, "comment"))
     return AuditLog.objects.create(
         event=event,
         actor=actor if getattr(actor, "is_authenticated", False) else None,
@@ -662,7 +667,9 @@ def save_results(
     in between, ``ConflictError`` is raised and nothing is saved. Results of a round are
     locked once the next round is seated or the event's results are approved.
     """
-    override_reason = (override_reason or "").strip()
+    override_reason = check_free_text(
+        override_reason, field_label(Table, "override_reason"), field="override_reason"
+    ).strip()
     with transaction.atomic():
         # FOR NO KEY UPDATE of the table, its round and the event: saves (and anything else
         # locking or updating them) still queue one behind the other, but a judge's penalty

@@ -2211,12 +2211,13 @@ def add_cup_bonus(season: Season, actor, *, team: str, points, reason: str, clie
     from django.utils.translation import gettext as _
 
     from events.errors import UserError
+    from events.limits import check_free_text
     from events.services import audit
     from leagues.access import LeaguePermission, require
     from leagues.models import CupBonus
 
     require(actor, season, LeaguePermission.MANAGE_COMPLIANCE)
-    reason = (reason or "").strip()
+    reason = check_free_text(reason, _("Reason"), field="reason").strip()
     if not reason:
         raise UserError(_("Give the reason for the bonus points."), field="reason")
     try:
@@ -2356,10 +2357,11 @@ def _choose(competition: Competition, actor, permission, action: str, reason: st
     from django.utils.translation import gettext as _
 
     from events.errors import UserError
+    from events.limits import check_free_text
     from events.services import audit
     from leagues.access import require
 
-    reason = (reason or "").strip()
+    reason = check_free_text(reason, _("Reason"), field="reason").strip()
     with transaction.atomic():
         competition = (
             Competition.objects.select_for_update().select_related("season").get(pk=competition.pk)
@@ -2633,11 +2635,12 @@ def set_relegation(season: Season, actor, *, teams, reason: str) -> Competition:
     from django.utils.translation import gettext as _
 
     from events.errors import UserError
+    from events.limits import check_free_text
     from events.services import audit
     from leagues.access import LeaguePermission, require
 
     require(actor, season, LeaguePermission.REVIEW_RESULTS)
-    reason = (reason or "").strip()
+    reason = check_free_text(reason, _("Reason"), field="reason").strip()
     if not reason:
         raise UserError(_("Give the reason for the decision."), field="reason")
     codes = _ids(teams)

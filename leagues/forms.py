@@ -18,6 +18,7 @@ from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from events.forms import FreeTextField
 from leagues.models import MAX_GOALS
 from leagues.reporting import MAX_LINEUP  # the service's limit, one definition
 
@@ -329,9 +330,7 @@ class ReportForm(_SeasonForm):
 
 
 class DisputeForm(forms.Form):
-    reason = forms.CharField(
-        label=_("What is wrong?"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
-    )
+    reason = FreeTextField(label=_("What is wrong?"), widget=forms.Textarea(attrs={"rows": 3}))
 
 
 class ResolveForm(_SeasonForm):
@@ -349,9 +348,7 @@ class ResolveForm(_SeasonForm):
     home_goals = goals_field(_("Home goals"))
     away_goals = goals_field(_("Away goals"))
     posted_at = LocalDateTimeField(label=_("Posted in the chat at"), required=False)
-    reason = forms.CharField(
-        label=_("Reason"), required=False, max_length=2000, widget=forms.Textarea({"rows": 2})
-    )
+    reason = FreeTextField(label=_("Reason"), required=False, widget=forms.Textarea({"rows": 2}))
 
     extra_time = forms.BooleanField(label=_("The score includes extra time"), required=False)
     penalties_home = forms.IntegerField(
@@ -414,9 +411,7 @@ class CorrectForm(_SeasonForm):
     stream_url = forms.URLField(
         label=_("Stream link (final phases)"), required=False, max_length=500, assume_scheme="https"
     )
-    reason = forms.CharField(
-        label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
-    )
+    reason = FreeTextField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
 
     KNOCKOUT_ONLY = ("extra_time", "penalties_home", "penalties_away")
 
@@ -447,9 +442,7 @@ class ExcuseForm(forms.Form):
 
     date_from = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
-    reason = forms.CharField(
-        label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
-    )
+    reason = FreeTextField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
     evidence = forms.ImageField(
         label=_("Evidence (screenshot)"), validators=[validate_image], widget=ImageInput
     )

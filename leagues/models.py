@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from events.limits import FREE_TEXT_MAX_LENGTH, length_constraint
 from leagues.rules.table import ANFPES_TIE_BREAKERS
 
 
@@ -380,7 +381,7 @@ class Adjustment(models.Model):
         Team, models.PROTECT, related_name="adjustments", verbose_name=_("team")
     )
     points = models.SmallIntegerField(_("points"))
-    reason = models.TextField(_("reason"))
+    reason = models.TextField(_("reason"), max_length=FREE_TEXT_MAX_LENGTH)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         models.SET_NULL,
@@ -409,6 +410,7 @@ class Adjustment(models.Model):
         ordering = ["competition", "id"]
         constraints = [
             models.CheckConstraint(condition=~Q(reason=""), name="leagues_adjustment_has_reason"),
+            length_constraint("leagues_adjustment", "reason"),
         ]
 
     def __str__(self):
@@ -540,7 +542,9 @@ class ResultReport(models.Model):
     )
     status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.PENDING)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    dispute_reason = models.TextField(_("reason for the dispute"), blank=True, default="")
+    dispute_reason = models.TextField(
+        _("reason for the dispute"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH
+    )
     responded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         models.SET_NULL,
@@ -550,7 +554,9 @@ class ResultReport(models.Model):
         verbose_name=_("answered by"),
     )
     responded_at = models.DateTimeField(_("answered at"), null=True, blank=True)
-    resolution = models.TextField(_("staff decision"), blank=True, default="")
+    resolution = models.TextField(
+        _("staff decision"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH
+    )
     resolved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         models.SET_NULL,
@@ -584,6 +590,8 @@ class ResultReport(models.Model):
                 ),
                 name="leagues_report_penalties_after_a_level_score",
             ),
+            length_constraint("leagues_report", "dispute_reason"),
+            length_constraint("leagues_report", "resolution"),
         ]
         indexes = [models.Index(fields=["status", "match"], name="leagues_report_status")]
 
@@ -622,7 +630,7 @@ class Excuse(models.Model):
     )
     date_from = models.DateField(_("from"))
     date_to = models.DateField(_("to"))
-    reason = models.TextField(_("reason"))
+    reason = models.TextField(_("reason"), max_length=FREE_TEXT_MAX_LENGTH)
     evidence = models.ImageField(_("evidence"), upload_to=evidence_path, max_length=200)
     created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
     opponent_answer = models.CharField(
@@ -648,6 +656,7 @@ class Excuse(models.Model):
                 condition=Q(date_to__gte=models.F("date_from")), name="leagues_excuse_dates"
             ),
             models.CheckConstraint(condition=~Q(reason=""), name="leagues_excuse_has_reason"),
+            length_constraint("leagues_excuse", "reason"),
         ]
 
     def __str__(self):
@@ -748,7 +757,7 @@ class CupBonus(models.Model):
     )
     team = models.ForeignKey(Team, models.PROTECT, related_name="+", verbose_name=_("team"))
     points = models.SmallIntegerField(_("points"))
-    reason = models.TextField(_("reason"))
+    reason = models.TextField(_("reason"), max_length=FREE_TEXT_MAX_LENGTH)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         models.SET_NULL,
@@ -776,6 +785,7 @@ class CupBonus(models.Model):
         ordering = ["season", "id"]
         constraints = [
             models.CheckConstraint(condition=~Q(reason=""), name="leagues_cupbonus_has_reason"),
+            length_constraint("leagues_cupbonus", "reason"),
         ]
 
     def __str__(self):

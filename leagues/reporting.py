@@ -36,6 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events.errors import UserError
+from events.limits import check_free_text, field_label
 from events.services import audit
 from leagues import images
 from leagues.access import LeaguePermission, require, season_permissions
@@ -484,7 +485,9 @@ def dispute_report(report: ResultReport, user, reason: str) -> ResultReport:
     """The opponent disputes a ``pending`` report, saying why; league staff decide
     (:func:`resolve_report`). Same errors as :func:`confirm_report`, plus an empty
     reason."""
-    reason = (reason or "").strip()
+    reason = check_free_text(
+        reason, field_label(ResultReport, "dispute_reason"), field="reason"
+    ).strip()
     if not reason:
         raise UserError(_("Say what is wrong with this result."), field="reason")
     with transaction.atomic():
@@ -549,7 +552,9 @@ def resolve_report(
     required except to accept an undisputed report. Needs
     :attr:`LeaguePermission.REVIEW_RESULTS`; ``UserError`` for a closed report, a match
     that already has a result, or bad values."""
-    reason = (reason or "").strip()
+    reason = check_free_text(
+        reason, field_label(ResultReport, "resolution"), field="reason"
+    ).strip()
     if decision not in ("accept", "amend", "reject"):
         raise UserError(_("Choose accept, amend or reject."))
     with transaction.atomic():
@@ -639,8 +644,8 @@ def correct_result(
     report's (:func:`check_decider`: a decider only, after a score level after extra time,
     not level itself; a level decider needs it). ``stream_url``: the broadcast link, which a final-phase
     match needs to count (§1.4); empty keeps the current one. The same correction again (a
-    form sent twice) changes nothing and writes no audit entry (issue 12)."""
-    reason = (reason or "").strip()
+    form sent twice) changes nothing and writes no audit entry."""
+    reason = check_free_text(reason, _("Reason"), field="reason").strip()
     if not reason:
         raise UserError(_("Give the reason for the correction."), field="reason")
     home_goals, away_goals = _score(home_goals, away_goals)
@@ -702,7 +707,7 @@ def request_excuse(
     again (the row is replaced, the audit log keeps the old one). ``PermissionDenied`` for
     anyone but the two players; ``UserError`` for a played match, an excuse already
     waiting or granted, dates in the wrong order, no reason or no evidence."""
-    reason = (reason or "").strip()
+    reason = check_free_text(reason, field_label(Excuse, "reason"), field="reason").strip()
     if not reason:
         raise UserError(_("Give the reason."), field="reason")
     if evidence is None:

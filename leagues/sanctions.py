@@ -41,6 +41,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events.errors import UserError
+from events.limits import FREE_TEXT_MAX_LENGTH, check_free_text
 from events.models import AuditLog
 from events.services import audit
 from leagues.access import LeaguePermission, require, season_permissions
@@ -144,7 +145,9 @@ def _check_scheduled(match: Match) -> None:
 
 
 def _reason(reason: str, *, required: bool) -> str:
-    reason = (reason or "").strip()
+    """The tribunal's or staff's reason, stripped; ``UserError`` when missing and
+    ``required``, or over ``events.limits.FREE_TEXT_MAX_LENGTH`` characters."""
+    reason = check_free_text(reason, _("Reason"), field="reason").strip()
     if required and not reason:
         raise UserError(_("Give a reason."), field="reason")
     return reason
@@ -288,6 +291,14 @@ def tribunal_decision(
     season = competition.season
     require(actor, season, LeaguePermission.DECIDE_SANCTIONS)
     reason = _reason(reason, required=True)
+    # The ledger stores "tribunal <match>: <reason>" (Adjustment.reason): the prefix
+    # counts towards the free-text limit.
+    check_free_text(
+        reason,
+        _("Reason"),
+        limit=FREE_TEXT_MAX_LENGTH - len(f"tribunal {match.code}: "),
+        field="reason",
+    )
     if (home_goals is None) != (away_goals is None):
         raise UserError(_("Give both goals or neither."))
     if home_goals is not None:

@@ -32,6 +32,7 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
+from events.limits import check_free_text
 from events.services import audit
 from leagues.models import Adjustment, Card, Competition, Entry, Match, Review, Season, Team
 from leagues.rules import compliance as compliance_rules
@@ -782,7 +783,7 @@ def decide_tie(competition: Competition, actor, order: list[str], reason: str) -
     from events.errors import UserError
     from leagues.access import LeaguePermission, require
 
-    reason = (reason or "").strip()
+    reason = check_free_text(reason, _("Reason"), field="reason").strip()
     if not reason:
         raise UserError(_("Give the reason for the decision."), field="reason")
     with transaction.atomic():

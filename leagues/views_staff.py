@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from events.errors import UserError
+from events.forms import FreeTextField
 from events.models import AuditLog
 from leagues import finals, sanctions, submissions
 from leagues.access import LeaguePermission as P
@@ -196,7 +197,7 @@ class DeadlinesForm(forms.Form):
         label=gettext_lazy("Final deadline"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
-    reason = forms.CharField(
+    reason = FreeTextField(
         label=gettext_lazy("Reason"), required=False, widget=forms.Textarea(attrs={"rows": 2})
     )
 
@@ -344,7 +345,7 @@ class AdjustmentForm(forms.Form):
             "Negative for a deduction. A mistake is corrected by another entry."
         ),
     )
-    reason = forms.CharField(label=gettext_lazy("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
+    reason = FreeTextField(label=gettext_lazy("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args, competitions, teams, **kwargs):
         super().__init__(*args, **kwargs)

@@ -12,6 +12,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from events.limits import FREE_TEXT_MAX_LENGTH, length_constraint
+
 
 class Level(models.TextChoices):
     """Penalty levels of both rulesets (CONTRACTS §2 ``level``). VEKN (JG §1.1): caution,
@@ -110,8 +112,12 @@ class Penalty(models.Model):
     source = models.CharField(_("source"), max_length=80, blank=True, default="")
     context = models.JSONField(_("context"), default=list, blank=True)
     also = models.JSONField(_("also"), default=list, blank=True)
-    deviation_reason = models.TextField(_("deviation reason"), blank=True, default="")
-    description = models.TextField(_("what happened"), blank=True, default="")
+    deviation_reason = models.TextField(
+        _("deviation reason"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH
+    )
+    description = models.TextField(
+        _("what happened"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH
+    )
     ethics_committee = models.BooleanField(_("referred to the ethics committee"), default=False)
     status = models.CharField(_("status"), max_length=12, choices=Status, default=Status.CONFIRMED)
     reported_by = models.ForeignKey(
@@ -140,7 +146,9 @@ class Penalty(models.Model):
         verbose_name=_("voided by"),
     )
     voided_at = models.DateTimeField(_("voided at"), null=True, blank=True)
-    void_reason = models.TextField(_("void reason"), blank=True, default="")
+    void_reason = models.TextField(
+        _("void reason"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH
+    )
     created_at = models.DateTimeField(_("logged at"), auto_now_add=True)
 
     class Meta:
@@ -160,6 +168,10 @@ class Penalty(models.Model):
                 fields=["event", "external_id"],
                 condition=~Q(external_id=""),
                 name="penalties_unique_external_id",
+            ),
+            *(
+                length_constraint("penalties_penalty", f)
+                for f in ("deviation_reason", "description", "void_reason")
             ),
         ]
         indexes = [
@@ -219,9 +231,13 @@ class DisqualificationReport(models.Model):
     penalty = models.OneToOneField(
         Penalty, models.CASCADE, related_name="dq_report", verbose_name=_("penalty")
     )
-    what_happened = models.TextField(_("what happened"))
-    statements = models.TextField(_("statements"), blank=True, default="")
-    witnesses = models.TextField(_("witnesses"), blank=True, default="")
+    what_happened = models.TextField(_("what happened"), max_length=FREE_TEXT_MAX_LENGTH)
+    statements = models.TextField(
+        _("statements"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH
+    )
+    witnesses = models.TextField(
+        _("witnesses"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH
+    )
     intentional = models.BooleanField(_("intentional"), default=False)
     written_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -235,6 +251,10 @@ class DisqualificationReport(models.Model):
     class Meta:
         verbose_name = _("disqualification report")
         verbose_name_plural = _("disqualification reports")
+        constraints = [
+            length_constraint("penalties_dqreport", f)
+            for f in ("what_happened", "statements", "witnesses")
+        ]
 
     def __str__(self):
         return f"DQ report: {self.penalty}"
@@ -296,7 +316,7 @@ class Sanction(models.Model):
         related_name="sanctions",
         verbose_name=_("penalty"),
     )
-    reason = models.TextField(_("reason"))
+    reason = models.TextField(_("reason"), max_length=FREE_TEXT_MAX_LENGTH)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -305,7 +325,9 @@ class Sanction(models.Model):
     lifted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    lift_reason = models.TextField(_("why lifted"), blank=True, default="")
+    lift_reason = models.TextField(
+        _("why lifted"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH
+    )
 
     class Meta:
         verbose_name = _("suspension or ban")
@@ -322,6 +344,8 @@ class Sanction(models.Model):
                 condition=Q(lifted_at__isnull=True) | ~Q(lift_reason=""),
                 name="penalties_sanction_lift_reason",
             ),
+            length_constraint("penalties_sanction", "reason"),
+            length_constraint("penalties_sanction", "lift_reason"),
         ]
         indexes = [models.Index(fields=["person", "starts_on"], name="penalties_sanction_person")]
 
@@ -355,7 +379,7 @@ class Appeal(models.Model):
         Penalty, models.PROTECT, related_name="appeals", verbose_name=_("penalty")
     )
     kind = models.CharField(_("kind"), max_length=10, choices=Kind)
-    statement = models.TextField(_("the player's statement"))
+    statement = models.TextField(_("the player's statement"), max_length=FREE_TEXT_MAX_LENGTH)
     submitted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -364,7 +388,9 @@ class Appeal(models.Model):
     decision = models.CharField(
         _("decision"), max_length=10, choices=Decision, blank=True, default=""
     )
-    decision_reason = models.TextField(_("reasons"), blank=True, default="")
+    decision_reason = models.TextField(
+        _("reasons"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH
+    )
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -383,6 +409,8 @@ class Appeal(models.Model):
                 condition=Q(decision="") | ~Q(decision_reason=""),
                 name="penalties_appeal_decision_reason",
             ),
+            length_constraint("penalties_appeal", "statement"),
+            length_constraint("penalties_appeal", "decision_reason"),
         ]
 
     def __str__(self):
@@ -403,10 +431,14 @@ class AggressionReport(models.Model):
         Penalty, models.CASCADE, related_name="aggression_report", verbose_name=_("penalty")
     )
     kind = models.CharField(_("kind"), max_length=10, choices=Kind)
-    description = models.TextField(_("what happened"))
-    witnesses = models.TextField(_("witnesses (names)"), blank=True, default="")
+    description = models.TextField(_("what happened"), max_length=FREE_TEXT_MAX_LENGTH)
+    witnesses = models.TextField(
+        _("witnesses (names)"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH
+    )
     authorities_called = models.BooleanField(_("authorities called"), default=False)
-    authorities_detail = models.TextField(_("which authorities, when"), blank=True, default="")
+    authorities_detail = models.TextField(
+        _("which authorities, when"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH
+    )
     written_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -418,6 +450,10 @@ class AggressionReport(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=~Q(description=""), name="penalties_aggression_description"
+            ),
+            *(
+                length_constraint("penalties_aggression", f)
+                for f in ("description", "witnesses", "authorities_detail")
             ),
         ]
 

@@ -45,6 +45,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events.errors import ConflictError, UserError
+from events.limits import check_free_text, field_label
 from events.models import Event, Person, Registration, Round, Seat, Table
 from events.permissions import Permission as P
 from events.services import _changed, audit
@@ -370,7 +371,12 @@ def log_penalty(
     infraction(code)
     if timing not in Timing.values:
         raise UserError(_("Unknown timing."))
-    deviation_reason = (deviation_reason or "").strip()
+    deviation_reason = check_free_text(
+        deviation_reason, field_label(Penalty, "deviation_reason"), field="deviation_reason"
+    ).strip()
+    description = check_free_text(
+        description, field_label(Penalty, "description"), field="description"
+    )
     starts_on, ends_on = _date(starts_on), _date(ends_on)
     try:
         with transaction.atomic():
@@ -439,7 +445,7 @@ def log_penalty(
                 context=list(a.context),
                 also=also,
                 deviation_reason=deviation_reason,
-                description=(description or "").strip(),
+                description=description.strip(),
                 status=status,
                 reported_by=actor if getattr(actor, "is_authenticated", False) else None,
                 confirmed_by=actor
@@ -522,7 +528,8 @@ def change_level(
 ) -> Penalty:
     """Give ``level`` instead (a reason is needed unless it is the rules' level); the
     effects follow (a sanction lifted or created, the registration restored or removed)."""
-    reason = (reason or "").strip()
+    reason = check_free_text(reason, field_label(Penalty, "deviation_reason"), field="reason")
+    reason = reason.strip()
     if level not in MYL_LEVELS:
         raise UserError(_("Unknown level."))
     starts_on, ends_on = _date(starts_on), _date(ends_on)
@@ -584,7 +591,7 @@ def void(
     the player back their place, the standings (computed from penalties) drop its game
     loss, and the person's later penalties in the event are reassessed. ``by_appeal``: an
     appeal's revert, accepted even after the results are approved."""
-    reason = (reason or "").strip()
+    reason = check_free_text(reason, field_label(Penalty, "void_reason"), field="reason").strip()
     if not reason:
         raise UserError(_("Say why the penalty is voided."))
     if not by_appeal:
@@ -672,7 +679,9 @@ def record_in_event_appeal(
 ) -> Appeal:
     """The head judge's review at once (§4.5): the player's statement and the decision,
     final for the event. ``reverted`` voids the penalty with the reason."""
-    statement, reason = (statement or "").strip(), (reason or "").strip()
+    statement = check_free_text(statement, field_label(Appeal, "statement"), field="statement")
+    reason = check_free_text(reason, field_label(Appeal, "decision_reason"), field="reason")
+    statement, reason = statement.strip(), reason.strip()
     if not statement:
         raise UserError(_("Write what the player says."))
     if decision not in (Appeal.Decision.CONFIRMED, Appeal.Decision.REVERTED):
@@ -726,8 +735,11 @@ def appealable_by(penalty: Penalty, user) -> bool:
 def submit_written_appeal(penalty: Penalty, statement: str, user, *, on: dt.date | None = None):
     """The penalised player's written appeal to the national Organised Play manager
     (§5.10), accepted until the deadline (5 business days, the configured country's
-    holidays skipped). Raises ``UserError``."""
-    statement = (statement or "").strip()
+    holidays skipped). Raises ``UserError`` (also for a statement over
+    ``events.limits.FREE_TEXT_MAX_LENGTH`` characters)."""
+    statement = check_free_text(
+        statement, field_label(Appeal, "statement"), field="statement"
+    ).strip()
     if not appealable_by(penalty, user):
         raise UserError(_("Only the penalised player can appeal this penalty."))
     if not statement:
@@ -799,7 +811,7 @@ def decide_written_appeal(appeal: Appeal, decision: str, reason: str, actor=None
     """The Organised Play manager confirms or reverts the penalty, with reasons; a revert
     voids it and undoes what it touched (sanction lifted, registration restored, game loss
     out of the standings)."""
-    reason = (reason or "").strip()
+    reason = check_free_text(reason, field_label(Appeal, "decision_reason"), field="reason").strip()
     if decision not in (Appeal.Decision.CONFIRMED, Appeal.Decision.REVERTED):
         raise UserError(_("Choose: confirm or revert the penalty."))
     if not reason:
@@ -859,11 +871,19 @@ def write_aggression_report(
     what happened, witnesses' names, authorities called and which."""
     if not is_aggression(penalty):
         raise UserError(_("Only an aggression has an incident report."))
+    description, witnesses, authorities_detail = (
+        check_free_text(value, field_label(AggressionReport, name), field=name)
+        for name, value in (
+            ("description", description),
+            ("witnesses", witnesses),
+            ("authorities_detail", authorities_detail),
+        )
+    )
     if kind not in AggressionReport.Kind.values:
         raise UserError(_("Say whether the aggression was physical, verbal or both."))
-    if not (description or "").strip():
+    if not description.strip():
         raise UserError(_("Describe what happened."))
-    if authorities_called and not (authorities_detail or "").strip():
+    if authorities_called and not authorities_detail.strip():
         raise UserError(_("Say which authorities were called, and when."))
     with transaction.atomic():
         report, created = AggressionReport.objects.update_or_create(
@@ -871,9 +891,9 @@ def write_aggression_report(
             defaults={
                 "kind": kind,
                 "description": description.strip(),
-                "witnesses": (witnesses or "").strip(),
+                "witnesses": witnesses.strip(),
                 "authorities_called": bool(authorities_called),
-                "authorities_detail": (authorities_detail or "").strip(),
+                "authorities_detail": authorities_detail.strip(),
                 "written_by": actor if getattr(actor, "is_authenticated", False) else None,
             },
         )

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events.errors import UserError
+from events.limits import check_free_text, field_label
 from events.models import Event, Person, Registration, Round, Seat, Table
 from events.permissions import Permission as P
 from events.services import _changed, audit
@@ -262,7 +263,12 @@ def log_penalty(
             raise UserError(_("This submission belongs to another event."))
         return Logged(existing, False)
     inf = infraction(code)
-    deviation_reason = (deviation_reason or "").strip()
+    deviation_reason = check_free_text(
+        deviation_reason, field_label(Penalty, "deviation_reason"), field="deviation_reason"
+    ).strip()
+    description = check_free_text(
+        description, field_label(Penalty, "description"), field="description"
+    )
     if timing not in Timing.values:
         raise UserError(_("Unknown timing."))
     if level and level not in VEKN_LEVELS:
@@ -497,7 +503,8 @@ def change_level(
         from penalties import myl_services
 
         return myl_services.change_level(penalty, level, reason, actor, expected=expected)
-    reason = (reason or "").strip()
+    reason = check_free_text(reason, field_label(Penalty, "deviation_reason"), field="reason")
+    reason = reason.strip()
     if level not in VEKN_LEVELS:
         raise UserError(_("Unknown level."))
     if level != penalty.guide_level and not reason:
@@ -548,7 +555,7 @@ def void(penalty: Penalty, reason: str, actor=None, *, expected: str | None = No
         from penalties import myl_services
 
         return myl_services.void(penalty, reason, actor, expected=expected)
-    reason = (reason or "").strip()
+    reason = check_free_text(reason, field_label(Penalty, "void_reason"), field="reason").strip()
     if not reason:
         raise UserError(_("Say why the penalty is voided."))
     _ensure_open(penalty.event)
@@ -645,7 +652,15 @@ def write_dq_report(
     referred to the ethics committee."""
     if penalty.level != Level.DISQUALIFICATION:
         raise UserError(_("Only a disqualification has a report."))
-    if not (what_happened or "").strip():
+    what_happened, statements, witnesses = (
+        check_free_text(value, field_label(DisqualificationReport, name), field=name)
+        for name, value in (
+            ("what_happened", what_happened),
+            ("statements", statements),
+            ("witnesses", witnesses),
+        )
+    )
+    if not what_happened.strip():
         raise UserError(_("Describe what happened."))
     with transaction.atomic():
         report, _created = DisqualificationReport.objects.update_or_create(
@@ -848,6 +863,12 @@ def add_extension(
     existing = TimeExtension.objects.filter(client_id=client_id).first()
     if existing:
         return existing
+    reason = check_free_text(
+        reason,
+        field_label(TimeExtension, "reason"),
+        limit=TimeExtension._meta.get_field("reason").max_length,
+        field="reason",
+    ).strip()
     if authorised and P.CONFIRM_PENALTIES not in perms:
         raise UserError(_("Only the head judge may authorise more than 10 minutes."))
     with transaction.atomic():
@@ -867,7 +888,7 @@ def add_extension(
             client_id=client_id,
             minutes_spent=Decimal(str(minutes_spent)),
             minutes=suggestion.minutes,
-            reason=reason.strip()[:200],
+            reason=reason,
             head_judge_authorised=authorised,
             judge=actor if getattr(actor, "is_authenticated", False) else None,
         )
@@ -910,7 +931,7 @@ def record_venue_interference(
     now unsanctioned (round under 2 hours and a table ended on time)."""
     from penalties.organisational import venue_interference_unsanctions
 
-    report = (report or "").strip()
+    report = check_free_text(report, _("What happened"), field="report").strip()
     if not report:
         raise UserError(_("Describe what happened."))
     try:
@@ -947,7 +968,9 @@ def record_venue_interference(
 def declare_force_majeure(event: Event, report: str, actor=None) -> None:
     """JG §5.3: play cannot resume. Standings become those after the last fully completed
     round; a final stopped before its end has no winner; no completed round → void."""
-    report = (report or "").strip()
+    report = check_free_text(
+        report, field_label(Event, "force_majeure_report"), field="report"
+    ).strip()
     if not report:
         raise UserError(_("Describe what happened."))
     _ensure_open(event)
@@ -963,7 +986,8 @@ def declare_force_majeure(event: Event, report: str, actor=None) -> None:
 
 def lift_force_majeure(event: Event, reason: str, actor=None) -> None:
     """Take back a force-majeure declaration (recorded by mistake, or play resumed)."""
-    if not (reason or "").strip():
+    reason = check_free_text(reason, _("Why lift it"), field="reason")
+    if not reason.strip():
         raise UserError(_("Say why."))
     _ensure_open(event)
     with transaction.atomic():

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from events.limits import FREE_TEXT_MAX_LENGTH
 from leagues.rules.errors import LeagueRuleError
 
 __all__ = [
@@ -396,6 +397,12 @@ def _parse_competition(data: Any, index: int, season_teams: set[str], problems: 
         if not _is_int(raw.get("points")):
             problems.add(at, "points must be an integer")
         reason = _text(raw, "reason", at, problems)
+        if reason is not None and len(reason) > FREE_TEXT_MAX_LENGTH:
+            problems.add(
+                at,
+                f"reason has {len(reason)} characters; at most {FREE_TEXT_MAX_LENGTH} "
+                "(free text limit)",
+            )
         adjustments.append(Adjustment(raw.get("team"), raw.get("points"), reason or ""))
     if len(problems.items) > before:
         return None

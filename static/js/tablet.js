@@ -607,7 +607,7 @@
       set.appendChild(row);
       main.appendChild(set);
     });
-    var note = el("textarea", { class: "tablet-note", rows: "3", "aria-label": S.note, placeholder: S.note });
+    var note = el("textarea", { class: "tablet-note", rows: "3", maxlength: D.textMax || "5000", "aria-label": S.note, placeholder: S.note });
     note.value = view.description || "";
     note.addEventListener("input", function () {
       view.description = note.value;

@@ -1,0 +1,107 @@
+"""One length limit for the free text people type (issue 12; docs/contracts.md "Free
+text", README "Free text").
+
+Every text field a person fills in — an incident's "what happened", a deviation, void or
+lift reason, a disqualification or aggression report, an appeal statement and its
+reasons, a result override, a force-majeure report, a league dispute, staff decision,
+excuse, tribunal or bonus reason — holds at most :data:`FREE_TEXT_MAX_LENGTH`
+characters. Three layers enforce it:
+
+- the model field's ``max_length`` (forms and the admin get ``maxlength`` and a
+  validation message from it; hand-written ``<textarea>`` get ``maxlength`` from the
+  ``FREE_TEXT_MAX_LENGTH`` template variable, :func:`template_context`);
+- :func:`check_free_text` in every service that takes text (pages, API, offline sync,
+  event and season files), which refuses too long a text with a ``UserError`` naming the
+  field and the limit before anything is saved;
+- a database ``CHECK (LENGTH(field) <= N)`` (:func:`length_constraint`), so that no other
+  path (a shell, a future import) stores more.
+
+No ORM here: the rules modules (``leagues.rules.season``) import the constant.
+"""
+
+from django.utils.translation import gettext_lazy as _
+
+from events.errors import UserError
+
+FREE_TEXT_MAX_LENGTH = 5000
+"""Characters of one free-text field: about 800 words, two printed pages — room for a
+disqualification report with its statements (each its own field), far below what would
+weigh on a page, an export or the database. **[choice]** One limit for every free-text
+field (issue 12), whether it usually holds a line (a void reason) or a page (a report):
+one number to document and to remember; one-line fields that already were ``CharField``
+(a time extension's reason, 200) keep their column size."""
+
+
+def check_free_text(
+    value, label, *, limit: int = FREE_TEXT_MAX_LENGTH, field: str | None = None
+) -> str:
+    """``value`` (a string or ``None``) as a string with Windows line breaks made ``\\n``
+    (a browser sends a ``<textarea>``'s line breaks as two characters but counts them as
+    one), or ``UserError`` when it is longer than ``limit`` characters. ``label``: the
+    field's name as the user sees it (a model field's ``verbose_name`` or the form's
+    label); ``field``: the form field's name, for ``UserError.field``. Does not strip:
+    callers strip as before."""
+    text = "" if value is None else str(value)
+    text = text.replace("\r\n", "\n")
+    if len(text) > limit:
+        name = str(label)
+        raise UserError(
+            _("%(field)s: at most %(limit)s characters (this one has %(length)s).")
+            % {"field": name[:1].upper() + name[1:], "limit": limit, "length": len(text)},
+            field=field,
+        )
+    return text
+
+
+def field_label(model, name: str) -> str:
+    """The ``verbose_name`` of ``model``'s field ``name`` (for :func:`check_free_text`)."""
+    return str(model._meta.get_field(name).verbose_name)
+
+
+def length_constraint(table: str, field: str, limit: int = FREE_TEXT_MAX_LENGTH):
+    """A ``CheckConstraint`` ``LENGTH(field) <= limit`` named ``<table>_<field>_length``
+    (works on SQLite and PostgreSQL)."""
+    from django.db import models
+    from django.db.models.functions import Length
+    from django.db.models.lookups import LessThanOrEqual
+
+    return models.CheckConstraint(
+        condition=LessThanOrEqual(Length(field), limit), name=f"{table}_{field}_length"
+    )
+
+
+def template_context(request) -> dict:
+    """Context processor: ``FREE_TEXT_MAX_LENGTH`` for hand-written ``<textarea>``'s
+    ``maxlength``."""
+    return {"FREE_TEXT_MAX_LENGTH": FREE_TEXT_MAX_LENGTH}
+
+
+def refuse_over_long_rows(fields: dict[str, tuple[str, ...]], limit: int = FREE_TEXT_MAX_LENGTH):
+    """A migration operation run before the length checks are added: when rows saved
+    before the limit hold longer text, stop with a message listing how many per field
+    (so the operator decides what to shorten; nothing is truncated silently). ``fields``:
+    ``{"app_label.Model": ("field", …)}``. Reversible (nothing to undo)."""
+    from django.db import migrations
+    from django.db.models.functions import Length
+
+    def check(apps, schema_editor):
+        found = []
+        for label, names in fields.items():
+            model = apps.get_model(label)
+            for name in names:
+                count = (
+                    model.objects.using(schema_editor.connection.alias)
+                    .annotate(_n=Length(name))
+                    .filter(_n__gt=limit)
+                    .count()
+                )
+                if count:
+                    found.append(f"{label}.{name}: {count} row(s)")
+        if found:
+            raise RuntimeError(
+                f"Free text longer than {limit} characters was saved before the limit "
+                f"(events.limits): {'; '.join(found)}. Shorten these values (see "
+                "docs/deploy.md, 'Free-text limit'), then migrate again."
+            )
+
+    return migrations.RunPython(check, migrations.RunPython.noop, elidable=True)
