@@ -211,8 +211,13 @@ def test_the_authority_page_is_for_authorities_only(client, two_orgs):
         client.force_login(user)
         assert client.get(url).status_code == 404
         assert client.post(url, {"action": "confirm", "sanction": 1}).status_code == 404
+    assert url not in client.get(reverse("my-page")).content.decode()
     client.force_login(UserFactory(username="root", is_superuser=True, is_staff=True))
     assert client.get(url).status_code == 200
+    manager = UserFactory(username="opm")
+    _grant(manager, "myl")
+    client.force_login(manager)
+    assert url in client.get(reverse("my-page")).content.decode()  # the way in
 
 
 # --------------------------------------------------------------------------- VEKN
