@@ -58,3 +58,16 @@ def test_a_suspension_covers_its_first_and_last_day_only():
     assert covers(s, dt.date(2026, 12, 1)) and covers(s, dt.date(2026, 12, 5))
     assert not covers(s, dt.date(2026, 11, 30)) and not covers(s, dt.date(2026, 12, 6))
     assert covers(sanction(), dt.date(2099, 1, 1))  # a permanent ban never ends
+
+
+def test_the_authority_decides_appeals_only_where_it_is_not_staff():
+    """events.permissions.permissions_for (issue 12, finding 3)."""
+    from events.permissions import Permission as P
+    from events.permissions import Role, permissions_for
+
+    assert permissions_for(set(), authority=True) == {P.VIEW_STAFF_PAGES, P.DECIDE_APPEALS}
+    for role in Role:
+        assert P.DECIDE_APPEALS not in permissions_for({role}, authority=True), role
+        assert P.DECIDE_APPEALS not in permissions_for({role}), role
+    assert permissions_for(set()) == frozenset()
+    assert "op_manager" not in Role.values
