@@ -378,3 +378,25 @@ def test_players_page_and_authority_page_run_bounded_queries(
     with django_assert_max_num_queries(12):
         page = client.get(reverse("authority-sanctions")).content.decode()
     assert page.count('name="action" value="confirm"') == players
+
+
+def test_only_a_platform_administrator_grants_an_authority(client, db):
+    from events.models import AuthorityRole
+
+    target = UserFactory(username="future-opm")
+    staff = UserFactory(username="admin-staff", is_staff=True)
+    add = reverse("admin:events_authorityrole_add")
+    client.force_login(staff)  # Django admin access, not a superuser
+    assert client.get(add).status_code == 403
+    client.post(add, {"user": target.pk, "ruleset": "myl"})
+    assert not AuthorityRole.objects.exists()
+    root = UserFactory(username="root", is_superuser=True, is_staff=True)
+    client.force_login(root)
+    assert client.post(add, {"user": target.pk, "ruleset": "myl"}).status_code == 302
+    role = AuthorityRole.objects.get()
+    assert (role.user, role.ruleset, role.granted_by, role.title) == (
+        target,
+        "myl",
+        root,
+        "Organised Play manager",
+    )
