@@ -531,6 +531,8 @@ def test_a_player_downloads_their_own_data(client, world):
     assert by_status["confirmed"]["description"] == "Slow play at the final turn (private note)"
     assert data["sanctions"][0]["reason"] == "Suspended for conduct (private sanction)"
     assert data["sanctions"][0]["penalty"] == str(world["penalty"].client_id)
+    assert data["sanctions"][0]["ruleset"] == "vekn"
+    assert data["sanctions"][0]["confirmed_at"] is None
     (team,) = data["league_teams"]
     assert (team["season"], team["code"]) == ("t24", "t4")
     assert team["adjustments"][0]["reason"] == "walkover m2"
