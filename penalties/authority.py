@@ -245,9 +245,10 @@ def authority_lists(user, today: dt.date | None = None) -> dict[str, dict]:
 
 
 def appeal_state(s: Sanction) -> str:
-    """The appeal state of a sanction's penalty, in words: none; a written appeal
-    pending (with its deadline); decided (by whom). Needs ``penalty__appeals``
-    prefetched."""
+    """The appeal state of a sanction's penalty, in words: none (for a MyL penalty,
+    until when a written appeal may still be sent, §5.10); a written appeal pending (with
+    its deadline); decided (by whom); the head judge's in-event decision. Needs
+    ``penalty__event`` and ``penalty__appeals`` loaded (no query of its own)."""
     if s.penalty_id is None:
         return _("No appeal (given by the authority).")
     appeals = list(s.penalty.appeals.all())
@@ -271,6 +272,16 @@ def appeal_state(s: Sanction) -> str:
                 else "—",
             }
         )
+    if written is None and s.penalty.ruleset == "myl":
+        # MyL conduct rules §5.10: the written appeal is open for 5 business days.
+        from penalties.myl_services import appeal_window, today
+
+        deadline = appeal_window(s.penalty).deadline
+        if today(s.penalty.event) <= deadline:
+            parts.append(
+                _("No written appeal yet: the player may send one until %(d)s.")
+                % {"d": deadline.isoformat()}
+            )
     return " ".join(str(p) for p in parts) or _("No appeal.")
 
 

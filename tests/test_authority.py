@@ -374,6 +374,8 @@ def test_players_page_and_authority_page_run_bounded_queries(
     with django_assert_max_num_queries(14):
         page = client.get(_url("manage:players", w["a_myl"])).content.decode()
     assert page.count("Permanent ban") >= players
+    assert page.count("Written appeal pending") == players // 2
+    assert page.count("the player may send one until") == players - players // 2
     client.force_login(manager)
     with django_assert_max_num_queries(12):
         page = client.get(reverse("authority-sanctions")).content.decode()
