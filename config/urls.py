@@ -8,6 +8,7 @@ from events import views, views_manage
 from leagues import api as leagues_api
 from penalties import api as penalties_api
 from penalties import views as penalties_views
+from penalties import views_authority
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -40,6 +41,8 @@ urlpatterns = [
     path("players/me/", views.my_page, name="my-page"),
     path("players/me/data.json", views.my_data, name="my-data"),
     path("players/me/sanctions/", penalties_views.my_sanctions, name="my-sanctions"),
+    # The national authority's sanctions (Organised Play manager, national coordinator).
+    path("authority/sanctions/", views_authority.sanctions, name="authority-sanctions"),
     path(
         "organisations/<slug:org_slug>/events/new/",
         views_manage.event_create,

@@ -10,30 +10,81 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import CharField, Value
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from events.models import Event, EventRole, OrganisationRole
-from events.permissions import Permission, permissions_for_roles
+from events.models import AuthorityRole, Event, EventRole, OrganisationRole, Ruleset
+from events.permissions import Permission, permissions_for
+
+AUTHORITY = "__authority__"
+"""Marker row of the permissions query: the user is the event's ruleset's authority."""
+
+
+def authority_rulesets(user) -> frozenset[str]:
+    """The rulesets ``user`` is the national authority of (``AuthorityRole``; superusers:
+    every ruleset). Cached on the user object for the request."""
+    if not getattr(user, "is_authenticated", False):
+        return frozenset()
+    if user.is_superuser:
+        return frozenset(Ruleset.values)
+    if "_authority_rulesets" not in user.__dict__:
+        user.__dict__["_authority_rulesets"] = frozenset(
+            AuthorityRole.objects.filter(user=user).values_list("ruleset", flat=True)
+        )
+    return user.__dict__["_authority_rulesets"]
 
 
 def user_permissions(user, event: Event) -> frozenset[Permission]:
-    """Permissions ``user`` holds on ``event`` (union of event and organisation roles).
-    Cached on the user object for the request."""
+    """Permissions ``user`` holds on ``event``: the union of their event and organisation
+    roles, plus the national authority's (``events.permissions.permissions_for``: it sees
+    the staff pages of its ruleset's events and decides their appeals, except where it
+    holds a staff role). One query; cached on the user object for the request."""
     if not user.is_authenticated:
         return frozenset()
     if user.is_superuser:
         return frozenset(Permission)
     cache = user.__dict__.setdefault("_event_permissions", {})
     if event.pk not in cache:
-        roles = set(EventRole.objects.filter(event=event, user=user).values_list("role", flat=True))
-        roles |= set(
-            OrganisationRole.objects.filter(
-                organisation_id=event.organisation_id, user=user
-            ).values_list("role", flat=True)
+        rows = (
+            EventRole.objects.filter(event=event, user=user)
+            .order_by()
+            .values_list("role", flat=True)
+            .union(
+                OrganisationRole.objects.filter(organisation_id=event.organisation_id, user=user)
+                .order_by()
+                .values_list("role", flat=True),
+                AuthorityRole.objects.filter(user=user, ruleset=event.ruleset)
+                .order_by()
+                .values_list(Value(AUTHORITY, output_field=CharField()), flat=True),
+            )
         )
-        cache[event.pk] = permissions_for_roles(roles)
+        roles = set(rows)
+        authority = AUTHORITY in roles
+        roles.discard(AUTHORITY)
+        cache[event.pk] = permissions_for(roles, authority=authority)
     return cache[event.pk]
+
+
+def holds_staff_role(user, event: Event) -> bool:
+    """Whether ``user`` holds any staff role on ``event`` (on the event or on its
+    organisation): such a user never decides the event's appeals (issue 12)."""
+    return (
+        EventRole.objects.filter(event=event, user=user).exists()
+        or OrganisationRole.objects.filter(
+            organisation_id=event.organisation_id, user=user
+        ).exists()
+    )
+
+
+def may_decide_appeals(user, event: Event) -> bool:
+    """Superusers, or the authority of the event's ruleset holding no staff role on it
+    (MyL conduct rules §4.5: the national Organised Play manager; issue 12)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_superuser:
+        return True
+    return event.ruleset in authority_rulesets(user) and not holds_staff_role(user, event)
 
 
 def staff_required(permission: Permission):

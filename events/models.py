@@ -284,6 +284,54 @@ class EventRole(models.Model):
         return f"{self.user} — {self.get_role_display()} ({self.event})"
 
 
+class AuthorityRole(models.Model):
+    """The national authority over one ruleset's sanctions and written appeals: the
+    Mitos y Leyendas Organised Play manager (MyL conduct rules §4.5) or the VEKN national
+    coordinator (``events.permissions.AUTHORITY_TITLES``). It confirms or lifts the
+    suspensions and bans that reach beyond their event, escalates VEKN disqualifications
+    and decides written appeals on every event of its ruleset except those where it holds
+    a staff role (``events.access.user_permissions``). Granted only by a platform
+    administrator in the Django admin (``events.admin``), never from a product page."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.CASCADE,
+        related_name="authority_roles",
+        verbose_name=_("user"),
+    )
+    ruleset = models.CharField(_("ruleset"), max_length=10, choices=Ruleset)
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("granted by"),
+    )
+    granted_at = models.DateTimeField(_("granted at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("national authority")
+        verbose_name_plural = _("national authorities")
+        ordering = ["ruleset", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "ruleset"], name="events_authority_once"),
+            models.CheckConstraint(
+                condition=Q(ruleset__in=["vekn", "myl"]), name="events_authority_ruleset"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user} — {self.title}"
+
+    @property
+    def title(self) -> str:
+        """ "Organised Play manager" (MyL) or "National coordinator" (VEKN)."""
+        from events.permissions import AUTHORITY_TITLES
+
+        return str(AUTHORITY_TITLES.get(self.ruleset, self.ruleset))
+
+
 class Registration(models.Model):
     """A person entered in an event. Nothing is deleted: dropping keeps the scores."""
 

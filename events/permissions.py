@@ -31,13 +31,20 @@ class Permission(models.TextChoices):
 
 
 class Role(models.TextChoices):
-    """Staff roles, each a bundle of permissions (``ROLE_PERMISSIONS``)."""
+    """Staff roles of an event or an organisation, each a bundle of permissions
+    (``ROLE_PERMISSIONS``). Stored codes are an API: never rename.
+
+    ``op_manager`` ("Organised Play manager") was a member until issue 12: an organiser
+    could give it to themselves on their own event and then decide the written appeals
+    against that event's penalties. It is gone from the enum on purpose, so that no staff
+    form, model choice or bundle can offer it again; migration ``events`` 0015 turned every
+    stored row into an :class:`events.models.AuthorityRole`, granted only by a platform
+    administrator. The code is never reused for another meaning."""
 
     ORGANISER = "organiser", _("Organiser")
     HEAD_JUDGE = "head_judge", _("Head judge")
     JUDGE = "judge", _("Judge")
     SCOREKEEPER = "scorekeeper", _("Scorekeeper")
-    OP_MANAGER = "op_manager", _("Organised Play manager")
 
 
 P = Permission
@@ -63,8 +70,41 @@ ROLE_PERMISSIONS: dict[str, frozenset[Permission]] = {
         {P.VIEW_STAFF_PAGES, P.MANAGE_SEATING, P.ENTER_RESULTS, P.OVERRIDE_RESULTS, P.LOG_PENALTIES}
     ),
     Role.SCOREKEEPER: frozenset({P.VIEW_STAFF_PAGES, P.MANAGE_PLAYERS, P.ENTER_RESULTS}),
-    Role.OP_MANAGER: frozenset({P.VIEW_STAFF_PAGES, P.DECIDE_APPEALS}),
 }
+
+AUTHORITY_PERMISSIONS = frozenset({P.VIEW_STAFF_PAGES, P.DECIDE_APPEALS})
+"""What the ruleset's national authority (``events.models.AuthorityRole``) holds on every
+event of that ruleset: it sees the staff pages and decides the written appeals
+(Mitos y Leyendas conduct rules §4.5, §5.10) — except on an event where it also holds a
+staff role (:func:`permissions_for`)."""
+
+AUTHORITY_TITLES = {
+    "myl": _("Organised Play manager"),
+    "vekn": _("National coordinator"),
+}
+"""The authority's title per ruleset: the national Organised Play manager of Mitos y
+Leyendas (MyL conduct rules §4.5) and, for VEKN, the national coordinator **[choice]**
+(the body a VEKN country appoints to escalate disqualifications, docs/rules-vekn-penalties.md)."""
+
+AUTHORITY_PENDING = {
+    "myl": _("pending the Organised Play manager"),
+    "vekn": _("pending the national coordinator"),
+}
+
+
+def permissions_for(roles, *, authority: bool = False) -> frozenset[Permission]:
+    """Permissions on one event from the user's staff ``roles`` there (event and
+    organisation roles, ``Role`` codes) and whether they are the national ``authority``
+    of the event's ruleset. The authority sees the staff pages and decides appeals, but
+    never decides appeals on an event where it holds any staff role: no one decides the
+    appeals against their own event (issue 12; MyL conduct rules §4.5)."""
+    roles = set(roles)
+    result = set(permissions_for_roles(roles))
+    if authority:
+        result.add(Permission.VIEW_STAFF_PAGES)
+        if not roles:
+            result.add(Permission.DECIDE_APPEALS)
+    return frozenset(result)
 
 
 def permissions_for_roles(roles) -> frozenset[Permission]:

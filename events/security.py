@@ -135,10 +135,13 @@ def player_data(user) -> dict:
                     s,
                     [
                         "kind",
+                        "ruleset",
                         "starts_on",
                         "ends_on",
                         "reason",
                         "created_at",
+                        # When the national authority confirmed it (issue 12).
+                        "confirmed_at",
                         "lifted_at",
                         "lift_reason",
                     ],

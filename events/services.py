@@ -171,33 +171,102 @@ def find_or_create_person(name: str, vekn_number: str = "") -> Person:
     return Person.objects.create(name=name, vekn_number=vekn_number)
 
 
-def blocking_sanction(person: Person, day):
-    """The suspension or permanent ban that keeps ``person`` out of an event on ``day``
-    (Mitos y Leyendas conduct rules §4.1, SPEC-penalties §2.4), or ``None``. A sanction
-    blocks events of every ruleset **[choice]**: it is a ban from organised play."""
+def display_user(user) -> str:
+    """How a staff member is named on pages and messages: full name, else username."""
+    if user is None:
+        return "—"
+    return user.get_full_name() or user.get_username()
+
+
+SANCTION_RELATED = (
+    "penalty__event__organisation",
+    "penalty__confirmed_by",
+    "penalty__reported_by",
+    "organisation",
+    "confirmed_by",
+    "created_by",
+)
+"""``select_related`` for :func:`sanction_summary` (one query for a list of sanctions)."""
+
+
+def sanction_giver(sanction):
+    """Who gave a sanction: the head judge who confirmed its penalty, else the judge who
+    logged it, else whoever created it (the authority for an escalation)."""
+    p = sanction.penalty
+    if p is not None and (p.confirmed_by_id or p.reported_by_id):
+        return p.confirmed_by if p.confirmed_by_id else p.reported_by
+    return sanction.created_by
+
+
+def sanction_summary(sanction) -> str:
+    """One sentence for organisers: the sanction, its ruleset, where and by whom it was
+    given, and the authority's confirmation or that it waits for it (issue 12). Load the
+    sanction with :data:`SANCTION_RELATED`."""
+    from events.permissions import AUTHORITY_PENDING, AUTHORITY_TITLES
+
+    values = {
+        "kind": sanction.get_kind_display(),
+        "ruleset": sanction.get_ruleset_display(),
+        "judge": display_user(sanction_giver(sanction)),
+    }
+    if sanction.penalty_id is not None:
+        event = sanction.penalty.event
+        given = _("%(kind)s (%(ruleset)s) given at %(event)s (%(organisation)s) by %(judge)s") % {
+            **values,
+            "event": event.name,
+            "organisation": event.organisation.name,
+        }
+    else:
+        given = _("%(kind)s (%(ruleset)s) given by %(judge)s") % values
+    if sanction.confirmed_at is not None:
+        confirmed = _("confirmed by %(who)s, %(title)s, on %(day)s") % {
+            "who": display_user(sanction.confirmed_by),
+            "title": AUTHORITY_TITLES.get(sanction.ruleset, ""),
+            "day": timezone.localdate(sanction.confirmed_at).isoformat(),
+        }
+    else:
+        confirmed = str(AUTHORITY_PENDING.get(sanction.ruleset, ""))
+    return f"{given}; {confirmed}."
+
+
+def blocking_sanction(person: Person, event: Event):
+    """The suspension or permanent ban that keeps ``person`` out of ``event``, or
+    ``None`` (MyL conduct rules §4.1; the reach of ``penalties.sanction_rules.reach``:
+    the event's ruleset only, the issuing organisation at once, every organisation once
+    the ruleset's authority confirmed it). Loaded for :func:`sanction_summary`."""
     from penalties.models import Sanction
 
-    for sanction in Sanction.objects.filter(
-        person=person, lifted_at__isnull=True, starts_on__lte=day
-    ).order_by("-starts_on", "-id"):
-        if sanction.covers(day):
+    for sanction in (
+        Sanction.objects.filter(
+            person=person, ruleset=event.ruleset, lifted_at__isnull=True, starts_on__lte=event.date
+        )
+        .select_related(*SANCTION_RELATED)
+        .order_by("-starts_on", "-id")
+    ):
+        if sanction.blocks(event):
             return sanction
     return None
 
 
-def namesake_sanction(name: str, day):
-    """A suspension or ban covering ``day`` of a person with the same name (accents and
-    case aside), or ``None``: a player added without a number must not slip past a
-    sanction by being created again under the same name **[choice]**."""
+def namesake_sanction(name: str, event: Event):
+    """A sanction that would keep a person with the same name (accents and case aside)
+    out of ``event`` (as :func:`blocking_sanction`), or ``None``: a player added without
+    a number must not slip past a sanction by being created again under the same name
+    **[choice]**."""
     from penalties.models import Sanction
 
     key = _name_key(name)
     for sanction in (
-        Sanction.objects.filter(lifted_at__isnull=True, starts_on__lte=day)
+        Sanction.objects.filter(
+            Q(organisation_id=event.organisation_id) | Q(confirmed_at__isnull=False),
+            ruleset=event.ruleset,
+            lifted_at__isnull=True,
+            starts_on__lte=event.date,
+        )
         .select_related("person")
         .order_by("-starts_on", "-id")
     ):
-        if _name_key(sanction.person.name) == key and sanction.covers(day):
+        if _name_key(sanction.person.name) == key and sanction.blocks(event):
             return sanction
     return None
 
@@ -205,12 +274,13 @@ def namesake_sanction(name: str, day):
 def register(event: Event, person: Person, actor=None, *, check_in: bool = False) -> Registration:
     """Register ``person``. Once a round has been seated the player is a late arrival and
     joins from the next round (TR §3.3.1). ``UserError`` if already registered, or if a
-    suspension or a permanent ban covers the event's date (:func:`blocking_sanction`)."""
+    suspension or a permanent ban keeps them out of it (:func:`blocking_sanction`; the
+    message says who gave and who confirmed it)."""
     with transaction.atomic():
         Event.objects.select_for_update().get(pk=event.pk)
         if event.registrations.filter(person=person).exists():
             raise UserError(_("%(name)s is already registered.") % {"name": person.name})
-        sanction = blocking_sanction(person, event.date)
+        sanction = blocking_sanction(person, event)
         if sanction is not None:
             if sanction.ends_on is None:
                 message = _("%(name)s is banned from organised play (since %(start)s).")
@@ -219,14 +289,12 @@ def register(event: Event, person: Person, actor=None, *, check_in: bool = False
                     "%(name)s is suspended from %(start)s to %(end)s and cannot play on "
                     "this event's date."
                 )
-            raise UserError(
-                message
-                % {
-                    "name": person.name,
-                    "start": sanction.starts_on.isoformat(),
-                    "end": sanction.ends_on.isoformat() if sanction.ends_on else "",
-                }
-            )
+            message = message % {
+                "name": person.name,
+                "start": sanction.starts_on.isoformat(),
+                "end": sanction.ends_on.isoformat() if sanction.ends_on else "",
+            }
+            raise UserError(f"{message} {sanction_summary(sanction)}")
         last = event.rounds.aggregate(n=Max("number"))["n"] or 0
         if event.rounds.filter(is_final=True).exists():
             raise UserError(_("The final has started: no more players can join."))
@@ -314,15 +382,13 @@ def set_status(reg: Registration, status: str, actor=None) -> Registration:
         if reg.status == Registration.Status.DISQUALIFIED:
             raise UserError(_("A disqualified player cannot be reinstated here."))
         if status == Registration.Status.CHECKED_IN:
-            sanction = blocking_sanction(reg.person, event.date)
+            sanction = blocking_sanction(reg.person, event)
             if sanction is not None:
-                raise UserError(
-                    _(
-                        "%(name)s is suspended or banned on this event's date (from "
-                        "%(start)s): they cannot be checked in. Drop them."
-                    )
-                    % {"name": reg.person.name, "start": sanction.starts_on.isoformat()}
-                )
+                message = _(
+                    "%(name)s is suspended or banned on this event's date (from "
+                    "%(start)s): they cannot be checked in. Drop them."
+                ) % {"name": reg.person.name, "start": sanction.starts_on.isoformat()}
+                raise UserError(f"{message} {sanction_summary(sanction)}")
         before = {"status": reg.status}
         reg.status = status
         loss_round = None

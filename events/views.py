@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from events import cache as page_cache
 from events import security, services
-from events.access import user_permissions
+from events.access import authority_rulesets, user_permissions
 from events.forms import SignupForm
 from events.models import Event, Person, PlayerClaim, Registration, Round
 from standings.services import event_standings
@@ -187,6 +187,8 @@ def my_page(request):
             "person": person,
             "registrations": registrations,
             "staff_events": services.staff_events_for(request.user),
+            # The national authority's page (Organised Play manager, national coordinator).
+            "is_authority": bool(authority_rulesets(request.user)),
             **_league_links(request.user),
         },
     )

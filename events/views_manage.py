@@ -118,24 +118,21 @@ def event_settings(request, event):
 # ---------------------------------------------------------------- players
 @staff_required(P.VIEW_STAFF_PAGES)
 def players(request, event):
-    from penalties.models import Sanction
+    from penalties.authority import sanctions_of_players
 
-    regs = event.registrations.select_related("person").order_by("person__name")
-    # People whose suspension or ban covers the event's date (one query): flagged.
-    sanctioned = {
-        s.person_id
-        for s in Sanction.objects.filter(
-            person__registrations__event=event, lifted_at__isnull=True, starts_on__lte=event.date
-        )
-        if s.covers(event.date)
-    }
+    regs = list(event.registrations.select_related("person").order_by("person__name"))
+    # Each player's live suspensions and bans (any ruleset, any organisation): who gave
+    # them, the authority's confirmation, the appeal, whether they block this event.
+    by_person = sanctions_of_players(event)
+    for r in regs:
+        r.sanctions = by_person.get(r.person_id, [])
+        r.blocked = any(x.blocks_here for x in r.sanctions)
     return render(
         request,
         "manage/players.html",
         {
             "event": event,
             "registrations": regs,
-            "sanctioned": sanctioned,
             "form": AddPlayerForm(ruleset=event.ruleset),
             "claims": _event_claims(event),
             "perms": request.event_permissions,
@@ -171,7 +168,7 @@ def player_add(request, event):
     if form.is_valid():
         try:
             if not form.cleaned_data["vekn_number"]:
-                namesake = services.namesake_sanction(form.cleaned_data["name"], event.date)
+                namesake = services.namesake_sanction(form.cleaned_data["name"], event)
                 if namesake is not None:
                     raise UserError(
                         _(
@@ -213,7 +210,11 @@ def player_status(request, event, reg_id):
     except UserError as exc:
         _fail(request, exc)
     if request.htmx:
+        from penalties.authority import sanctions_of_players
+
         reg.refresh_from_db()
+        reg.sanctions = sanctions_of_players(event).get(reg.person_id, [])
+        reg.blocked = any(x.blocks_here for x in reg.sanctions)
         return render(
             request,
             "manage/players.html#row",

@@ -13,6 +13,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from events.limits import FREE_TEXT_MAX_LENGTH, length_constraint
+from events.models import Ruleset
 
 
 class Level(models.TextChoices):
@@ -292,9 +293,15 @@ class TimeExtension(models.Model):
 
 class Sanction(models.Model):
     """A suspension (with its first and last day) or a permanent ban of a person
-    (Mitos y Leyendas conduct rules §4.1): they cannot be registered to an event whose
-    date falls in it (SPEC-penalties §2.4). Usually created by a penalty; lifted (never
-    deleted) when an appeal reverts that penalty."""
+    (Mitos y Leyendas conduct rules §4.1; a VEKN disqualification escalated by the
+    national coordinator). Usually created by a penalty; lifted (never deleted) when an
+    appeal reverts that penalty or the ruleset's authority lifts it with a reason.
+
+    Its reach (``penalties.sanction_rules.blocks``): it keeps the person out of events of
+    its ``ruleset`` whose date it covers — of the issuing ``organisation`` at once, of
+    every organisation once the ruleset's authority confirmed it (``confirmed_by``,
+    ``confirmed_at``). ``organisation`` is empty when the authority created it (an
+    escalation): then it is confirmed at creation."""
 
     class Kind(models.TextChoices):
         SUSPENSION = "suspension", _("Suspension")
@@ -317,6 +324,25 @@ class Sanction(models.Model):
         verbose_name=_("penalty"),
     )
     reason = models.TextField(_("reason"), max_length=FREE_TEXT_MAX_LENGTH)
+    ruleset = models.CharField(_("ruleset"), max_length=10, choices=Ruleset)
+    organisation = models.ForeignKey(
+        "events.Organisation",
+        models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="sanctions",
+        verbose_name=_("issuing organisation"),
+        help_text=_("The organisation of the penalty's event; empty when the authority gave it."),
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("confirmed by the authority"),
+    )
+    confirmed_at = models.DateTimeField(_("confirmed by the authority at"), null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -346,17 +372,64 @@ class Sanction(models.Model):
             ),
             length_constraint("penalties_sanction", "reason"),
             length_constraint("penalties_sanction", "lift_reason"),
+            models.CheckConstraint(
+                condition=Q(ruleset__in=["vekn", "myl"]), name="penalties_sanction_ruleset"
+            ),
+            # Given by an authority (no issuing organisation) means confirmed.
+            models.CheckConstraint(
+                condition=Q(organisation__isnull=False) | Q(confirmed_at__isnull=False),
+                name="penalties_sanction_issuer_or_confirmed",
+            ),
         ]
-        indexes = [models.Index(fields=["person", "starts_on"], name="penalties_sanction_person")]
+        indexes = [
+            models.Index(fields=["person", "starts_on"], name="penalties_sanction_person"),
+            # The authority's page: live sanctions of a ruleset, pending first.
+            models.Index(
+                fields=["ruleset", "confirmed_at"],
+                condition=Q(lifted_at__isnull=True),
+                name="penalties_sanction_live",
+            ),
+        ]
 
     def __str__(self):
         return f"{self.person}: {self.get_kind_display()} {self.starts_on}–{self.ends_on or '∞'}"
 
+    def facts(self):
+        """This sanction as the pure rule sees it (``penalties.sanction_rules``)."""
+        from penalties.sanction_rules import SanctionFacts
+
+        return SanctionFacts(
+            starts_on=self.starts_on,
+            ends_on=self.ends_on,
+            ruleset=self.ruleset,
+            organisation_id=self.organisation_id,
+            confirmed=self.confirmed_at is not None,
+            lifted=self.lifted_at is not None,
+        )
+
     def covers(self, day) -> bool:
         """Whether ``day`` (a date) falls in this sanction and it was not lifted."""
-        if self.lifted_at is not None or day < self.starts_on:
-            return False
-        return self.ends_on is None or day <= self.ends_on
+        from penalties.sanction_rules import covers
+
+        return covers(self.facts(), day)
+
+    def reach_for(self, event):
+        """Whether and why this sanction keeps its person out of ``event``
+        (``penalties.sanction_rules.reach``)."""
+        from penalties.sanction_rules import EventFacts, reach
+
+        return reach(
+            self.facts(),
+            EventFacts(
+                date=event.date, ruleset=event.ruleset, organisation_id=event.organisation_id
+            ),
+        )
+
+    def blocks(self, event) -> bool:
+        """Whether this sanction keeps its person out of ``event``."""
+        from penalties.sanction_rules import BLOCKING
+
+        return self.reach_for(event) in BLOCKING
 
 
 class Appeal(models.Model):

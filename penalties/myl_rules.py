@@ -1545,6 +1545,34 @@ def _render_markdown(ruleset: Ruleset) -> str:
         "of the penalty: the deadline skips weekends and the public holidays of the "
         "configured country (Chile by default; a region may be given). The manager "
         "confirms or reverts the penalty, with reasons.",
+        "- **[choice]** The Organised Play manager is national: a platform administrator "
+        "grants the role (Django admin, *national authorities*), never an event's staff "
+        "page. They decide the written appeals of every organisation's MyL events except "
+        "an event where they hold a staff role (on the event or its organisation): no one "
+        "decides the appeals against their own event; a platform administrator or another "
+        "manager does.",
+        "",
+        "## Sanctions beyond the event (§4.1)",
+        "",
+        "- A suspension or permanent ban is recorded by the event that gives it "
+        "(`penalties/sanction_rules.py`). It keeps the person out of the **issuing "
+        "organisation's** MyL events on the days it covers at once, and out of **every "
+        "organisation's** MyL events once the national Organised Play manager confirms it "
+        "on the *Suspensions and bans* page (`/authority/sanctions/`). Until then it is "
+        "listed there as pending. **[choice]**",
+        "- **[choice]** A MyL sanction never blocks a VEKN event: there it is shown as "
+        "context only.",
+        "- The Organised Play manager may lift a sanction, pending or confirmed, with a "
+        "reason; confirming and lifting are written to the audit log of the penalty's "
+        "event, and a double submit changes nothing.",
+        "- Every organisation sees, on its event's players page and in the check-in "
+        "refusal, each live sanction of its players: kind and period, ruleset, issuing "
+        "event and organisation, who gave it (the head judge who confirmed the penalty), "
+        "the manager's confirmation or that it is pending, the appeal state, and whether "
+        "and why it blocks this event.",
+        "- **[choice]** The manager may confirm a sanction given at an event where they "
+        "are staff (only appeals are barred to them there): confirming is the national "
+        "body's act, and lifting stays open to them.",
         "",
         "## Our choices where the rulebook is silent or ambiguous",
         "",

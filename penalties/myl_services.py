@@ -266,6 +266,10 @@ def _sync_effects(
                 ends_on=ends_on if p.level == Level.SUSPENSION else None,
                 penalty=p,
                 reason=_sanction_reason(p),
+                # It blocks the issuing organisation's events at once, others' once the
+                # Organised Play manager confirms it (penalties.sanction_rules).
+                ruleset=p.ruleset,
+                organisation_id=p.event.organisation_id,
                 created_by=actor if getattr(actor, "is_authenticated", False) else None,
             )
             audit(
@@ -791,26 +795,37 @@ def written_appeals(event: Event):
 
 
 def pending_written_appeals_for(user, exclude_event: Event | None = None):
-    """Pending written appeals of every event where ``user`` may decide appeals (the OP
-    manager role on the event or its organisation; superusers: all), oldest first."""
+    """Pending written appeals ``user`` may decide, oldest first: superusers all; the
+    national authority of a ruleset (``events.AuthorityRole``) those of its ruleset's
+    events, except events where it holds a staff role (event or organisation role) — no
+    one decides the appeals against their own event (MyL conduct rules §4.5; issue 12).
+    Anyone else: none."""
+    from events.access import authority_rulesets
     from events.models import EventRole, OrganisationRole
-    from events.permissions import ROLE_PERMISSIONS
 
     qs = Appeal.objects.filter(kind=Appeal.Kind.WRITTEN, decision="")
     if not getattr(user, "is_superuser", False):
-        roles = [r for r, perms in ROLE_PERMISSIONS.items() if P.DECIDE_APPEALS in perms]
-        orgs = OrganisationRole.objects.filter(user=user, role__in=roles).values("organisation")
-        events = EventRole.objects.filter(user=user, role__in=roles).values("event")
-        qs = qs.filter(Q(penalty__event__organisation__in=orgs) | Q(penalty__event__in=events))
+        rulesets = authority_rulesets(user)
+        if not rulesets:
+            return qs.none()
+        orgs = OrganisationRole.objects.filter(user=user).values("organisation")
+        events = EventRole.objects.filter(user=user).values("event")
+        qs = qs.filter(penalty__event__ruleset__in=rulesets).exclude(
+            Q(penalty__event__organisation__in=orgs) | Q(penalty__event__in=events)
+        )
     if exclude_event is not None:
         qs = qs.exclude(penalty__event=exclude_event)
     return qs.select_related("penalty__event", "penalty__person").order_by("submitted_at")
 
 
-def decide_written_appeal(appeal: Appeal, decision: str, reason: str, actor=None) -> Appeal:
+def decide_written_appeal(appeal: Appeal, decision: str, reason: str, actor) -> Appeal:
     """The Organised Play manager confirms or reverts the penalty, with reasons; a revert
     voids it and undoes what it touched (sanction lifted, registration restored, game loss
-    out of the standings)."""
+    out of the standings). ``actor`` must be a superuser or the authority of the event's
+    ruleset with no staff role on that event (``events.access.may_decide_appeals``; MyL
+    conduct rules §4.5): ``UserError`` otherwise, nothing saved."""
+    from events.access import may_decide_appeals
+
     reason = check_free_text(reason, field_label(Appeal, "decision_reason"), field="reason").strip()
     if decision not in (Appeal.Decision.CONFIRMED, Appeal.Decision.REVERTED):
         raise UserError(_("Choose: confirm or revert the penalty."))
@@ -824,6 +839,13 @@ def decide_written_appeal(appeal: Appeal, decision: str, reason: str, actor=None
         )
         if appeal.kind != Appeal.Kind.WRITTEN:
             raise UserError(_("Not a written appeal."))
+        if not may_decide_appeals(actor, appeal.penalty.event):
+            raise UserError(
+                _(
+                    "Only the national Organised Play manager decides written appeals, "
+                    "and never on an event where they hold a staff role."
+                )
+            )
         if appeal.decision:
             raise UserError(_("This appeal is already decided."))
         appeal.decision = decision

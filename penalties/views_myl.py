@@ -247,7 +247,7 @@ def penalty_detail(request, event, penalty):
             "guide_label": services.level_label(penalty.guide_level),
             "also_labels": [services.level_label(x) for x in penalty.also],
             "state": state_token(penalty),
-            "sanctions": list(penalty.sanctions.select_related("lifted_by")),
+            "sanctions": list(penalty.sanctions.select_related("lifted_by", "confirmed_by")),
             "appeals": appeals,
             "in_event_appeal": next((a for a in appeals if a.kind == Appeal.Kind.IN_EVENT), None),
             "window": window,

@@ -9,13 +9,12 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from events.models import Registration
+from events.models import AuthorityRole, EventRole, Registration
 from events.permissions import Role
 from penalties import myl_services
 from penalties.models import AggressionReport, Appeal, Penalty, Sanction
 from tests.factories import (
     EventRoleFactory,
-    OrganisationRoleFactory,
     PersonFactory,
     RegistrationFactory,
     UserFactory,
@@ -32,11 +31,9 @@ def myl(db):
     for role in (Role.ORGANISER, Role.HEAD_JUDGE, Role.JUDGE, Role.SCOREKEEPER):
         users[role.value] = UserFactory(username=f"myl-{role.value}")
         EventRoleFactory(event=event, user=users[role.value], role=role)
-    # The national OP manager holds the role on the organisation.
+    # The national OP manager: an authority of the ruleset, granted by an administrator.
     users["op_manager"] = UserFactory(username="myl-op")
-    OrganisationRoleFactory(
-        organisation=event.organisation, user=users["op_manager"], role=Role.OP_MANAGER
-    )
+    AuthorityRole.objects.create(user=users["op_manager"], ruleset="myl")
     users["outsider"] = UserFactory(username="myl-outsider")
     users["player"] = UserFactory(username="myl-player")
     person = PersonFactory(name="Ana Rojas", user=users["player"])
@@ -424,13 +421,16 @@ def test_pages_run_bounded_queries(client, myl, django_assert_max_num_queries, m
 
 
 def test_op_manager_sees_pending_appeals_of_other_events(client, myl, monkeypatch):
+    """The Organised Play manager is national (MyL conduct rules §4.5): the written
+    appeals of every organisation's MyL events, except those of an event where they
+    hold a staff role (issue 12: no one decides appeals against their own event)."""
     monkeypatch.setattr(myl_services, "today", lambda event=None: dt.date(2026, 9, 18))
     second = myl_event(slug="myl-second", organisation=myl["event"].organisation)
     reg = RegistrationFactory(event=second, person=myl["regs"][0].person)
     p = myl_services.log_penalty(second, reg, "2.5", {}, client_id=uuid.uuid4()).penalty
     _at(p, dt.date(2026, 9, 17))
     myl_services.submit_written_appeal(p, "My phone rang", myl["users"]["player"])
-    # Another organisation's appeal stays out of sight.
+    # Another organisation's appeal: the national manager sees it too.
     third = myl_event(slug="myl-elsewhere")
     q = myl_services.log_penalty(
         third,
@@ -440,12 +440,22 @@ def test_op_manager_sees_pending_appeals_of_other_events(client, myl, monkeypatc
         client_id=uuid.uuid4(),
     ).penalty
     _at(q, dt.date(2026, 9, 17))
-    myl_services.submit_written_appeal(q, "Not mine to see", myl["users"]["player"])
+    myl_services.submit_written_appeal(q, "Seen nationally", myl["users"]["player"])
+    # An event where the manager is a judge: not theirs to decide.
+    own = myl_event(slug="myl-own")
+    EventRole.objects.create(event=own, user=myl["users"]["op_manager"], role=Role.JUDGE)
+    r = myl_services.log_penalty(
+        own, RegistrationFactory(event=own, person=reg.person), "2.5", {}, client_id=uuid.uuid4()
+    ).penalty
+    _at(r, dt.date(2026, 9, 17))
+    myl_services.submit_written_appeal(r, "Judged by the manager", myl["users"]["player"])
     client.force_login(myl["users"]["op_manager"])
     page = client.get(_url("manage:myl-appeals", myl["event"])).content.decode()
     assert _url("manage:myl-appeals", second) in page
-    assert _url("manage:myl-appeals", third) not in page
-    assert client.get(_url("manage:myl-appeals", third)).status_code == 404
+    assert _url("manage:myl-appeals", third) in page
+    assert _url("manage:myl-appeals", own) not in page
+    assert client.get(_url("manage:myl-appeals", third)).status_code == 200
+    assert client.get(_url("manage:myl-appeals", own)).status_code == 403
 
 
 def test_the_player_sees_the_period_of_their_suspension(client, myl):

@@ -24,6 +24,15 @@ def myl_event(slug="myl-cup", date=dt.date(2026, 9, 17), **kw):
     return EventFactory(slug=slug, ruleset="myl", round_minutes=50, date=date, **kw)
 
 
+def op_manager():
+    """A national Organised Play manager (MyL conduct rules §4.5), staff of no event."""
+    from events.models import AuthorityRole
+
+    user = UserFactory()
+    AuthorityRole.objects.create(user=user, ruleset="myl")
+    return user
+
+
 def seat_round(event, regs, number, bye=None, results=None):
     """Round ``number`` pairing ``regs`` two by two (``bye``: a registration alone)."""
     rnd = Round.objects.create(event=event, number=number, seating_published=True)
@@ -188,7 +197,8 @@ def test_permanent_ban_with_disqualification(myl):
     ban = Sanction.objects.get(penalty=p)
     assert ban.kind == "permanent_ban" and ban.ends_on is None
     assert ban.starts_on == services.penalty_day(p)
-    later = EventFactory(slug="later-event", date=dt.date(2027, 1, 1))
+    # A later Mitos y Leyendas event of the same organisation: blocked at once.
+    later = myl_event(slug="later-event", date=dt.date(2027, 1, 1), organisation=event.organisation)
     with pytest.raises(UserError):
         event_services.register(later, regs[0].person)
 
@@ -220,10 +230,10 @@ def test_suspension_needs_dates_and_blocks_registration(myl):
     assert p.level == "suspension" and "disqualification" in p.also
     s = Sanction.objects.get(penalty=p)
     assert (s.starts_on, s.ends_on) == (dt.date(2026, 9, 18), dt.date(2026, 12, 31))
-    during = EventFactory(slug="during", date=dt.date(2026, 11, 1))
+    during = myl_event(slug="during", date=dt.date(2026, 11, 1), organisation=event.organisation)
     with pytest.raises(UserError):
         event_services.register(during, regs[0].person)
-    after = EventFactory(slug="after", date=dt.date(2027, 1, 1))
+    after = myl_event(slug="after", date=dt.date(2027, 1, 1), organisation=event.organisation)
     event_services.register(after, regs[0].person)
 
 
@@ -295,7 +305,7 @@ def test_results_approved_refuses_changes_but_not_appeals(myl):
     regs[0].person.user = player
     regs[0].person.save()
     appeal = services.submit_written_appeal(p, "I did not know", player, on=dt.date(2026, 9, 18))
-    services.decide_written_appeal(appeal, "reverted", "The cards were genuine", None)
+    services.decide_written_appeal(appeal, "reverted", "The cards were genuine", op_manager())
     p.refresh_from_db()
     regs[0].refresh_from_db()
     assert p.status == "voided" and "genuine" in p.void_reason
@@ -346,9 +356,9 @@ def test_written_appeal_deadline_skips_chilean_holiday(myl):
     assert a.deadline == dt.date(2026, 9, 25) and a.decision == ""
     with pytest.raises(UserError, match="already"):
         services.submit_written_appeal(p, "Again", player, on=dt.date(2026, 9, 25))
-    services.decide_written_appeal(a, "confirmed", "Stalling was clear", None)
+    services.decide_written_appeal(a, "confirmed", "Stalling was clear", op_manager())
     with pytest.raises(UserError, match="already decided"):
-        services.decide_written_appeal(a, "reverted", "x", None)
+        services.decide_written_appeal(a, "reverted", "x", op_manager())
     p.refresh_from_db()
     assert p.status == "confirmed"
 

@@ -46,6 +46,9 @@ MATRIX = {
     "password_reset_confirm": ("get", "reset", [200, 200, 200, 200, 200, 200, 200]),
     "password_reset_complete": ("get", "none", [200, 200, 200, 200, 200, 200, 200]),
     "my-data": ("get", "none", [302, 200, 200, 200, 200, 200, 200]),
+    # the national authority's sanctions (issue 12): authorities and superusers only;
+    # none of these personas is one (test_the_authority_persona checks the 200s)
+    "authority-sanctions": ("get", "none", [302, 404, 404, 404, 404, 404, 404]),
     # liveness probe (and the load test's trivial view): public
     "healthz": ("get", "none", [200, 200, 200, 200, 200, 200, 200]),
     # --- end security
@@ -334,3 +337,42 @@ def test_organisation_organiser_can_create_events(client, db):
     )
     assert response.status_code == 302
     assert client.get(reverse("manage:settings", kwargs={"slug": "store-cup"})).status_code == 200
+
+
+def test_the_authority_persona(client, setup):
+    """The VEKN national coordinator (``AuthorityRole``, issue 12) on the fixture's VEKN
+    event: its page, the staff pages to read, the appeals; nothing an organiser or judge
+    does. Once it is also a judge of the event, it no longer decides its appeals."""
+    from events.models import AuthorityRole, EventRole
+    from events.permissions import Role
+    from tests.factories import UserFactory
+
+    coordinator = UserFactory(username="coordinator")
+    AuthorityRole.objects.create(user=coordinator, ruleset="vekn")
+    e = setup["event"].slug
+    expected = {
+        reverse("authority-sanctions"): 200,
+        reverse("manage:dashboard", kwargs={"slug": e}): 200,
+        reverse("manage:players", kwargs={"slug": e}): 200,
+        reverse("manage:penalty", kwargs={"slug": e, "pk": setup["penalty"].pk}): 200,
+        reverse("manage:myl-appeals", kwargs={"slug": e}): 200,
+        reverse("manage:settings", kwargs={"slug": e}): 403,
+        reverse("manage:staff", kwargs={"slug": e}): 403,
+        reverse("manage:final", kwargs={"slug": e}): 403,
+        reverse("manage:cases", kwargs={"slug": e}): 403,
+    }
+    client.force_login(coordinator)
+    for url, status in expected.items():
+        assert client.get(url).status_code == status, url
+    player_add = reverse("manage:player-add", kwargs={"slug": e})
+    assert client.post(player_add, {"name": "X"}).status_code == 403
+    # The MyL Organised Play manager has nothing on a VEKN event.
+    manager = UserFactory(username="op-manager")
+    AuthorityRole.objects.create(user=manager, ruleset="myl")
+    client.force_login(manager)
+    assert client.get(reverse("manage:dashboard", kwargs={"slug": e})).status_code == 404
+    assert client.get(reverse("authority-sanctions")).status_code == 200
+    # Staff of the event: no appeals of its own event.
+    EventRole.objects.create(event=setup["event"], user=coordinator, role=Role.JUDGE)
+    client.force_login(coordinator)
+    assert client.get(reverse("manage:myl-appeals", kwargs={"slug": e})).status_code == 403

@@ -18,6 +18,9 @@ def person(db):
 
 
 def sanction(person, kind, start, end=None, **extra):
+    """A sanction the national authority gave (confirmed, no issuing organisation) of
+    the factories' events' ruleset (VEKN): it blocks every organisation's VEKN events."""
+    extra = {"ruleset": "vekn", "confirmed_at": timezone.now(), **extra}
     return Sanction.objects.create(
         person=person, kind=kind, starts_on=start, ends_on=end, reason="§3.2.5", **extra
     )

@@ -133,6 +133,8 @@ def world(played_event, staff):
         ends_on=timezone.localdate() + timedelta(days=30),
         penalty=logged,
         reason="Suspended for conduct (private sanction)",
+        ruleset="vekn",
+        organisation=event.organisation,
     )
     users = {f"user{i}": UserFactory(username=f"user{i}") for i in range(1, 5)}
     season = league_services.import_season(small_season())
@@ -529,6 +531,8 @@ def test_a_player_downloads_their_own_data(client, world):
     assert by_status["confirmed"]["description"] == "Slow play at the final turn (private note)"
     assert data["sanctions"][0]["reason"] == "Suspended for conduct (private sanction)"
     assert data["sanctions"][0]["penalty"] == str(world["penalty"].client_id)
+    assert data["sanctions"][0]["ruleset"] == "vekn"
+    assert data["sanctions"][0]["confirmed_at"] is None
     (team,) = data["league_teams"]
     assert (team["season"], team["code"]) == ("t24", "t4")
     assert team["adjustments"][0]["reason"] == "walkover m2"
@@ -937,17 +941,17 @@ def test_every_myl_free_text_field_is_escaped_where_it_is_shown(client, db, monk
     happened, witnesses, authorities), the player's written appeal and its decision."""
     import datetime as dt
 
-    from events.models import EventRole
+    from events.models import AuthorityRole, EventRole
     from penalties import myl_services
     from penalties.models import Appeal, Penalty
-    from tests.factories import OrganisationRoleFactory, PersonFactory, RegistrationFactory
+    from tests.factories import PersonFactory, RegistrationFactory
     from tests.test_myl_penalty_services import myl_event, seat_round
 
     event = myl_event(slug="myl-escape")
     head = UserFactory(username="myl-head")
     EventRole.objects.create(event=event, user=head, role=Role.HEAD_JUDGE)
     op = UserFactory(username="myl-op")
-    OrganisationRoleFactory(organisation=event.organisation, user=op, role=Role.OP_MANAGER)
+    AuthorityRole.objects.create(user=op, ruleset="myl")
     player = UserFactory(username="myl-player")
     regs = [RegistrationFactory(event=event, person=PersonFactory(name="Ana", user=player))]
     regs += [RegistrationFactory(event=event) for _ in range(3)]

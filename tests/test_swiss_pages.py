@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from events import swiss_services as ss
-from events.models import Event, EventRole, Registration
+from events.models import AuthorityRole, Event, EventRole, Registration
 from events.permissions import Role
 from tests.factories import EventFactory, OrganisationRoleFactory, RegistrationFactory, UserFactory
 from tests.test_swiss_services import make_event, play, play_swiss
@@ -22,6 +22,9 @@ def myl(db):
         user = UserFactory(username=f"myl-{role.value}")
         EventRole.objects.create(event=event, user=user, role=role)
         users[role.value] = user
+    # The national Organised Play manager: an authority of the ruleset (issue 12).
+    users["op_manager"] = UserFactory(username="myl-op_manager")
+    AuthorityRole.objects.create(user=users["op_manager"], ruleset="myl")
     users["outsider"] = UserFactory(username="myl-outsider")
     return {"event": event, "regs": regs, "users": users}
 

@@ -11,7 +11,14 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from events import services
-from events.models import Event, EventRole, Organisation, OrganisationRole, Person
+from events.models import (
+    AuthorityRole,
+    Event,
+    EventRole,
+    Organisation,
+    OrganisationRole,
+    Person,
+)
 from events.permissions import Role
 from standings import vekn
 from standings.services import event_standings
@@ -24,7 +31,15 @@ LOGINS = [
     ("judge", "judge of the demo organisation", Role.JUDGE),
     ("scorekeeper", "scorekeeper of the demo organisation", Role.SCOREKEEPER),
     ("player", "a player (Ana Rojas, VEKN 3200001)", None),
+    (
+        "opmanager",
+        "national authority: MyL Organised Play manager and VEKN national coordinator",
+        None,
+    ),
 ]
+AUTHORITY_LOGIN = "opmanager"
+"""Granted by ``admin`` the national authority of both rulesets (``AuthorityRole``):
+confirms and lifts suspensions and bans at /authority/sanctions/ (issue 12)."""
 NAMES = [
     "Ana Rojas",
     "Bruno Díaz",
@@ -157,6 +172,12 @@ class Command(BaseCommand):
             users[username] = user
             if role:
                 OrganisationRole.objects.get_or_create(organisation=org, user=user, role=role)
+        for ruleset in ("myl", "vekn"):
+            AuthorityRole.objects.get_or_create(
+                user=users[AUTHORITY_LOGIN],
+                ruleset=ruleset,
+                defaults={"granted_by": users["admin"]},
+            )
         people = []
         for i, name in enumerate(NAMES, start=1):
             person, _ = Person.objects.get_or_create(
