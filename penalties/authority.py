@@ -22,7 +22,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from events.access import authority_rulesets
+from events.access import authority_rulesets, holds_staff_role
 from events.errors import UserError
 from events.limits import check_free_text, field_label
 from events.models import Event
@@ -77,11 +77,25 @@ def _lock(sanction_id: int) -> Sanction:
 def confirm_sanction(sanction_id: int, actor) -> Outcome:
     """The authority of the sanction's ruleset confirms it: from now on it blocks the
     events of that ruleset of every organisation (``penalties.sanction_rules``).
-    ``UserError``: not the authority, unknown or lifted sanction. Already confirmed:
-    nothing changes (``changed`` False)."""
+    ``UserError``: not the authority, unknown or lifted sanction, or an authority on the
+    staff of the event that gave it (no one extends their own event's sanction,
+    docs/rules-myl-penalties.md "Sanctions beyond the event"; superusers excepted).
+    Already confirmed: nothing changes (``changed`` False)."""
     with transaction.atomic():
         s = _lock(sanction_id)
         _require_authority(actor, s.ruleset)
+        if (
+            s.penalty_id
+            and not getattr(actor, "is_superuser", False)
+            and holds_staff_role(actor, s.penalty.event)
+        ):
+            raise UserError(
+                _(
+                    "You are on the staff of the event that gave this sanction: another "
+                    "authority or a platform administrator confirms it."
+                ),
+                field="sanction",
+            )
         if s.lifted_at is not None:
             raise UserError(_("This suspension or ban was lifted."), field="sanction")
         if s.confirmed_at is not None:

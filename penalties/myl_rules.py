@@ -1570,9 +1570,10 @@ def _render_markdown(ruleset: Ruleset) -> str:
         "event and organisation, who gave it (the head judge who confirmed the penalty), "
         "the manager's confirmation or that it is pending, the appeal state, and whether "
         "and why it blocks this event.",
-        "- **[choice]** The manager may confirm a sanction given at an event where they "
-        "are staff (only appeals are barred to them there): confirming is the national "
-        "body's act, and lifting stays open to them.",
+        "- **[choice]** The manager never confirms a sanction given at an event where they "
+        "are staff (on the event or its organisation), as they never decide its appeals: "
+        "no one extends their own event's sanction to every organisation; another "
+        "authority or a platform administrator confirms it. Lifting stays open to them.",
         "",
         "## Our choices where the rulebook is silent or ambiguous",
         "",

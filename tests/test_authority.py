@@ -170,6 +170,30 @@ def test_another_organisations_ban_waits_for_the_op_manager(client, two_orgs):
     assert _check_in(client, w, "a_myl") == "checked_in"
 
 
+def test_an_authority_never_confirms_its_own_events_sanction(client, two_orgs):
+    """An Organised Play manager who organises the event that gave a ban cannot extend it
+    to every organisation by confirming it; another authority can."""
+    w = two_orgs
+    ban = _ban_in_b(client, w)
+    _grant(w["org_b"], "myl")  # B's organiser is also the national OP manager
+    client.force_login(w["org_b"])
+    response = client.post(
+        reverse("authority-sanctions"), {"action": "confirm", "sanction": ban.pk}, follow=True
+    )
+    assert "You are on the staff of the event that gave this sanction" in (
+        response.content.decode()
+    )
+    ban.refresh_from_db()
+    assert ban.confirmed_at is None
+    assert not AuditLog.objects.filter(action="sanction.confirm").exists()
+    other = UserFactory(username="opm-2")
+    _grant(other, "myl")
+    client.force_login(other)
+    client.post(reverse("authority-sanctions"), {"action": "confirm", "sanction": ban.pk})
+    ban.refresh_from_db()
+    assert ban.confirmed_by == other
+
+
 def test_confirm_and_lift_are_idempotent_and_for_the_rulesets_authority(client, two_orgs):
     w = two_orgs
     ban = _ban_in_b(client, w)
