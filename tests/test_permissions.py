@@ -157,6 +157,11 @@ def CONFIRMED(w):  # noqa: N802
     return {"confirm": "on"}
 
 
+FINDING_2 = (
+    "issue 12 finding 2: the VEKN preview of a player with a MyL game loss answers 500 "
+    "(earlier events pass MyL levels to the VEKN engine; offline engineer)"
+)
+
 # fmt: off
 MATRIX = [
     # --- public
@@ -305,6 +310,8 @@ MATRIX = [
     R("manage:incident-person", "get", "vekn", **a_staff(200, scorekeeper=403)),
     R("manage:incident-non-competing", "post", "vekn", **a_staff(302, scorekeeper=403)),
     R("manage:incident-new", "get", "vekn_incident", **a_staff(200, scorekeeper=403)),
+    R("manage:incident-new", "get", "vekn_preview", **a_staff(200, scorekeeper=403),
+      bugs=dict.fromkeys(("organiser", "head_judge", "judge"), FINDING_2)),
     R("manage:penalties", "get", "vekn", **a_staff(200)),
     R("manage:penalty", "get", "vekn_penalty", **a_staff(200)),
     R("manage:dq-report", "get", "vekn_penalty", **a_staff(200, scorekeeper=403)),
@@ -327,6 +334,7 @@ MATRIX = [
     R("manage:myl-top-cut", "post", "myl", **a_staff(302, judge=403, scorekeeper=403)),
     R("manage:export-archondata", "get", "myl", **a_staff(404)),  # VEKN only
     R("manage:incident-new", "get", "myl_incident", **a_staff(200, scorekeeper=403)),
+    R("manage:incident-new", "get", "myl_preview", **a_staff(200, scorekeeper=403)),
     R("manage:penalties", "get", "myl", **a_staff(200)),
     R("manage:penalty", "get", "myl_penalty", **a_staff(200)),
     R("manage:myl-aggression-report", "get", "myl_penalty", **a_staff(200, scorekeeper=403)),
@@ -338,6 +346,11 @@ MATRIX = [
     R("manage:players", "get", "event_b", **b_staff(200)),
     R("manage:penalties", "get", "event_b", **b_staff(200)),
     R("manage:penalty", "get", "vekn_penalty_via_b", **b_staff(404)),
+    R("manage:dq-report", "get", "vekn_penalty_via_b", **b_staff(404)),
+    R("manage:myl-aggression-report", "get", "myl_penalty_via_b", **b_staff(404)),
+    R("manage:player-status", "post", "vekn_reg_via_b", **b_staff(404)),
+    R("manage:incident-new", "get", "incident_via_b", **b_staff(404)),
+    R("events:my-match", "get", "event_b", **signed_in(200)),
     # the record A's claim is about was registered in B after the claim (issue 12, 4)
     R("manage:claim-decide", "post", "claim_via_b", **b_staff(404, other_judge=403),
       bugs={"other_organiser": "issue 12 finding 4: B's organiser decides a claim on a "
@@ -466,6 +479,9 @@ def build_world() -> dict:
         client_id=uuid.uuid4(),
         table=vekn_round.tables.first(),
     ).penalty
+    penalty_services.log_penalty(  # A's player: a VEKN penalty too (history per ruleset)
+        vekn, vekn_regs[0], "2.1", {"advantage": False}, client_id=uuid.uuid4()
+    )
     claim = PlayerClaim.objects.create(
         user=UserFactory(username="m-claimant"),
         vekn_number=claimed.vekn_number,
@@ -499,6 +515,15 @@ def build_world() -> dict:
         table=myl_round.tables.get(seats__registration=myl_regs[0]),
     ).penalty
     myl_services.submit_written_appeal(myl_penalty, "It was not me.", users["player"])
+    for _ in range(2):  # slow play twice: a warning, then a confirmed game loss
+        myl_services.log_penalty(
+            myl,
+            myl_regs[0],
+            "3.2.2",
+            {},
+            client_id=uuid.uuid4(),
+            actor=users["head_judge"],
+        )
 
     # The league season.
     now = timezone.now()
@@ -593,10 +618,15 @@ TARGETS = {
     "vekn_table": lambda w: {**_event(w, "vekn"), "number": 1, "table_number": 1},
     "myl_table": lambda w: {**_event(w, "myl"), "number": 1, "table_number": 1},
     "vekn_incident": lambda w: _event(w, "vekn"),
+    "vekn_preview": lambda w: _event(w, "vekn"),
+    "myl_preview": lambda w: _event(w, "myl"),
+    "incident_via_b": lambda w: _event(w, "event_b"),
+    "vekn_reg_via_b": lambda w: {**_event(w, "event_b"), "reg_id": w["vekn_reg"].pk},
     "myl_incident": lambda w: _event(w, "myl"),
     "vekn_penalty": lambda w: {**_event(w, "vekn"), "pk": w["vekn_penalty"].pk},
     "myl_penalty": lambda w: {**_event(w, "myl"), "pk": w["myl_penalty"].pk},
     "vekn_penalty_via_b": lambda w: {**_event(w, "event_b"), "pk": w["vekn_penalty"].pk},
+    "myl_penalty_via_b": lambda w: {**_event(w, "event_b"), "pk": w["myl_penalty"].pk},
     "vekn_claim": lambda w: {**_event(w, "vekn"), "claim_id": w["claim"].pk},
     "claim_via_b": lambda w: {**_event(w, "event_b"), "claim_id": w["claim"].pk},
     "season": lambda w: {"slug": w["season"].slug},
@@ -614,6 +644,9 @@ TARGETS = {
 }
 QUERIES = {
     "vekn_incident": lambda w: f"?reg={w['player_vekn_reg'].pk}",
+    "vekn_preview": lambda w: f"?reg={w['player_vekn_reg'].pk}&code=2.1&c_advantage=no",
+    "myl_preview": lambda w: f"?reg={w['player_myl_reg'].pk}&code=3.2.2",
+    "incident_via_b": lambda w: f"?reg={w['vekn_reg'].pk}",
     "myl_incident": lambda w: f"?reg={w['player_myl_reg'].pk}",
 }
 
