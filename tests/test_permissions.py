@@ -4,11 +4,12 @@ permission matrix). A new URL without a row here fails ``test_every_url_is_in_th
 The world (:func:`build_world`) holds two organisations on one installation:
 
 - **organisation A** (``org-a``): a VEKN event (round 1 seated, a disqualification, a
-  pending account claim) and a Mitos y Leyendas event (round 1 paired and published, a
-  physical aggression with its §5.8 report and the player's written appeal); its
-  ``organiser`` holds the organisation's role, ``head_judge``, ``judge`` and
-  ``scorekeeper`` the event roles on both events; ``player`` has an account linked to a
-  player record registered in both events;
+  caution of A's player, a pending account claim) and a Mitos y Leyendas event (round 1
+  paired and published; A's player got a warning for disruptive behaviour towards staff,
+  3.1.1, an aggression with its §5.8 report form, and appealed it in writing, then a game
+  loss for slow play); its ``organiser`` holds the organisation's role, ``head_judge``,
+  ``judge`` and ``scorekeeper`` the event roles on both events; ``player`` has an account
+  linked to a player record registered in both events;
 - **organisation B** (``org-b``): a MyL event run by ``other_organiser`` (organisation
   role) with ``other_judge`` as its head judge; A's player and the claimed record are
   registered there too (the attack of issue 12: an organisation acting on another's
@@ -19,13 +20,15 @@ The world (:func:`build_world`) holds two organisations on one installation:
   excuse with its evidence and an accepted report with its screenshot.
 
 Each row names its URL, its method, the object it points at (:data:`TARGETS`), the
-status of every persona not listed (``others=``) and the personas that differ. Adding a
-persona is one line in :data:`PERSONAS` plus a keyword in the rows where it differs from
-``others`` (the authority persona of issue 12 is added that way once its role exists).
-A row may also name, per persona, a known permission bug: that case is asserted with
-the expected status under ``xfail(strict=True)`` in ``test_known_permission_bugs`` (and
-skipped in the row's own case), so fixing the bug makes the xfail fail until the entry
-is removed.
+status of every persona not listed (``others=``, always explicit) and the personas that
+differ; ``data`` is the POST body where a form's own checks would answer before the
+permission. Adding a persona is one line in :data:`PERSONAS` (its account is made for
+it), its role in :func:`build_world`, and a keyword in each row where it differs from
+``others`` (the authority persona of issue 12, ``events.AuthorityRole``, is added that
+way). A row may also name, per persona, a known bug: that case is asserted with the
+expected status under ``xfail(strict=True)`` in ``test_known_permission_bugs`` (and
+left out of the row's own case), so fixing the bug fails that xfail until its entry is
+removed. A 500 is a status like any other here (the client does not raise).
 
 A request runs inside a savepoint that is rolled back, with the cache cleared, so every
 persona meets the same world (a POST of one persona does not change what the next one
@@ -195,6 +198,7 @@ MATRIX = [
     R("events:my-match", "get", "vekn", **signed_in(404)),
     # --- API (the VEKN standings are unpublished: staff only)
     R("api-standings", "get", "vekn", others=404, **dict.fromkeys(A_STAFF, 200)),
+    R("api-standings", "get", "myl", others=404, **dict.fromkeys(A_STAFF, 200)),
     R("api-check-table", "post", "none", others=400),
     R("api-penalty", "post", "ruleset_vekn", others=400),
     R("api-penalty", "post", "ruleset_myl", others=400),
@@ -239,7 +243,9 @@ MATRIX = [
     R("leagues:excuse-evidence", "get", "excuse_match", others=404, **dict.fromkeys(
         ("league_staff", "tribunal", "team_player"), 200)),
     R("leagues:match-concede", "post", "match", **signed_in(403, team_player=302)),
-    # --- league: competition-level staff actions (an empty form: refused with a message)
+    # --- league: competition-level staff actions: 302 back to the page, done or refused
+    # with a message (``data`` gets past the form's own checks); the 403s come from the
+    # services' permission checks
     R("leagues:competition-decide-tie", "post", "league", data=lambda w: {"reason": "Lots"},
       **league(302, tribunal=403)),
     R("leagues:competition-close-regular-phase", "post", "league", data=CONFIRMED,
@@ -722,6 +728,16 @@ KNOWN_BUGS = [
 def test_known_permission_bugs(matrix_client, world, db, row, persona):
     got = _status(matrix_client, world, row, persona, _url(row, world))
     assert got == row.expected(persona), f"{row.id} as {persona}: {got}"
+
+
+def test_every_persona_meets_the_same_world(matrix_client, world, db):
+    """A persona's POST is rolled back: the opponent confirms t3's report twice, and the
+    second time finds it pending again (else: 400, "already answered")."""
+    row = next(r for r in MATRIX if r.id == "leagues:report-confirm@report")
+    url = _url(row, world)
+    assert [_status(matrix_client, world, row, "team_player", url) for _ in "12"] == [302, 302]
+    world["open_report"].refresh_from_db()
+    assert world["open_report"].status == "pending"
 
 
 def test_objects_of_another_organisation_answer_404(client, world, db):
