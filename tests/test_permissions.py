@@ -53,6 +53,24 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from PIL import Image
 
+from events import services, swiss_services
+from events.models import EventRole, OrganisationRole, PlayerClaim, Registration
+from events.permissions import Role
+from leagues import reporting
+from leagues import services as league_services
+from leagues.models import Match, SeasonRole
+from leagues.views import feed_token
+from penalties import myl_services
+from penalties import services as penalty_services
+from tests.factories import (
+    EventFactory,
+    OrganisationFactory,
+    PersonFactory,
+    RegistrationFactory,
+    UserFactory,
+)
+from tests.leagues.seasons import small_season
+
 PERSONAS = [
     "anonymous",
     "outsider",  # an account with no role and no player record
@@ -66,7 +84,7 @@ PERSONAS = [
     "league_staff",
     "tribunal",
     "team_player",  # the player of team t1
-    "rival_player",  # the player of team t2 (not in t1's fixtures below)
+    "rival_player",  # the player of team t2 (in none of the scheduled fixtures used)
 ]
 
 
@@ -158,6 +176,10 @@ def EXCUSE(w):  # noqa: N802
 
 def CONFIRMED(w):  # noqa: N802
     return {"confirm": "on"}
+
+
+def APPROVE(w):  # noqa: N802
+    return {"decision": "approve"}
 
 
 FINDING_2 = (
@@ -286,7 +308,7 @@ MATRIX = [
     R("manage:player-add", "post", "vekn", **a_staff(302, judge=403)),
     R("manage:player-status", "post", "vekn_reg", **a_staff(302, judge=403)),
     # a pending claim on a record that played in A's VEKN event: A's organiser decides
-    R("manage:claim-decide", "post", "vekn_claim", **a_staff(403, organiser=302)),
+    R("manage:claim-decide", "post", "vekn_claim", data=APPROVE, **a_staff(403, organiser=302)),
     R("manage:round-seat", "post", "vekn", **a_staff(302, scorekeeper=403)),
     R("manage:round", "get", "vekn_round", **a_staff(200)),
     R("manage:round-reseat", "post", "vekn_round", **a_staff(302, scorekeeper=403)),
@@ -358,7 +380,8 @@ MATRIX = [
     R("manage:incident-new", "get", "incident_via_b", **b_staff(404)),
     R("events:my-match", "get", "event_b", **signed_in(200)),
     # the record A's claim is about was registered in B after the claim (issue 12, 4)
-    R("manage:claim-decide", "post", "claim_via_b", **b_staff(404, other_judge=403),
+    R("manage:claim-decide", "post", "claim_via_b", data=APPROVE,
+      **b_staff(404, other_judge=403),
       bugs={"other_organiser": "issue 12 finding 4: B's organiser decides a claim on a "
             "record that played in A before being registered in B (claims engineer)"}),
 ]
@@ -407,8 +430,6 @@ def _png(name="shot.png"):
 def _season_file(now):
     """The small season of the league tests, with accounts on teams t1 and t2 and the
     fixtures the rows need (deadlines ahead of ``now``)."""
-    from tests.leagues.seasons import small_season
-
     data = small_season()
     handles = {"t1": "m-team_player", "t2": "m-rival_player", "t3": "m-team3", "t4": "m-team4"}
     for team in data["teams"]:
@@ -430,22 +451,6 @@ def _season_file(now):
 def build_world() -> dict:
     """Both organisations, their events and the league season (see the module's
     docstring); returns the users by persona and the objects the rows point at."""
-    from events import services, swiss_services
-    from events.models import EventRole, OrganisationRole, PlayerClaim
-    from events.permissions import Role
-    from leagues import reporting
-    from leagues import services as league_services
-    from leagues.models import Match, SeasonRole
-    from penalties import myl_services
-    from penalties import services as penalty_services
-    from tests.factories import (
-        EventFactory,
-        OrganisationFactory,
-        PersonFactory,
-        RegistrationFactory,
-        UserFactory,
-    )
-
     users = {p: UserFactory(username=f"m-{p}") for p in PERSONAS if p != "anonymous"}
     team3, team4 = UserFactory(username="m-team3"), UserFactory(username="m-team4")
 
@@ -564,8 +569,6 @@ def build_world() -> dict:
         reason="Travelling",
         evidence=_png("evidence.png"),
     )
-    from leagues.views import feed_token
-
     sessions = {}
     for persona, user in users.items():
         signed = Client()
@@ -742,8 +745,6 @@ def test_every_persona_meets_the_same_world(matrix_client, world, db):
 
 def test_objects_of_another_organisation_answer_404(client, world, db):
     """A's organiser reaching B's event and objects through A's addresses (and back)."""
-    from events.models import Registration
-
     b = world["event_b"]
     b_reg = b.registrations.first()
     client.force_login(world["users"]["organiser"])
