@@ -242,8 +242,10 @@ class StaffForm(forms.Form):
 
 
 class SignupForm(UserCreationForm):
-    """A player's account. A VEKN number links it to the person record an organiser may
-    already have created."""
+    """A player's account. A VEKN number becomes a claim on the person record with that
+    number, confirmed later by an organiser (``events.views.signup``); the form accepts
+    any number of digits the same way, so it never tells whether a number is known or
+    already linked to an account."""
 
     name = forms.CharField(label=_("Name"), max_length=200)
     vekn_number = forms.RegexField(
@@ -261,11 +263,3 @@ class SignupForm(UserCreationForm):
         help_texts = {
             "email": _("Optional: only used to reset your password; never shown publicly."),
         }
-
-    def clean_vekn_number(self):
-        number = self.cleaned_data.get("vekn_number") or ""
-        if number and Person.objects.filter(vekn_number=number, user__isnull=False).exists():
-            raise forms.ValidationError(
-                _("This VEKN number cannot be used for a new account; ask an organiser.")
-            )
-        return number
