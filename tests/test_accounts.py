@@ -281,3 +281,29 @@ def test_the_organiser_of_the_very_event_where_the_player_played_decides(client,
     EventRoleFactory(event=reg.event, user=organiser, role=Role.ORGANISER)
     signup(client, vekn_number="3200001")
     assert len(services.decidable_claims(organiser, PlayerClaim.objects.all())) == 1
+
+
+def test_a_username_taken_between_the_check_and_the_save_is_a_form_error(client, db, monkeypatch):
+    """Issue 12: two sign-ups with one username at once answered 500. Here the other
+    sign-up commits right after this one's form was validated (the database's unique
+    constraint then refuses the save): the form again, with its error, nothing saved."""
+    from django.contrib.auth import get_user_model
+
+    from events.forms import SignupForm
+    from events.models import PlayerClaim
+
+    validate = SignupForm.is_valid
+
+    def validated_then_overtaken(form):
+        valid = validate(form)
+        get_user_model().objects.create_user("newplayer", password="the-other-one-42")
+        return valid
+
+    monkeypatch.setattr(SignupForm, "is_valid", validated_then_overtaken)
+    response = signup(client, name="Second Comer", vekn_number="3201234")
+    assert response.status_code == 200
+    assert "This username was just taken" in response.content.decode()
+    assert get_user_model().objects.filter(username="newplayer").count() == 1
+    assert not PlayerClaim.objects.exists()
+    assert not Person.objects.filter(name="Second Comer").exists()
+    assert "_auth_user_id" not in client.session
