@@ -229,6 +229,16 @@ class AddPlayerForm(forms.Form):
         return data
 
 
+class PersonSearchForm(forms.Form):
+    """The judges' search for a participant (``penalties.views.pick_person``): a name or a
+    number, at most as long as a name (issue 12: a 60,000-character query made SQLite's
+    LIKE fail with a server error)."""
+
+    MAX_LENGTH = 200  # Person.name's max_length
+
+    q = forms.CharField(label=_("Search"), max_length=MAX_LENGTH, required=False, strip=True)
+
+
 class StaffForm(forms.Form):
     username = forms.CharField(label=_("Username"), max_length=150)
     role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
