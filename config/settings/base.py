@@ -10,7 +10,10 @@ from config.env import env_bool, env_cache, env_database, env_int, env_list, env
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
-SECRET_KEY = env_str("SECRET_KEY", "insecure-development-key-change-me")
+# No committed default for anything that signs (sessions, reset and calendar-feed links):
+# each environment module sets it (dev: a random local file, config/secret.py; prod: the
+# environment, required; tests: random per run).
+SECRET_KEY = env_str("SECRET_KEY")
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
