@@ -6,6 +6,7 @@ personalised, so a burst of visitors at publication hits the cache, not the data
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpResponse, JsonResponse
@@ -259,3 +260,27 @@ def round_or_404(event: Event, number: int) -> Round:
     if rnd is None:
         raise Http404("No such round")
     return rnd
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset by e-mail, throttled (``security.password_reset_allowed``):
+    over a limit the form comes back with one message, status 429, and no e-mail is sent.
+    The limit counts the address asked for whether or not an account has it, so the
+    answer never tells (docs/deploy.md "Security")."""
+
+    def form_valid(self, form):
+        from django.conf import settings
+
+        if not security.password_reset_allowed(self.request, form.cleaned_data["email"]):
+            form.add_error(
+                None,
+                _(
+                    "Too many password-reset e-mails were asked for from here or for this "
+                    "address: try again in %(minutes)s minutes."
+                )
+                % {"minutes": settings.PASSWORD_RESET_LIMIT_MINUTES},
+            )
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
+        return super().form_valid(form)

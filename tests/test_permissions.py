@@ -46,6 +46,9 @@ MATRIX = {
     "password_reset_confirm": ("get", "reset", [200, 200, 200, 200, 200, 200, 200]),
     "password_reset_complete": ("get", "none", [200, 200, 200, 200, 200, 200, 200]),
     "my-data": ("get", "none", [302, 200, 200, 200, 200, 200, 200]),
+    # changing one's password (issue 12): any signed-in user, for their own account
+    "password_change": ("get", "none", [302, 200, 200, 200, 200, 200, 200]),
+    "password_change_done": ("get", "none", [302, 200, 200, 200, 200, 200, 200]),
     # liveness probe (and the load test's trivial view): public
     "healthz": ("get", "none", [200, 200, 200, 200, 200, 200, 200]),
     # --- end security
