@@ -7,7 +7,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
-from events.models import Event, Person
+from events.models import Event
 from events.permissions import Role
 from events.presets import PRESETS
 
@@ -217,15 +217,8 @@ class AddPlayerForm(forms.Form):
         data = super().clean()
         if not data.get("name") and not data.get("vekn_number"):
             raise forms.ValidationError(_("Give the player's name or VEKN number."))
-        number = data.get("vekn_number")
-        if (
-            number
-            and not data.get("name")
-            and not Person.objects.filter(vekn_number=number).exists()
-        ):
-            raise forms.ValidationError(
-                _("No player has VEKN number %(n)s yet: give their name too.") % {"n": number}
-            )
+        # Whether a number alone is enough is the service's to say, in the same words
+        # whether or not the number is known (events.services.find_or_create_person).
         return data
 
 

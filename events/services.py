@@ -149,34 +149,45 @@ def find_or_create_person(name: str, vekn_number: str = "", organisation=None) -
     digits, or is taken under a clearly different name (compared without case, accents or
     extra spaces).
 
-    That refusal names the record's holder only to ``organisation`` (an ``Organisation``)
-    when the person already played in one of its events; anyone else is told only that
-    the number is recorded under another name **[choice]**: a number is public, so the
-    name behind it must not be learnt by typing numbers (``docs/contracts.md`` "Account
-    claims")."""
+    For an ``organisation`` (an ``Organisation``: the staff pages pass the event's) the
+    holder of a number is named only when that person already played in one of its
+    events **[choice]**: a number is public, so the name behind it must not be learnt by
+    typing numbers (``docs/deploy.md`` "Account claims"). There a number alone finds only
+    such a person — otherwise the name is asked for, in the same words whether or not the
+    number is known — and a name that does not match is refused without naming the
+    holder. Without ``organisation`` (imports, the shell) a number alone finds any record,
+    and a mismatch names nobody either."""
     name = (name or "").strip()
     vekn_number = (vekn_number or "").strip()
     if vekn_number and not vekn_number.isdigit():
         raise UserError(_("A VEKN number has only digits."), field="vekn_number")
-    if vekn_number:
-        person = Person.objects.filter(vekn_number=vekn_number).first()
-        if person:
-            if name and _name_key(name) != _name_key(person.name):
-                known = (
-                    organisation is not None
-                    and person.registrations.filter(event__organisation=organisation).exists()
-                )
-                if known:
-                    message = _(
-                        "VEKN number %(n)s belongs to %(owner)s, not %(name)s: check the number."
-                    ) % {"n": vekn_number, "owner": person.name, "name": name}
-                else:
-                    message = _(
-                        "VEKN number %(n)s is recorded under another name than %(name)s: "
-                        "check the number, or give the name the player registered with."
-                    ) % {"n": vekn_number, "name": name}
-                raise UserError(message, field="vekn_number")
-            return person
+    person = Person.objects.filter(vekn_number=vekn_number).first() if vekn_number else None
+    known = (
+        person is not None
+        and organisation is not None
+        and person.registrations.filter(event__organisation=organisation).exists()
+    )
+    if vekn_number and not name and organisation is not None and not known:
+        raise UserError(
+            _(
+                "Give the player's name too: a number alone finds only a player who has "
+                "already played in this organisation's events."
+            ),
+            field="name",
+        )
+    if person:
+        if name and _name_key(name) != _name_key(person.name):
+            if known:
+                message = _(
+                    "VEKN number %(n)s belongs to %(owner)s, not %(name)s: check the number."
+                ) % {"n": vekn_number, "owner": person.name, "name": name}
+            else:
+                message = _(
+                    "VEKN number %(n)s is recorded under another name than %(name)s: "
+                    "check the number, or give the name the player registered with."
+                ) % {"n": vekn_number, "name": name}
+            raise UserError(message, field="vekn_number")
+        return person
     if not name:
         raise UserError(_("Give the player's name."), field="name")
     return Person.objects.create(name=name, vekn_number=vekn_number)

@@ -168,6 +168,12 @@ def test_an_organiser_of_another_organisation_cannot_hand_a_player_to_an_imposto
     w = _claims_world(client)
     client.force_login(w["b_organiser"])
     add = reverse("manage:player-add", kwargs={"slug": w["event_b"].slug})
+    # Her number alone does not tell B who she is …
+    by_number = client.post(add, {"vekn_number": "3200001", "check_in": "on"}, follow=True)
+    assert "Give the player&#x27;s name too" in by_number.content.decode()
+    assert "Ana Rojas" not in by_number.content.decode()
+    assert not w["event_b"].registrations.exists()
+    # … but B may register her with name and number (as the attack did).
     client.post(add, {"name": "Ana Rojas", "vekn_number": "3200001", "check_in": "on"})
     assert w["event_b"].registrations.filter(person=w["ana"]).exists()
     # Not listed on B's players page, and the decision URL does not exist for B.

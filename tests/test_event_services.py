@@ -263,6 +263,17 @@ def test_vekn_number_of_someone_else_is_refused(db):
         assert "Ana" not in str(refused.value)
     # Same person, written differently: accepted.
     assert services.find_or_create_person("ana  rojas", "3200001").name == "Ana Rojas"
+    # A number alone finds her only where she played; elsewhere the name is asked for, in
+    # the same words as for a number nobody has.
+    found = services.find_or_create_person("", "3200001", organisation=home.organisation)
+    assert found == ana
+    stranger = OrganisationFactory(slug="stranger-2")
+    answers = []
+    for number in ("3200001", "3299999"):
+        with pytest.raises(UserError, match="Give the player's name too") as refused:
+            services.find_or_create_person("", number, organisation=stranger)
+        answers.append(str(refused.value))
+    assert answers[0] == answers[1] and "Ana" not in answers[0]
     assert services.find_or_create_person("", "3200001").name == "Ana Rojas"
 
 
