@@ -28,9 +28,14 @@ demo: venv
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
 
+# For one machine only: DEBUG pages, the development server, a random secret key made on
+# first run in var/secret_key (config/secret.py). The venue's network: docs/deploy.md.
 run: demo
 	@echo ""
 	@echo "  Árbitro is running at http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
+	@case "$(HOST)" in 127.*|localhost|::1) ;; *) \
+	  echo "  WARNING: make run is for this machine only (debug pages, development server)."; \
+	  echo "  To serve the venue's network, deploy as docs/deploy.md says."; ;; esac
 	@echo ""
 	$(PY) manage.py runserver $(HOST):$(PORT)
 

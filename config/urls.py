@@ -17,10 +17,11 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", views.signup, name="signup"),
-    # Password reset by e-mail (Django's views; templates in templates/registration/).
+    # Password reset by e-mail (Django's views, throttled: events.views.PasswordResetView;
+    # templates in templates/registration/).
     path(
         "accounts/password-reset/",
-        auth_views.PasswordResetView.as_view(),
+        views.PasswordResetView.as_view(),
         name="password_reset",
     ),
     path(
@@ -37,6 +38,17 @@ urlpatterns = [
         "accounts/reset/done/",
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
+    ),
+    # A signed-in user changes their password (Django's views; sign-in required).
+    path(
+        "accounts/password/",
+        auth_views.PasswordChangeView.as_view(),
+        name="password_change",
+    ),
+    path(
+        "accounts/password/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
     ),
     path("players/me/", views.my_page, name="my-page"),
     path("players/me/data.json", views.my_data, name="my-data"),

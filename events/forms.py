@@ -8,7 +8,7 @@ from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from events.limits import FREE_TEXT_MAX_LENGTH
-from events.models import Event, Person
+from events.models import Event
 from events.permissions import Role
 from events.presets import PRESETS
 
@@ -234,16 +234,19 @@ class AddPlayerForm(forms.Form):
         data = super().clean()
         if not data.get("name") and not data.get("vekn_number"):
             raise forms.ValidationError(_("Give the player's name or VEKN number."))
-        number = data.get("vekn_number")
-        if (
-            number
-            and not data.get("name")
-            and not Person.objects.filter(vekn_number=number).exists()
-        ):
-            raise forms.ValidationError(
-                _("No player has VEKN number %(n)s yet: give their name too.") % {"n": number}
-            )
+        # Whether a number alone is enough is the service's to say, in the same words
+        # whether or not the number is known (events.services.find_or_create_person).
         return data
+
+
+class PersonSearchForm(forms.Form):
+    """The judges' search for a participant (``penalties.views.pick_person``): a name or a
+    number, at most as long as a name (issue 12: a 60,000-character query made SQLite's
+    LIKE fail with a server error)."""
+
+    MAX_LENGTH = 200  # Person.name's max_length
+
+    q = forms.CharField(label=_("Search"), max_length=MAX_LENGTH, required=False, strip=True)
 
 
 class StaffForm(forms.Form):
@@ -259,8 +262,10 @@ class StaffForm(forms.Form):
 
 
 class SignupForm(UserCreationForm):
-    """A player's account. A VEKN number links it to the person record an organiser may
-    already have created."""
+    """A player's account. A VEKN number becomes a claim on the person record with that
+    number, confirmed later by an organiser (``events.views.signup``); the form accepts
+    any number of digits the same way, so it never tells whether a number is known or
+    already linked to an account."""
 
     name = forms.CharField(label=_("Name"), max_length=200)
     vekn_number = forms.RegexField(
@@ -278,11 +283,3 @@ class SignupForm(UserCreationForm):
         help_texts = {
             "email": _("Optional: only used to reset your password; never shown publicly."),
         }
-
-    def clean_vekn_number(self):
-        number = self.cleaned_data.get("vekn_number") or ""
-        if number and Person.objects.filter(vekn_number=number, user__isnull=False).exists():
-            raise forms.ValidationError(
-                _("This VEKN number cannot be used for a new account; ask an organiser.")
-            )
-        return number

@@ -581,8 +581,9 @@ class AuditLog(models.Model):
 
 class PlayerClaim(models.Model):
     """A new account asking to be linked to an existing person record (found by VEKN
-    number). An organiser of an event where that person played confirms it: a VEKN number
-    alone is public and proves nothing."""
+    number). A VEKN number alone is public and proves nothing: only an organiser of an
+    organisation where that person played before the claim, or a platform administrator,
+    decides it (``events.services.decidable_claims``)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")

@@ -1,4 +1,5 @@
-"""Security and privacy helpers: the player's own data export and the login lockout page.
+"""Security and privacy helpers: the player's own data export, the login lockout page and
+the throttles (sign-in per client address, password-reset e-mails).
 
 ``player_data`` gathers everything the application keeps about one account — the account,
 its person record and claims, registrations, penalties (voided ones included, with their
@@ -253,6 +254,8 @@ def locked_out(request, original_response=None, credentials=None):
     context = {
         "failure_limit": get_failure_limit(request, credentials),
         "cooloff_minutes": int(cool_off.total_seconds() // 60) if cool_off else None,
+        # Locked by :class:`AddressThrottleBackend` (every username from this address).
+        "by_address": getattr(request, "arbitro_address_locked", False),
     }
     return render(
         request,
@@ -260,3 +263,107 @@ def locked_out(request, original_response=None, credentials=None):
         context,
         status=settings.AXES_HTTP_RESPONSE_CODE,
     )
+
+
+# --------------------------------------------------------------------------- throttles
+# Counters in the cache (a shared Redis with CACHE_URL; per process otherwise), each in a
+# fixed window that starts at its first hit. docs/deploy.md "Security".
+
+
+def _digest(value: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(value.encode()).hexdigest()[:32]
+
+
+def _hits(key: str) -> int:
+    from django.core.cache import cache
+
+    return cache.get(key) or 0
+
+
+def _hit(key: str, window_seconds: int) -> None:
+    from django.core.cache import cache
+
+    if cache.add(key, 1, window_seconds):
+        return
+    try:
+        cache.incr(key)
+    except ValueError:  # expired between the two calls
+        cache.set(key, 1, window_seconds)
+
+
+def _address(request) -> str:
+    return client_ip(request) or "unknown"
+
+
+def _sign_in_address_key(request) -> str:
+    return f"throttle:sign-in:address:{_digest(_address(request))}"
+
+
+def sign_in_address_locked(request) -> bool:
+    """True once ``LOGIN_ADDRESS_FAILURE_LIMIT`` sign-ins failed from the request's address
+    (:func:`client_ip`), whatever the usernames, within ``AXES_COOLOFF_TIME`` of the first.
+    It adds to django-axes' lock of one username from one address: it stops one address
+    trying many usernames. The limit is well above axes' own so that a venue's players
+    sharing one Wi-Fi address are not locked out together **[choice]**."""
+    from django.conf import settings
+
+    if not settings.AXES_ENABLED or request is None:
+        return False
+    return _hits(_sign_in_address_key(request)) >= settings.LOGIN_ADDRESS_FAILURE_LIMIT
+
+
+def count_failed_sign_in(sender, credentials=None, request=None, **kwargs) -> None:
+    """Receiver of ``user_login_failed`` (connected in ``events.apps``): one more failure
+    for the request's address. A success does not reset it (anyone could sign in to their
+    own account to go on guessing others)."""
+    from django.conf import settings
+
+    if not settings.AXES_ENABLED or request is None or not hasattr(request, "META"):
+        return
+    _hit(_sign_in_address_key(request), int(settings.AXES_COOLOFF_TIME.total_seconds()))
+
+
+class AddressThrottleBackend:
+    """First authentication backend: refuses every sign-in from an address that is
+    :func:`sign_in_address_locked`, before any password is checked, and has django-axes'
+    middleware answer with the lockout page (:func:`locked_out`, HTTP 429)."""
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        from django.core.exceptions import PermissionDenied
+
+        if sign_in_address_locked(request):
+            request.axes_locked_out = True
+            request.arbitro_address_locked = True
+            raise PermissionDenied
+        return None
+
+    # No ``get_user``: this backend never signs anyone in, so sessions (and the test
+    # client's ``force_login``, which takes the first backend that has one) never use it.
+
+
+def password_reset_allowed(request, email: str) -> bool:
+    """Whether a password-reset e-mail may be sent for this request, counting it if so:
+    at most ``PASSWORD_RESET_LIMIT_PER_EMAIL`` requests for one address (known or not, so
+    that the answer never tells whether an account has it) and
+    ``PASSWORD_RESET_LIMIT_PER_ADDRESS`` from one client address, per
+    ``PASSWORD_RESET_LIMIT_MINUTES``. A refused request is not counted."""
+    from django.conf import settings
+
+    window = settings.PASSWORD_RESET_LIMIT_MINUTES * 60
+    keys = [
+        (
+            f"throttle:reset:email:{_digest(email.strip().casefold())}",
+            settings.PASSWORD_RESET_LIMIT_PER_EMAIL,
+        ),
+        (
+            f"throttle:reset:address:{_digest(_address(request))}",
+            settings.PASSWORD_RESET_LIMIT_PER_ADDRESS,
+        ),
+    ]
+    if any(_hits(key) >= limit for key, limit in keys):
+        return False
+    for key, _limit in keys:
+        _hit(key, window)
+    return True

@@ -149,23 +149,50 @@ def _name_key(name: str) -> str:
     return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
 
 
-def find_or_create_person(name: str, vekn_number: str = "") -> Person:
-    """The person with this VEKN number, or a new one. ``UserError`` if the number is
-    taken under a clearly different name, or is not digits."""
+def find_or_create_person(name: str, vekn_number: str = "", organisation=None) -> Person:
+    """The person with this VEKN number, or a new one. ``UserError`` if the number is not
+    digits, or is taken under a clearly different name (compared without case, accents or
+    extra spaces).
+
+    For an ``organisation`` (an ``Organisation``: the staff pages pass the event's) the
+    holder of a number is named only when that person already played in one of its
+    events **[choice]**: a number is public, so the name behind it must not be learnt by
+    typing numbers (``docs/deploy.md`` "Account claims"). There a number alone finds only
+    such a person — otherwise the name is asked for, in the same words whether or not the
+    number is known — and a name that does not match is refused without naming the
+    holder. Without ``organisation`` (imports, the shell) a number alone finds any record,
+    and a mismatch names nobody either."""
     name = (name or "").strip()
     vekn_number = (vekn_number or "").strip()
     if vekn_number and not vekn_number.isdigit():
         raise UserError(_("A VEKN number has only digits."), field="vekn_number")
-    if vekn_number:
-        person = Person.objects.filter(vekn_number=vekn_number).first()
-        if person:
-            if name and _name_key(name) != _name_key(person.name):
-                raise UserError(
-                    _("VEKN number %(n)s belongs to %(owner)s, not %(name)s: check the number.")
-                    % {"n": vekn_number, "owner": person.name, "name": name},
-                    field="vekn_number",
-                )
-            return person
+    person = Person.objects.filter(vekn_number=vekn_number).first() if vekn_number else None
+    known = (
+        person is not None
+        and organisation is not None
+        and person.registrations.filter(event__organisation=organisation).exists()
+    )
+    if vekn_number and not name and organisation is not None and not known:
+        raise UserError(
+            _(
+                "Give the player's name too: a number alone finds only a player who has "
+                "already played in this organisation's events."
+            ),
+            field="name",
+        )
+    if person:
+        if name and _name_key(name) != _name_key(person.name):
+            if known:
+                message = _(
+                    "VEKN number %(n)s belongs to %(owner)s, not %(name)s: check the number."
+                ) % {"n": vekn_number, "owner": person.name, "name": name}
+            else:
+                message = _(
+                    "VEKN number %(n)s is recorded under another name than %(name)s: "
+                    "check the number, or give the name the player registered with."
+                ) % {"n": vekn_number, "name": name}
+            raise UserError(message, field="vekn_number")
+        return person
     if not name:
         raise UserError(_("Give the player's name."), field="name")
     return Person.objects.create(name=name, vekn_number=vekn_number)
@@ -322,8 +349,55 @@ def register(event: Event, person: Person, actor=None, *, check_in: bool = False
     return reg
 
 
+def decidable_claims(user, claims=None):
+    """The claims of ``claims`` (a ``PlayerClaim`` queryset; default: every claim) that
+    ``user`` may decide, as a queryset (one query, whatever the number of claims).
+
+    A platform administrator (superuser) may decide every claim. Anyone else only a claim
+    on the number of a person who **played before the claim** in an event where ``user``
+    is an organiser: a competing registration of that person, created before the claim,
+    in an event dated on or before the claim's day (the installation's time zone), of an
+    organisation where ``user`` holds the Organiser role, or of an event where ``user``
+    holds it. Anonymous users decide nothing. Rule: ``docs/contracts.md`` "Account
+    claims" [choice]: a VEKN number is public, so only someone who met the player before
+    the claim can vouch that the account is theirs."""
+    from django.db.models import Exists, OuterRef
+    from django.db.models.functions import TruncDate
+
+    from events.models import EventRole, OrganisationRole, PlayerClaim
+    from events.permissions import Role
+
+    claims = PlayerClaim.objects.all() if claims is None else claims
+    if not getattr(user, "is_authenticated", False):
+        return claims.none()
+    if user.is_superuser:
+        return claims
+    organiser = Exists(
+        OrganisationRole.objects.filter(
+            organisation_id=OuterRef("event__organisation_id"), user=user, role=Role.ORGANISER
+        )
+    ) | Exists(
+        EventRole.objects.filter(event_id=OuterRef("event_id"), user=user, role=Role.ORGANISER)
+    )
+    played_before = Registration.objects.filter(
+        organiser,
+        person__vekn_number=OuterRef("vekn_number"),
+        competing=True,
+        created_at__lt=OuterRef("created_at"),
+        event__date__lte=OuterRef("claim_day"),
+    )
+    return claims.annotate(claim_day=TruncDate("created_at")).filter(Exists(played_before))
+
+
 def decide_claim(claim, approve: bool, actor, event: Event) -> None:
-    """Link (or not) an account to the person it claims (see ``PlayerClaim``)."""
+    """Link (``approve``) or not an account to the person record with the claim's VEKN
+    number (see ``PlayerClaim``), audited on ``event``.
+
+    Only a user allowed by :func:`decidable_claims` decides, checked here under a row
+    lock on the claim and the person. ``UserError`` — with one neutral message that says
+    nothing of who holds the number — when ``actor`` may not decide it; otherwise when
+    the claim was already decided, the record already has an account, or the claim's
+    account already has a record. Rule: ``docs/contracts.md`` "Account claims"."""
     from events.models import PlayerClaim
 
     with transaction.atomic():
@@ -333,12 +407,21 @@ def decide_claim(claim, approve: bool, actor, event: Event) -> None:
             .get(pk=claim.pk)
         )
         person = Person.objects.select_for_update().filter(vekn_number=claim.vekn_number).first()
-        if person is None:
-            raise UserError(_("No player record has this VEKN number."))
+        if (
+            person is None
+            or not decidable_claims(actor, PlayerClaim.objects.filter(pk=claim.pk)).exists()
+        ):
+            raise UserError(
+                _(
+                    "You cannot decide this claim: only an organiser of an organisation "
+                    "where this player played before the claim, or a platform "
+                    "administrator, can."
+                )
+            )
         if claim.status != PlayerClaim.Status.PENDING:
             raise UserError(_("This claim was already decided."))
         if approve and person.user_id is not None:
-            raise UserError(_("This player record already has an account."))
+            raise UserError(_("This player record is already linked: reject this claim."))
         if approve and Person.objects.filter(user=claim.user).exists():
             raise UserError(_("This account is already linked to a player record."))
         claim.person = person

@@ -5,9 +5,10 @@ personalised, so a burst of visitors at publication hits the cache, not the data
 """
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -207,31 +208,27 @@ def my_data(request):
 
 
 def signup(request):
-    """A player's account. A VEKN number that matches an existing record is not linked at
-    once: an organiser of an event where that person played confirms the claim."""
+    """A player's account. A VEKN number is never linked at once, whether or not a record
+    has it (and the page answers the same either way: it does not tell who holds a
+    number): an organiser of an organisation where that person played before the claim
+    confirms it (``services.decidable_claims``). Two sign-ups racing for one username: the
+    second gets the form's error, not a server error."""
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         number = form.cleaned_data["vekn_number"]
-        with transaction.atomic():
-            user = form.save()
-            existing = (
-                Person.objects.select_for_update().filter(vekn_number=number).first()
-                if number
-                else None
-            )
-            if not number:
-                person = Person.objects.create(name=form.cleaned_data["name"], user=user)
-                claimed = False
-            else:
-                # A VEKN number is public: whether or not we know it yet, the link waits
-                # for an organiser who knows the player (no squatting, no takeover), and
-                # an unconfirmed claim creates no player record.
-                PlayerClaim.objects.create(
-                    user=user, person=existing, vekn_number=number, name=form.cleaned_data["name"]
-                )
-                person, claimed = existing, True
+        try:
+            user, person = _create_account(form, number)
+        except IntegrityError:
+            if (
+                not get_user_model()
+                .objects.filter(username__iexact=form.cleaned_data["username"])
+                .exists()
+            ):
+                raise
+            form.add_error("username", _("This username was just taken: choose another one."))
+            return render(request, "registration/signup.html", {"form": form})
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        if claimed:
+        if number:
             messages.info(
                 request,
                 _(
@@ -246,8 +243,50 @@ def signup(request):
     return render(request, "registration/signup.html", {"form": form})
 
 
+def _create_account(form: SignupForm, number: str):
+    """Create the account and either its person record (no number) or a pending claim on
+    the number, in one transaction: ``(user, person or None)``. ``IntegrityError`` when
+    another sign-up took the username in the meantime (nothing is saved then)."""
+    with transaction.atomic():
+        user = form.save()
+        if not number:
+            return user, Person.objects.create(name=form.cleaned_data["name"], user=user)
+        # A VEKN number is public: whether or not we know it yet, the link waits for an
+        # organiser who knows the player (no squatting, no takeover), and an unconfirmed
+        # claim creates no player record.
+        existing = Person.objects.select_for_update().filter(vekn_number=number).first()
+        PlayerClaim.objects.create(
+            user=user, person=existing, vekn_number=number, name=form.cleaned_data["name"]
+        )
+        return user, None
+
+
 def round_or_404(event: Event, number: int) -> Round:
     rnd = event.rounds.filter(number=number).first()
     if rnd is None:
         raise Http404("No such round")
     return rnd
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset by e-mail, throttled (``security.password_reset_allowed``):
+    over a limit the form comes back with one message, status 429, and no e-mail is sent.
+    The limit counts the address asked for whether or not an account has it, so the
+    answer never tells (docs/deploy.md "Security")."""
+
+    def form_valid(self, form):
+        from django.conf import settings
+
+        if not security.password_reset_allowed(self.request, form.cleaned_data["email"]):
+            form.add_error(
+                None,
+                _(
+                    "Too many password-reset e-mails were asked for from here or for this "
+                    "address: try again in %(minutes)s minutes."
+                )
+                % {"minutes": settings.PASSWORD_RESET_LIMIT_MINUTES},
+            )
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
+        return super().form_valid(form)

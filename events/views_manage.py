@@ -134,26 +134,26 @@ def players(request, event):
             "event": event,
             "registrations": regs,
             "form": AddPlayerForm(ruleset=event.ruleset),
-            "claims": _event_claims(event),
+            "claims": _event_claims(event, request.user),
             "perms": request.event_permissions,
             "P": P,
         },
     )
 
 
-def _event_claims(event):
-    """Pending account claims on a VEKN number of a player registered in this event."""
+def _event_claims(event, user):
+    """Pending account claims on a VEKN number of a player registered in this event that
+    ``user`` may decide (``services.decidable_claims``): others are not even listed."""
     numbers = event.registrations.exclude(person__vekn_number="").values("person__vekn_number")
-    return PlayerClaim.objects.filter(
-        status=PlayerClaim.Status.PENDING, vekn_number__in=numbers
-    ).select_related("person", "user")
+    pending = PlayerClaim.objects.filter(status=PlayerClaim.Status.PENDING, vekn_number__in=numbers)
+    return services.decidable_claims(user, pending).select_related("person", "user")
 
 
 @staff_required(P.EDIT_EVENT)
 @require_POST
 def claim_decide(request, event, claim_id):
     """Confirm or reject an account's claim to a person registered in this event."""
-    claim = get_object_or_404(_event_claims(event), pk=claim_id)
+    claim = get_object_or_404(_event_claims(event, request.user), pk=claim_id)
     try:
         services.decide_claim(claim, request.POST.get("decision") == "approve", request.user, event)
     except UserError as exc:
@@ -179,7 +179,9 @@ def player_add(request, event):
                         field="vekn_number",
                     )
             person = services.find_or_create_person(
-                form.cleaned_data["name"], form.cleaned_data["vekn_number"]
+                form.cleaned_data["name"],
+                form.cleaned_data["vekn_number"],
+                organisation=event.organisation,
             )
             reg = services.register(
                 event, person, request.user, check_in=form.cleaned_data["check_in"]

@@ -691,7 +691,7 @@ def add_non_competing(event: Event, name: str, vekn_number: str, actor=None) -> 
     from events.services import find_or_create_person
 
     with transaction.atomic():
-        person = find_or_create_person(name, vekn_number)
+        person = find_or_create_person(name, vekn_number, organisation=event.organisation)
         reg = Registration.objects.filter(event=event, person=person).first()
         if reg:
             return reg

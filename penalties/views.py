@@ -70,12 +70,20 @@ def table_incident(request, event, number, table_number):
 @staff_required(P.LOG_PENALTIES)
 def pick_person(request, event):
     """Step 1 without a table: search the event's participants, or add a non-competing person."""
-    q = request.GET.get("q", "").strip()
+    from events.forms import PersonSearchForm
+
+    form = PersonSearchForm(request.GET)
     regs = event.registrations.select_related("person").order_by("person__name")
-    if q:
-        regs = regs.filter(person__name__icontains=q) | regs.filter(person__vekn_number=q)
+    if not form.is_valid():  # too long: the error, no search
+        regs, q = regs.none(), request.GET.get("q", "")[: PersonSearchForm.MAX_LENGTH]
+    else:
+        q = form.cleaned_data["q"]
+        if q:
+            regs = regs.filter(person__name__icontains=q) | regs.filter(person__vekn_number=q)
     return render(
-        request, "penalties/pick_person.html", {"event": event, "registrations": regs[:60], "q": q}
+        request,
+        "penalties/pick_person.html",
+        {"event": event, "registrations": regs[:60], "q": q, "form": form},
     )
 
 

@@ -270,3 +270,41 @@ def test_the_same_points_deduction_sent_twice_at_once(league_season):
     assert Adjustment.objects.filter(reason="double click").count() == 1
     assert StaffSubmission.objects.filter(client_id=data["client_id"]).count() == 1
     assert AuditLog.objects.filter(action="league.adjustment_added").count() == 2
+
+
+def test_two_signups_with_one_username_at_once(monkeypatch):
+    """Both forms validated before either account is saved: one account, and the other
+    visitor gets the sign-up form with its error (not a server error)."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django.urls import reverse
+
+    from events.forms import SignupForm
+
+    validated = threading.Barrier(2)
+    validate = SignupForm.is_valid
+
+    def validate_then_wait(form):
+        valid = validate(form)
+        validated.wait(10)
+        return valid
+
+    monkeypatch.setattr(SignupForm, "is_valid", validate_then_wait)
+
+    def sign_up(name):
+        return Client(raise_request_exception=False).post(
+            reverse("signup"),
+            {
+                "username": "same-name",
+                "name": name,
+                "vekn_number": "",
+                "password1": "a-long-pass-phrase-42",
+                "password2": "a-long-pass-phrase-42",
+            },
+        )
+
+    results = run_together(lambda: sign_up("First"), lambda: sign_up("Second"))
+    assert sorted(r.status_code for r in results) == [200, 302], results
+    refused = next(r for r in results if r.status_code == 200)
+    assert "This username was just taken" in refused.content.decode()
+    assert get_user_model().objects.filter(username="same-name").count() == 1

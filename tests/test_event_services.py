@@ -248,11 +248,32 @@ def test_no_late_arrival_once_every_round_is_seated(event):
 
 
 def test_vekn_number_of_someone_else_is_refused(db):
-    PersonFactory(name="Ana Rojas", vekn_number="3200001")
+    """The holder's name is told only to an organisation where that person played
+    (issue 12 finding 4: a refusal never discloses who owns a number to a stranger)."""
+    from tests.factories import EventFactory, OrganisationFactory, RegistrationFactory
+
+    ana = PersonFactory(name="Ana Rojas", vekn_number="3200001")
+    home = EventFactory(slug="home-event")
+    RegistrationFactory(event=home, person=ana)
     with pytest.raises(UserError, match="belongs to Ana Rojas"):
-        services.find_or_create_person("Bob Someone", "3200001")
+        services.find_or_create_person("Bob Someone", "3200001", organisation=home.organisation)
+    for stranger in (None, OrganisationFactory(slug="stranger")):
+        with pytest.raises(UserError, match="recorded under another name") as refused:
+            services.find_or_create_person("Bob Someone", "3200001", organisation=stranger)
+        assert "Ana" not in str(refused.value)
     # Same person, written differently: accepted.
     assert services.find_or_create_person("ana  rojas", "3200001").name == "Ana Rojas"
+    # A number alone finds her only where she played; elsewhere the name is asked for, in
+    # the same words as for a number nobody has.
+    found = services.find_or_create_person("", "3200001", organisation=home.organisation)
+    assert found == ana
+    stranger = OrganisationFactory(slug="stranger-2")
+    answers = []
+    for number in ("3200001", "3299999"):
+        with pytest.raises(UserError, match="Give the player's name too") as refused:
+            services.find_or_create_person("", number, organisation=stranger)
+        answers.append(str(refused.value))
+    assert answers[0] == answers[1] and "Ana" not in answers[0]
     assert services.find_or_create_person("", "3200001").name == "Ana Rojas"
 
 

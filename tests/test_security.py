@@ -347,7 +347,11 @@ def test_production_settings_are_hardened(monkeypatch):
         assert prod.SECURE_SSL_REDIRECT and prod.SECURE_HSTS_SECONDS >= 31536000
         assert prod.SECURE_CSP["script-src"] == ["'self'"]
         assert "axes.middleware.AxesMiddleware" == prod.MIDDLEWARE[-1]
-        assert prod.AUTHENTICATION_BACKENDS[0] == "axes.backends.AxesStandaloneBackend"
+        # The address throttle, then axes, refuse before any password is checked.
+        assert prod.AUTHENTICATION_BACKENDS[:2] == [
+            "events.security.AddressThrottleBackend",
+            "axes.backends.AxesStandaloneBackend",
+        ]
         assert prod.MAILERS == {
             "default": {
                 "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
@@ -447,6 +451,44 @@ def test_the_lockout_page_speaks_the_visitors_language(client, db):
     assert 'lang="es"' in response.content.decode()
 
 
+@override_settings(AXES_ENABLED=True, LOGIN_ADDRESS_FAILURE_LIMIT=8)
+def test_one_address_trying_many_usernames_is_locked_across_usernames(client, db):
+    """Issue 12: the lockout counted per username and address only, so one address could
+    try a few passwords on every username. Now the address itself is locked after
+    LOGIN_ADDRESS_FAILURE_LIMIT failures whatever the usernames; other addresses are not."""
+    for name in ("ana", "bea", "carla", "dora", "elsa", "fran", "gina", "hugo"):
+        UserFactory(username=name)
+    for name in ("ana", "bea", "carla", "dora"):  # two failures each: axes locks nobody
+        for _ in range(2):
+            assert _sign_in(client, name, "wrong").status_code == 200
+    response = _sign_in(client, "elsa", "pw")  # the right password, but the address is locked
+    assert response.status_code == 429
+    assert "_auth_user_id" not in client.session
+    html = response.content.decode()
+    assert "Too many sign-ins failed from this network" in html
+    assert "elsa" not in html
+    # Another address signs in as usual; the locked one waits for the cool-off.
+    assert _sign_in(client, "elsa", "pw", address="10.9.8.7").status_code == 302
+    client.logout()
+    from django.core.cache import cache
+
+    cache.clear()  # the window (AXES_COOLOFF_TIME) has passed
+    assert _sign_in(client, "elsa", "pw").status_code == 302
+
+
+@override_settings(AXES_ENABLED=True)
+def test_the_address_limit_leaves_a_venue_room_for_typos(client, db):
+    """[choice] The address limit (30 by default) is well above axes' 5: players sharing
+    the venue's Wi-Fi address each mistyping a password once do not lock each other out."""
+    from django.conf import settings
+
+    assert settings.LOGIN_ADDRESS_FAILURE_LIMIT >= 6 * settings.AXES_FAILURE_LIMIT
+    for n in range(12):
+        UserFactory(username=f"player{n}")
+        assert _sign_in(client, f"player{n}", "typo").status_code == 200
+    assert _sign_in(client, "player0", "pw").status_code == 302
+
+
 # --------------------------------------------------------------------------- password reset
 def test_the_login_page_links_to_the_password_reset(client, db):
     html = client.get(reverse("login")).content.decode()
@@ -488,6 +530,101 @@ def test_password_reset_for_an_unknown_address_sends_nothing_and_says_the_same(c
     assert response.status_code == 302
     assert response["Location"] == reverse("password_reset_done")
     assert mail.outbox == []
+
+
+@override_settings(PASSWORD_RESET_LIMIT_PER_EMAIL=3, PASSWORD_RESET_LIMIT_PER_ADDRESS=10)
+def test_password_reset_e_mails_are_limited_per_address_asked_for(client, db):
+    """Issue 12: no limit on password-reset e-mails. Now 3 per e-mail address an hour; the
+    fourth request gets the form again with a clear message and sends nothing."""
+    UserFactory(username="carla", email="carla@example.org")
+    for _ in range(3):
+        response = client.post(reverse("password_reset"), {"email": "carla@example.org"})
+        assert response.status_code == 302
+    assert len(mail.outbox) == 3
+    response = client.post(reverse("password_reset"), {"email": "CARLA@example.org"})
+    assert response.status_code == 429
+    assert "Too many password-reset e-mails" in response.content.decode()
+    assert len(mail.outbox) == 3
+    # Another address is not held up by carla's.
+    UserFactory(username="dana", email="dana@example.org")
+    assert client.post(reverse("password_reset"), {"email": "dana@example.org"}).status_code == 302
+    assert len(mail.outbox) == 4
+
+
+@override_settings(PASSWORD_RESET_LIMIT_PER_EMAIL=3, PASSWORD_RESET_LIMIT_PER_ADDRESS=10)
+def test_password_reset_limit_does_not_tell_whether_an_account_exists(client, db):
+    """The limit counts the address asked for whether or not an account has it: a known
+    and an unknown address get the same answers, request after request."""
+    UserFactory(username="carla", email="carla@example.org")
+
+    def answers(email):
+        return [
+            client.post(reverse("password_reset"), {"email": email}).status_code for _ in range(4)
+        ]
+
+    assert answers("carla@example.org") == answers("nobody@example.org") == [302, 302, 302, 429]
+
+
+@override_settings(PASSWORD_RESET_LIMIT_PER_EMAIL=3, PASSWORD_RESET_LIMIT_PER_ADDRESS=5)
+def test_password_reset_e_mails_are_limited_per_client_address(client, db):
+    """One client asking for many addresses is stopped too (REMOTE_ADDR here; behind
+    proxies events.security.client_ip)."""
+    for n in range(6):
+        UserFactory(username=f"user_{n}", email=f"u{n}@example.org")
+    statuses = [
+        client.post(reverse("password_reset"), {"email": f"u{n}@example.org"}).status_code
+        for n in range(6)
+    ]
+    assert statuses == [302] * 5 + [429]
+    assert len(mail.outbox) == 5
+    elsewhere = client.post(
+        reverse("password_reset"), {"email": "u5@example.org"}, REMOTE_ADDR="10.1.1.1"
+    )
+    assert elsewhere.status_code == 302 and len(mail.outbox) == 6
+
+
+def test_a_signed_in_user_changes_their_password(client, db):
+    user = UserFactory(username="carla")  # password "pw"
+    client.force_login(user)
+    home = client.get(reverse("home")).content.decode()
+    assert reverse("password_change") in home  # linked from the top bar
+    page = client.get(reverse("password_change"))
+    assert page.status_code == 200 and b"old_password" in page.content
+    wrong = client.post(
+        reverse("password_change"),
+        {
+            "old_password": "not-it",
+            "new_password1": "a brand new passphrase",
+            "new_password2": "a brand new passphrase",
+        },
+    )
+    assert wrong.status_code == 200
+    response = client.post(
+        reverse("password_change"),
+        {
+            "old_password": "pw",
+            "new_password1": "a brand new passphrase",
+            "new_password2": "a brand new passphrase",
+        },
+    )
+    assert response["Location"] == reverse("password_change_done")
+    user.refresh_from_db()
+    assert user.check_password("a brand new passphrase")
+    # Still signed in on this device.
+    assert client.get(reverse("password_change_done")).status_code == 200
+    assert client.get(reverse("my-page")).status_code == 200
+
+
+@override_settings(LANGUAGE_CODE="es")
+def test_the_change_password_page_speaks_spanish(client, db):
+    client.force_login(UserFactory(username="carla"))
+    html = client.get(reverse("password_change"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert 'lang="es"' in html and "Contraseña" in html
+
+
+def test_the_change_password_page_needs_sign_in(client, db):
+    response = client.get(reverse("password_change"))
+    assert response.status_code == 302 and reverse("login") in response["Location"]
 
 
 def test_signup_takes_an_optional_email(client, db):

@@ -187,3 +187,114 @@ def test_router_reads_from_the_primary_inside_a_transaction(monkeypatch):
     assert router.allow_migrate("default", "events") is True
     assert router.allow_migrate("replica", "events") is False
     assert router.allow_relation(object(), object()) is True
+
+
+# --------------------------------------------------------------------------- secret key
+PUBLIC_DEFAULT = "insecure-development-key-change-me"  # the committed default until issue 12
+
+
+def _import_dev(monkeypatch, secret_key=None, key_file=None):
+    import importlib
+    import sys
+
+    if secret_key is None:
+        monkeypatch.delenv("SECRET_KEY", raising=False)
+    else:
+        monkeypatch.setenv("SECRET_KEY", secret_key)
+    monkeypatch.setenv("SECRET_KEY_FILE", str(key_file))
+    sys.modules.pop("config.settings.dev", None)
+    try:
+        return importlib.import_module("config.settings.dev")
+    finally:
+        sys.modules.pop("config.settings.dev", None)
+
+
+def test_no_settings_module_carries_a_secret_key(monkeypatch):
+    """Issue 12: ``make run`` signed with a public default key, so anyone could forge
+    another user's calendar-feed link. No settings file names a key any more."""
+    from pathlib import Path
+
+    import config.settings
+
+    folder = Path(config.settings.__file__).parent
+    for module in folder.glob("*.py"):
+        assert PUBLIC_DEFAULT not in module.read_text(), module
+    from django.conf import settings
+
+    assert settings.SECRET_KEY != PUBLIC_DEFAULT and len(settings.SECRET_KEY) >= 32
+
+
+def test_dev_settings_make_a_random_local_key_once(monkeypatch, tmp_path):
+    import stat
+
+    key_file = tmp_path / "var" / "secret_key"
+    first = _import_dev(monkeypatch, key_file=key_file).SECRET_KEY
+    assert key_file.read_text().strip() == first
+    assert len(first) >= 50 and first != PUBLIC_DEFAULT
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600  # the owner's only
+    # The next start (and runserver's reloaded child) reads the same key …
+    assert _import_dev(monkeypatch, key_file=key_file).SECRET_KEY == first
+    # … and another checkout gets another one.
+    assert _import_dev(monkeypatch, key_file=tmp_path / "other").SECRET_KEY != first
+
+
+def test_dev_settings_take_a_real_key_from_the_environment(monkeypatch, tmp_path):
+    real = "r" * 20 + "-a-long-random-value-42"
+    assert _import_dev(monkeypatch, real, tmp_path / "unused").SECRET_KEY == real
+    assert not (tmp_path / "unused").exists()
+
+
+@pytest.mark.parametrize(
+    "key", [PUBLIC_DEFAULT, "django-insecure-abcdefghijklmnopqrstuvwxyz0123456789", "short"]
+)
+def test_dev_settings_refuse_a_public_key(monkeypatch, tmp_path, key):
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY is a public or short value"):
+        _import_dev(monkeypatch, key, tmp_path / "secret_key")
+
+
+def test_dev_settings_refuse_a_public_key_in_the_file(monkeypatch, tmp_path):
+    key_file = tmp_path / "secret_key"
+    key_file.write_text(PUBLIC_DEFAULT + "\n")
+    with pytest.raises(ImproperlyConfigured, match="delete the file"):
+        _import_dev(monkeypatch, key_file=key_file)
+
+
+@pytest.mark.parametrize("key", [PUBLIC_DEFAULT, "REPLACE-WITH-THE-LONG-RANDOM-VALUE"])
+def test_production_settings_refuse_a_public_or_placeholder_secret(monkeypatch, key):
+    import importlib
+    import sys
+
+    monkeypatch.setenv("SECRET_KEY", key)
+    sys.modules.pop("config.settings.prod", None)
+    try:
+        with pytest.raises(ImproperlyConfigured, match="SECRET_KEY"):
+            importlib.import_module("config.settings.prod")
+    finally:
+        sys.modules.pop("config.settings.prod", None)
+
+
+def test_the_local_key_file_stays_out_of_git():
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    result = subprocess.run(
+        ["git", "check-ignore", "-q", "var/secret_key"], cwd=root, capture_output=True
+    )
+    assert result.returncode == 0, "var/secret_key must be ignored by git"
+
+
+def test_a_feed_link_signed_with_the_old_public_key_is_refused(client, db):
+    """The forgery of issue 12: another user's feed token made with the public key."""
+    from django.core import signing
+    from django.urls import reverse
+
+    from leagues.views import FEED_SALT, feed_token
+    from tests.factories import UserFactory
+
+    victim = UserFactory(username="victim")
+    forged = signing.Signer(key=PUBLIC_DEFAULT, salt=FEED_SALT).sign(str(victim.pk))
+    url = reverse("leagues:fixtures-feed", kwargs={"token": forged})
+    assert client.get(url).status_code == 404
+    genuine = reverse("leagues:fixtures-feed", kwargs={"token": feed_token(victim)})
+    assert client.get(genuine).status_code == 200

@@ -10,7 +10,10 @@ from config.env import env_bool, env_cache, env_database, env_int, env_list, env
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
-SECRET_KEY = env_str("SECRET_KEY", "insecure-development-key-change-me")
+# No committed default for anything that signs (sessions, reset and calendar-feed links):
+# each environment module sets it (dev: a random local file, config/secret.py; prod: the
+# environment, required; tests: random per run).
+SECRET_KEY = env_str("SECRET_KEY")
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
@@ -85,8 +88,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# django-axes first: it refuses a locked-out username+address before the password check.
+# The address throttle, then django-axes: they refuse a locked-out address, or
+# username+address, before the password check (events.security).
 AUTHENTICATION_BACKENDS = [
+    "events.security.AddressThrottleBackend",
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
@@ -152,6 +157,15 @@ AXES_LOCKOUT_CALLABLE = "events.security.locked_out"
 # choose its address by sending the header itself).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "events.security.client_ip"
+# Across usernames: an address is locked for AXES_COOLOFF_MINUTES after this many failed
+# sign-ins, whatever the usernames (events.security.AddressThrottleBackend); well above
+# AXES_FAILURE_LIMIT, since a venue's players may share one Wi-Fi address.
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30)
+# Password-reset e-mails (events.views.PasswordResetView): per e-mail address asked for and
+# per client address, in a window of PASSWORD_RESET_LIMIT_MINUTES.
+PASSWORD_RESET_LIMIT_PER_EMAIL = env_int("PASSWORD_RESET_LIMIT_PER_EMAIL", 3)
+PASSWORD_RESET_LIMIT_PER_ADDRESS = env_int("PASSWORD_RESET_LIMIT_PER_ADDRESS", 10)
+PASSWORD_RESET_LIMIT_MINUTES = env_int("PASSWORD_RESET_LIMIT_MINUTES", 60)
 
 # E-mail (password reset), with Django 6.1's MAILERS: development prints messages on the
 # console; production sends through SMTP (config/settings/prod.py; variables EMAIL_HOST,

@@ -22,13 +22,14 @@ from config.env import (
     env_replica,
     env_str,
 )
+from config.secret import is_public
 
 from .base import *  # noqa: F403
 from .base import DATABASES, MIDDLEWARE
 
 DEBUG = False
 SECRET_KEY = env_str("SECRET_KEY")
-if not SECRET_KEY or SECRET_KEY.startswith("insecure"):
+if is_public(SECRET_KEY or ""):
     raise ImproperlyConfigured("SECRET_KEY must be set to a long random value in production")
 
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])

@@ -1,7 +1,14 @@
-"""Test settings: fast password hashing, plain static storage, an isolated cache."""
+"""Test settings: fast password hashing, plain static storage, an isolated cache, a
+random secret key per run (nothing signed in a test outlives it)."""
+
+import secrets
+
+from config.env import env_str
 
 from .base import *  # noqa: F403
 from .base import STORAGES
+
+SECRET_KEY = env_str("SECRET_KEY") or secrets.token_urlsafe(50)
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
