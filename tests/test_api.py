@@ -234,5 +234,9 @@ def test_anonymous_standings_leave_out_a_myl_game_loss_under_appeal(client, db):
         ("2.1", "game_loss", False),
     ]
     client.logout()
-    myl_services.decide_written_appeal(appeal, "confirmed", "The judge saw it", None)
+    from events.models import AuthorityRole
+
+    manager = UserFactory()  # the national Organised Play manager
+    AuthorityRole.objects.create(user=manager, ruleset="myl")
+    myl_services.decide_written_appeal(appeal, "confirmed", "The judge saw it", manager)
     assert _levels(client.get(url).json()) == [("2.1", "game_loss", False)]
