@@ -15,7 +15,7 @@ from django.urls import reverse
 from events.errors import UserError
 from events.interchange import EventFileError, validate_event_file
 from events.limits import FREE_TEXT_MAX_LENGTH, check_free_text
-from events.models import AuditLog, Table
+from events.models import AuditLog, AuthorityRole, Table
 from penalties import myl_services
 from penalties import services as vekn_services
 from penalties.models import (
@@ -25,6 +25,7 @@ from penalties.models import (
     Level,
     Penalty,
 )
+from tests.factories import UserFactory
 from tests.test_interchange import make_file
 from tests.test_myl_penalty_services import myl_event, seat_round
 
@@ -113,8 +114,10 @@ def test_in_event_appeal_and_written_decision_reasons_are_limited(myl, monkeypat
     assert not Appeal.objects.exists()
     monkeypatch.setattr(myl_services, "today", lambda event=None: dt.date(2026, 9, 18))
     appeal = myl_services.submit_written_appeal(p, "I did not know", myl["player"])
+    manager = UserFactory(username="op-manager")  # the national Organised Play manager
+    AuthorityRole.objects.create(user=manager, ruleset="myl")
     with pytest.raises(UserError, match="Reasons: at most"):
-        myl_services.decide_written_appeal(appeal, "reverted", HUGE)
+        myl_services.decide_written_appeal(appeal, "reverted", HUGE, manager)
     appeal.refresh_from_db()
     p.refresh_from_db()
     assert appeal.decision == "" and p.status == "confirmed"
