@@ -1,22 +1,16 @@
-"""Django admin of the events kernel: only the national authorities (``AuthorityRole``),
-which a platform administrator (superuser) grants here and nowhere else (issue 12).
-Staff roles of events are given on the events' staff pages."""
+"""Django admin of the events kernel, for platform administrators (superusers) only:
+organisations and their organisers, event staff roles, and the national authorities
+(``AuthorityRole``), which are granted here and nowhere else. Organisers appoint their
+events' judges and scorekeepers on the events' staff pages."""
 
 from django.contrib import admin
 
-from events.models import AuthorityRole
+from events.models import AuthorityRole, EventRole, Organisation, OrganisationRole
 
 
-@admin.register(AuthorityRole)
-class AuthorityRoleAdmin(admin.ModelAdmin):
-    list_display = ["user", "ruleset", "granted_by", "granted_at"]
-    list_filter = ["ruleset"]
-    search_fields = ["user__username", "user__first_name", "user__last_name"]
-    autocomplete_fields = ["user"]
-    readonly_fields = ["granted_by", "granted_at"]
-    fields = ["user", "ruleset", "granted_by", "granted_at"]
+class SuperuserOnly(admin.ModelAdmin):
+    """Superusers only, whatever model permissions a staff account was given."""
 
-    # Superusers only, whatever model permissions a staff account was given.
     def has_module_permission(self, request):
         return request.user.is_superuser
 
@@ -32,7 +26,41 @@ class AuthorityRoleAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return request.user.is_superuser
 
+
+@admin.register(AuthorityRole)
+class AuthorityRoleAdmin(SuperuserOnly):
+    list_display = ["user", "ruleset", "granted_by", "granted_at"]
+    list_filter = ["ruleset"]
+    search_fields = ["user__username", "user__first_name", "user__last_name"]
+    autocomplete_fields = ["user"]
+    readonly_fields = ["granted_by", "granted_at"]
+    fields = ["user", "ruleset", "granted_by", "granted_at"]
+
     def save_model(self, request, obj, form, change):
         if not change:
             obj.granted_by = request.user
         super().save_model(request, obj, form, change)
+
+
+class OrganisationRoleInline(admin.TabularInline):
+    model = OrganisationRole
+    extra = 1
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Organisation)
+class OrganisationAdmin(SuperuserOnly):
+    list_display = ["name", "slug", "kind"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [OrganisationRoleInline]
+
+
+@admin.register(EventRole)
+class EventRoleAdmin(SuperuserOnly):
+    list_display = ["event", "user", "role"]
+    list_filter = ["role"]
+    search_fields = ["event__slug", "event__name", "user__username"]
+    autocomplete_fields = ["user"]
+    list_select_related = ["event", "user"]
+    raw_id_fields = ["event"]

@@ -23,7 +23,9 @@ from events.errors import ConflictError, UserError
 from events.limits import check_free_text, field_label
 from events.models import (
     AuditLog,
+    AuthorityRole,
     Event,
+    EventRole,
     Organisation,
     Person,
     Registration,
@@ -31,6 +33,7 @@ from events.models import (
     Seat,
     Table,
 )
+from events.permissions import Role
 from events.presets import get_preset
 from standings import vekn
 
@@ -439,6 +442,30 @@ def decide_claim(claim, approve: bool, actor, event: Event) -> None:
             person.name,
             after={"account": claim.user.get_username()},
         )
+
+
+def appoint_staff(event: Event, user, role: str, actor=None) -> bool:
+    """Give ``user`` the staff ``role`` on ``event`` (audited); ``False`` when they
+    already hold it. ``UserError`` for an unknown role, or when ``user`` is the national
+    authority of the event's ruleset (``AuthorityRole``): an event's organiser never makes
+    the authority that reviews the event part of its staff — which would keep it from
+    confirming the event's sanctions and deciding its appeals (docs/rules-myl-penalties.md
+    "Sanctions beyond the event"); a platform administrator may, in the admin."""
+    if role not in Role.values:
+        raise UserError(_("Unknown role."), field="role")
+    if AuthorityRole.objects.filter(user=user, ruleset=event.ruleset).exists():
+        raise UserError(
+            _(
+                "This account is the national authority of this event's rules: only a "
+                "platform administrator can make it part of an event's staff."
+            ),
+            field="username",
+        )
+    with transaction.atomic():
+        _role, created = EventRole.objects.get_or_create(event=event, user=user, role=role)
+        if created:
+            audit(event, actor, "staff.add", user.username, after={"role": role})
+    return created
 
 
 def set_status(reg: Registration, status: str, actor=None) -> Registration:

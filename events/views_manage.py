@@ -623,17 +623,14 @@ def staff(request, event):
             role.delete()
             return _back(event, "staff")
         if form.is_valid():
-            EventRole.objects.get_or_create(
-                event=event, user=form.cleaned_data["username"], role=form.cleaned_data["role"]
-            )
-            services.audit(
-                event,
-                request.user,
-                "staff.add",
-                form.cleaned_data["username"].username,
-                after={"role": form.cleaned_data["role"]},
-            )
-            messages.success(request, _("Role given."))
-            return _back(event, "staff")
+            try:
+                services.appoint_staff(
+                    event, form.cleaned_data["username"], form.cleaned_data["role"], request.user
+                )
+            except UserError as exc:
+                form.add_error(exc.field or None, exc.message)
+            else:
+                messages.success(request, _("Role given."))
+                return _back(event, "staff")
     roles = EventRole.objects.filter(event=event).select_related("user").order_by("user__username")
     return render(request, "manage/staff.html", {"event": event, "form": form, "roles": roles})

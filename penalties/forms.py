@@ -37,7 +37,11 @@ class AuthorityActionForm(forms.Form):
         action = data.get("action")
         if action in (self.CONFIRM, self.LIFT) and not data.get("sanction"):
             raise forms.ValidationError(_("Choose a suspension or ban."))
-        if action in (self.LIFT, self.ESCALATE) and not (data.get("reason") or "").strip():
+        if (
+            action in (self.LIFT, self.ESCALATE)
+            and "reason" not in self.errors
+            and not (data.get("reason") or "").strip()
+        ):
             self.add_error("reason", _("Give the reason."))
         if action == self.ESCALATE:
             if not data.get("penalty"):

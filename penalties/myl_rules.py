@@ -1574,6 +1574,9 @@ def _render_markdown(ruleset: Ruleset) -> str:
         "are staff (on the event or its organisation), as they never decide its appeals: "
         "no one extends their own event's sanction to every organisation; another "
         "authority or a platform administrator confirms it. Lifting stays open to them.",
+        "- **[choice]** For the same reason an organiser cannot appoint the Organised Play "
+        "manager to their event's staff (which would keep the manager from reviewing the "
+        "event); a platform administrator may, in the admin.",
         "",
         "## Our choices where the rulebook is silent or ambiguous",
         "",

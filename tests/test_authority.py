@@ -426,3 +426,78 @@ def test_only_a_platform_administrator_grants_an_authority(client, db):
         root,
         "Organised Play manager",
     )
+
+
+def test_an_organiser_cannot_put_the_authority_on_its_event_staff(client, two_orgs):
+    """The trial's shield: B's organiser appointed the Organised Play manager as a
+    scorekeeper of B's event, which kept the manager from confirming B's sanctions and
+    deciding its appeals. Refused; a national coordinator (VEKN) is no authority of a MyL
+    event and may be appointed."""
+    w = two_orgs
+    manager = UserFactory(username="opm")
+    _grant(manager, "myl")
+    coordinator = UserFactory(username="coord")
+    _grant(coordinator, "vekn")
+    client.force_login(w["org_b"])
+    url = _url("manage:staff", w["b_myl"])
+    response = client.post(url, {"username": "opm", "role": "scorekeeper"})
+    assert response.status_code == 200
+    assert "only a platform administrator can make it part" in response.content.decode()
+    assert not EventRole.objects.filter(user=manager).exists()
+    assert not AuditLog.objects.filter(action="staff.add").exists()
+    assert client.post(url, {"username": "coord", "role": "scorekeeper"}).status_code == 302
+    assert EventRole.objects.filter(user=coordinator, event=w["b_myl"]).exists()
+    assert AuditLog.objects.filter(action="staff.add", event=w["b_myl"]).count() == 1
+
+
+def test_the_platform_administrator_manages_organisations_and_staff_in_the_admin(client, db):
+    """Organisations, their organisers and event roles have admin pages, for superusers
+    only (a staff account without superuser rights gets 403)."""
+    from events.models import Organisation
+
+    staff = UserFactory(username="admin-staff", is_staff=True)
+    root = UserFactory(username="root", is_superuser=True, is_staff=True)
+    pages = [
+        reverse("admin:events_organisation_changelist"),
+        reverse("admin:events_organisation_add"),
+        reverse("admin:events_eventrole_changelist"),
+    ]
+    client.force_login(staff)
+    assert [client.get(p).status_code for p in pages] == [403, 403, 403]
+    client.force_login(root)
+    assert [client.get(p).status_code for p in pages] == [200, 200, 200]
+    organiser = UserFactory(username="boss-b")
+    response = client.post(
+        reverse("admin:events_organisation_add"),
+        {
+            "name": "Tienda B",
+            "slug": "tienda-b",
+            "kind": Organisation.Kind.OTHER,
+            "roles-TOTAL_FORMS": "1",
+            "roles-INITIAL_FORMS": "0",
+            "roles-0-user": organiser.pk,
+            "roles-0-role": Role.ORGANISER,
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    org = Organisation.objects.get(slug="tienda-b")
+    assert OrganisationRole.objects.filter(organisation=org, user=organiser).exists()
+
+
+def test_an_over_long_lift_reason_gets_one_message(client, two_orgs):
+    w = two_orgs
+    ban = _ban_in_b(client, w)
+    manager = UserFactory(username="opm")
+    _grant(manager, "myl")
+    client.force_login(manager)
+    response = client.post(
+        reverse("authority-sanctions"),
+        {"action": "lift", "sanction": ban.pk, "reason": "x" * 1_000_000},
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "at most 5000 characters" in page
+    assert "Give the reason." not in page
+    assert 'maxlength="5000"' in client.get(reverse("authority-sanctions")).content.decode()
+    ban.refresh_from_db()
+    assert ban.lifted_at is None
