@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from events.limits import FREE_TEXT_MAX_LENGTH, length_constraint
@@ -503,6 +504,15 @@ class Seat(models.Model):
         null=True,
         blank=True,
         help_text=_("Mitos y Leyendas: games this player won in the match (as reported)."),
+    )
+    created_at = models.DateTimeField(
+        _("seated at"),
+        default=timezone.now,
+        editable=False,
+        help_text=_(
+            "When the server recorded this seat: who first seated a player decides their "
+            'account claims (docs/deploy.md, "Account claims").'
+        ),
     )
 
     class Meta:
