@@ -380,6 +380,7 @@ def test_an_organisation_cannot_make_itself_the_one_that_vouches_for_a_player(cl
     from events.permissions import Role
     from tests.factories import (
         EventFactory,
+        EventRoleFactory,
         OrganisationFactory,
         OrganisationRoleFactory,
         UserFactory,
@@ -454,6 +455,12 @@ def test_an_organisation_cannot_make_itself_the_one_that_vouches_for_a_player(cl
     assert not event_b.audit_entries.filter(action__startswith="player.claim_").exists()
     page = client.get(reverse("manage:players", kwargs={"slug": event_a.slug})).content.decode()
     assert "Accounts linked to this organisation" in page and "Camila Soto → imp3" in page
+    # Only to those who may decide claims there: not to a judge of the event.
+    judge = UserFactory(username="a_judge")
+    EventRoleFactory(event=event_a, user=judge, role=Role.JUDGE)
+    client.force_login(judge)
+    page = client.get(reverse("manage:players", kwargs={"slug": event_a.slug})).content.decode()
+    assert "imp3" not in page
 
 
 def test_the_organisation_of_the_only_event_played_decides(client, db):
