@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from events.limits import FREE_TEXT_MAX_LENGTH, length_constraint
@@ -504,6 +505,15 @@ class Seat(models.Model):
         blank=True,
         help_text=_("Mitos y Leyendas: games this player won in the match (as reported)."),
     )
+    created_at = models.DateTimeField(
+        _("seated at"),
+        default=timezone.now,
+        editable=False,
+        help_text=_(
+            "When the server recorded this seat: who first seated a player decides their "
+            'account claims (docs/deploy.md, "Account claims").'
+        ),
+    )
 
     class Meta:
         verbose_name = _("seat")
@@ -582,7 +592,7 @@ class AuditLog(models.Model):
 class PlayerClaim(models.Model):
     """A new account asking to be linked to an existing person record (found by VEKN
     number). A VEKN number alone is public and proves nothing: only an organiser of an
-    organisation where that person played before the claim, or a platform administrator,
+    organisation where that person first played before the claim, or a platform administrator,
     decides it (``events.services.decidable_claims``)."""
 
     class Status(models.TextChoices):

@@ -352,19 +352,54 @@ def register(event: Event, person: Person, actor=None, *, check_in: bool = False
     return reg
 
 
+def _played_seats(vekn_number, before, day):
+    """The seats that count as having **played** for an account claim (a ``Seat``
+    queryset, first first): a seat of a competing registration of the person with
+    ``vekn_number``, recorded before ``before`` (the claim's time), in a round of an event
+    dated on or before ``day`` (the claim's day). A VEKN table, a MyL match or a bye: each
+    is a ``Seat``. Each argument may be a value or an ``OuterRef``. Rule:
+    ``docs/deploy.md`` "Account claims"."""
+    return Seat.objects.filter(
+        registration__person__vekn_number=vekn_number,
+        registration__competing=True,
+        created_at__lt=before,
+        round__event__date__lte=day,
+    ).order_by("created_at", "id")
+
+
+def first_played_event(claim) -> Event | None:
+    """The event where the person with ``claim``'s VEKN number **first played** before
+    the claim (see :func:`_played_seats`), or ``None`` if they never did. "First" is the
+    seat the server recorded first, not the event's date **[choice]**: an event's date is
+    typed by its organiser and can be changed at any time, so ordering by it would let
+    any organisation back-date an event of its own and make itself "first"; when a seat
+    was recorded cannot be changed. Rule: ``docs/deploy.md`` "Account claims"."""
+    if not claim.vekn_number:
+        return None
+    day = timezone.localdate(claim.created_at)
+    seat = (
+        _played_seats(claim.vekn_number, claim.created_at, day)
+        .select_related("round__event__organisation")
+        .first()
+    )
+    return seat.round.event if seat is not None else None
+
+
 def decidable_claims(user, claims=None):
     """The claims of ``claims`` (a ``PlayerClaim`` queryset; default: every claim) that
     ``user`` may decide, as a queryset (one query, whatever the number of claims).
 
     A platform administrator (superuser) may decide every claim. Anyone else only a claim
-    on the number of a person who **played before the claim** in an event where ``user``
-    is an organiser: a competing registration of that person, created before the claim,
-    in an event dated on or before the claim's day (the installation's time zone), of an
-    organisation where ``user`` holds the Organiser role, or of an event where ``user``
-    holds it. Anonymous users decide nothing. Rule: ``docs/contracts.md`` "Account
-    claims" [choice]: a VEKN number is public, so only someone who met the player before
-    the claim can vouch that the account is theirs."""
-    from django.db.models import Exists, OuterRef
+    whose person **first played**, before the claim, in an event of an organisation
+    where ``user`` holds the Organiser role, or in an event where ``user`` holds it
+    (:func:`first_played_event`: the first seat recorded in a round of an event dated on
+    or before the claim's day, in the installation's time zone). A person who never
+    played before the claim waits for an administrator. Registering, or even seating,
+    the number in one's own event gives no say while the person played elsewhere first.
+    Anonymous users decide nothing. Rule: ``docs/deploy.md`` "Account claims" [choice]:
+    a VEKN number is public, so only the organisation that first met the player can
+    vouch that the account is theirs — and no organisation can make itself that one."""
+    from django.db.models import Exists, OuterRef, Q, Subquery
     from django.db.models.functions import TruncDate
 
     from events.models import EventRole, OrganisationRole, PlayerClaim
@@ -375,32 +410,48 @@ def decidable_claims(user, claims=None):
         return claims.none()
     if user.is_superuser:
         return claims
-    organiser = Exists(
-        OrganisationRole.objects.filter(
-            organisation_id=OuterRef("event__organisation_id"), user=user, role=Role.ORGANISER
+    first = _played_seats(OuterRef("vekn_number"), OuterRef("created_at"), OuterRef("claim_day"))
+    return (
+        claims.exclude(vekn_number="")
+        .annotate(claim_day=TruncDate("created_at"))
+        .annotate(
+            first_event_id=Subquery(first.values("round__event_id")[:1]),
+            first_organisation_id=Subquery(first.values("round__event__organisation_id")[:1]),
         )
-    ) | Exists(
-        EventRole.objects.filter(event_id=OuterRef("event_id"), user=user, role=Role.ORGANISER)
+        .filter(
+            Q(
+                Exists(
+                    OrganisationRole.objects.filter(
+                        organisation_id=OuterRef("first_organisation_id"),
+                        user=user,
+                        role=Role.ORGANISER,
+                    )
+                )
+            )
+            | Q(
+                Exists(
+                    EventRole.objects.filter(
+                        event_id=OuterRef("first_event_id"), user=user, role=Role.ORGANISER
+                    )
+                )
+            )
+        )
     )
-    played_before = Registration.objects.filter(
-        organiser,
-        person__vekn_number=OuterRef("vekn_number"),
-        competing=True,
-        created_at__lt=OuterRef("created_at"),
-        event__date__lte=OuterRef("claim_day"),
-    )
-    return claims.annotate(claim_day=TruncDate("created_at")).filter(Exists(played_before))
 
 
 def decide_claim(claim, approve: bool, actor, event: Event) -> None:
     """Link (``approve``) or not an account to the person record with the claim's VEKN
-    number (see ``PlayerClaim``), audited on ``event``.
+    number (see ``PlayerClaim``).
 
     Only a user allowed by :func:`decidable_claims` decides, checked here under a row
     lock on the claim and the person. ``UserError`` — with one neutral message that says
     nothing of who holds the number — when ``actor`` may not decide it; otherwise when
     the claim was already decided, the record already has an account, or the claim's
-    account already has a record. Rule: ``docs/contracts.md`` "Account claims"."""
+    account already has a record. The decision is audited on the event where the person
+    first played (:func:`first_played_event`), so that the organisation that vouches for
+    the player sees it; on ``event`` (the page it was decided from) only when the person
+    never played before the claim (an administrator's decision). Rule: ``docs/deploy.md``
+    "Account claims"."""
     from events.models import PlayerClaim
 
     with transaction.atomic():
@@ -416,9 +467,8 @@ def decide_claim(claim, approve: bool, actor, event: Event) -> None:
         ):
             raise UserError(
                 _(
-                    "You cannot decide this claim: only an organiser of an organisation "
-                    "where this player played before the claim, or a platform "
-                    "administrator, can."
+                    "You cannot decide this claim: only an organiser of the organisation "
+                    "where this player first played, or a platform administrator, can."
                 )
             )
         if claim.status != PlayerClaim.Status.PENDING:
@@ -427,6 +477,7 @@ def decide_claim(claim, approve: bool, actor, event: Event) -> None:
             raise UserError(_("This player record is already linked: reject this claim."))
         if approve and Person.objects.filter(user=claim.user).exists():
             raise UserError(_("This account is already linked to a player record."))
+        home = first_played_event(claim)
         claim.person = person
         claim.status = PlayerClaim.Status.APPROVED if approve else PlayerClaim.Status.REJECTED
         claim.decided_by = actor if getattr(actor, "is_authenticated", False) else None
@@ -436,11 +487,11 @@ def decide_claim(claim, approve: bool, actor, event: Event) -> None:
             person.user = claim.user
             person.save(update_fields=["user"])
         audit(
-            event,
+            home or event,
             actor,
             "player.claim_approved" if approve else "player.claim_rejected",
             person.name,
-            after={"account": claim.user.get_username()},
+            after={"account": claim.user.get_username(), "vekn_number": claim.vekn_number},
         )
 
 
@@ -715,12 +766,25 @@ def swap_seats(rnd: Round, reg_a: int, reg_b: int, actor=None) -> None:
         before = {"a": [a.table.number, a.position], "b": [b.table.number, b.position]}
         a_table, a_pos, b_table, b_pos = a.table_id, a.position, b.table_id, b.position
         # No result is entered at either table, so re-creating the two seats loses nothing
-        # and never trips the (table, position) constraint midway.
+        # and never trips the (table, position) constraint midway. Each player keeps the
+        # time they were first seated in this round (it decides account claims).
         Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
         Seat.objects.bulk_create(
             [
-                Seat(table_id=b_table, round=rnd, registration_id=reg_a, position=b_pos),
-                Seat(table_id=a_table, round=rnd, registration_id=reg_b, position=a_pos),
+                Seat(
+                    table_id=b_table,
+                    round=rnd,
+                    registration_id=reg_a,
+                    position=b_pos,
+                    created_at=a.created_at,
+                ),
+                Seat(
+                    table_id=a_table,
+                    round=rnd,
+                    registration_id=reg_b,
+                    position=a_pos,
+                    created_at=b.created_at,
+                ),
             ]
         )
         Table.objects.filter(pk__in=[a_table, b_table]).update(version=F("version") + 1)

@@ -135,6 +135,7 @@ def players(request, event):
             "registrations": regs,
             "form": AddPlayerForm(ruleset=event.ruleset),
             "claims": _event_claims(event, request.user),
+            "account_links": _account_links(event, request),
             "perms": request.event_permissions,
             "P": P,
         },
@@ -147,6 +148,21 @@ def _event_claims(event, user):
     numbers = event.registrations.exclude(person__vekn_number="").values("person__vekn_number")
     pending = PlayerClaim.objects.filter(status=PlayerClaim.Status.PENDING, vekn_number__in=numbers)
     return services.decidable_claims(user, pending).select_related("person", "user")
+
+
+def _account_links(event, request):
+    """The last account claims decided about players who first played in this event's
+    organisation (``services.decide_claim`` audits each on that event): who linked or
+    refused which account, from any page, administrators included. One query; only for
+    those who may decide claims here."""
+    if P.EDIT_EVENT not in request.event_permissions:
+        return []
+    return list(
+        AuditLog.objects.filter(
+            event__organisation_id=event.organisation_id,
+            action__in=("player.claim_approved", "player.claim_rejected"),
+        ).select_related("actor", "event")[:20]
+    )
 
 
 @staff_required(P.EDIT_EVENT)

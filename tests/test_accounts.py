@@ -19,6 +19,16 @@ def signup(client, **extra):
     return client.post(reverse("signup"), data)
 
 
+def seat(reg, *, bye=False):
+    """``reg`` plays a round of its event (a new round, one table; ``bye``: a MyL bye)."""
+    from events.models import Round, Seat, Table
+
+    number = reg.event.rounds.count() + 1
+    rnd = Round.objects.create(event=reg.event, number=number)
+    table = Table.objects.create(round=rnd, number=1, is_bye=bye)
+    return Seat.objects.create(table=table, round=rnd, registration=reg, position=1)
+
+
 def test_signup_claims_existing_person_until_an_organiser_confirms(client, db):
     """A VEKN number is public: knowing it must not give access to someone's record."""
     from events.models import EventRole, PlayerClaim
@@ -28,6 +38,7 @@ def test_signup_claims_existing_person_until_an_organiser_confirms(client, db):
 
     person = PersonFactory(name="Ana Rojas", vekn_number="3200001")
     reg = RegistrationFactory(person=person)
+    seat(reg)
     import uuid
 
     penalty_services.log_penalty(reg.event, reg, "3.8", {}, client_id=uuid.uuid4())
@@ -102,8 +113,8 @@ def test_unknown_vekn_number_waits_for_an_organiser_too(client, db):
     event = EventFactory(slug="claims-event")
     organiser = UserFactory(username="org")
     OrganisationRoleFactory(organisation=event.organisation, user=organiser, role=Role.ORGANISER)
-    services.register(event, real, check_in=True)
-    # … but that registration came after the claim: the organiser cannot decide it.
+    seat(services.register(event, real, check_in=True))
+    # … but that registration and seat came after the claim: the organiser cannot decide it.
     assert list(_event_claims(event, organiser)) == []
     with pytest.raises(UserError, match="cannot decide this claim"):
         services.decide_claim(claim, True, organiser, event)
@@ -142,6 +153,7 @@ def _claims_world(client):
     event_b = EventFactory(organisation=org_b, slug="b-open")
     ana = PersonFactory(name="Ana Rojas", vekn_number="3200001")
     reg = RegistrationFactory(event=event_a, person=ana)
+    seat(reg)
     penalty_services.log_penalty(event_a, reg, "3.8", {}, client_id=uuid.uuid4())
     signup(client, username="impostor", vekn_number="3200001", name="Ana Rojas")
     client.logout()
@@ -226,20 +238,42 @@ def test_the_organiser_where_the_player_played_before_confirms_the_real_claim(cl
     )
     client.force_login(w["a_organiser"])
     response = client.post(url, {"decision": "approve"}, follow=True)
-    assert "already linked" in response.content.decode()
-    assert "real_ana" not in response.content.decode()
+    refusal = [str(m) for m in response.context["messages"]]
+    assert len(refusal) == 1 and "already linked" in refusal[0]
+    assert "real_ana" not in refusal[0]
     assert client.post(url, {"decision": "reject"}).status_code == 302
     w["impostor"].refresh_from_db()
     assert w["impostor"].status == "rejected"
+    # Both decisions are in A's event's audit log and on A's players page.
+    actions = list(
+        w["event_a"]
+        .audit_entries.filter(action__startswith="player.claim_")
+        .values_list("action", "after__account")
+    )
+    assert sorted(actions) == [
+        ("player.claim_approved", "real_ana"),
+        ("player.claim_rejected", "impostor"),
+    ]
 
 
 @pytest.mark.parametrize(
-    "case", ["registered_after", "future_event", "non_competing", "judge", "other_event_only"]
+    "case",
+    [
+        "seated_after",
+        "registered_not_seated",
+        "future_event",
+        "non_competing",
+        "judge",
+        "other_event_only",
+        "played_elsewhere_first",
+    ],
 )
-def test_what_does_not_count_as_having_played_before_the_claim(client, db, case):
-    """``decidable_claims``: a competing registration, created before the claim, in an
-    event dated on or before the claim's day, of an organisation (or event) the user
-    organises; a judge, or an organiser of some other event only, does not decide."""
+def test_what_does_not_count_as_having_first_played_before_the_claim(client, db, case):
+    """``decidable_claims``: a seat (a round played), recorded before the claim, of a
+    competing registration, in an event dated on or before the claim's day, of an
+    organisation (or event) the user organises — and the first such seat recorded: a
+    registration without a seat, a judge, an organiser of some other event only, or the
+    organisation where the player played second, does not decide."""
     import datetime as dt
 
     from events import services
@@ -258,20 +292,34 @@ def test_what_does_not_count_as_having_played_before_the_claim(client, db, case)
     if case == "future_event":
         event.date = dt.date.today() + dt.timedelta(days=30)
         event.save()
-    if case != "registered_after":
-        RegistrationFactory(event=event, person=ana, competing=case != "non_competing")
+    if case == "played_elsewhere_first":
+        # Another organisation seated her first, in an event dated *later* than this one.
+        later = EventFactory(slug="later", date=event.date + dt.timedelta(days=1))
+        seat(RegistrationFactory(event=later, person=ana))
+    if case not in ("seated_after", "non_competing"):
+        reg = RegistrationFactory(event=event, person=ana)
+        if case != "registered_not_seated":
+            seat(reg)
+    if case == "non_competing":
+        seat(RegistrationFactory(event=event, person=ana, competing=False))
+    if case == "seated_after":
+        reg = RegistrationFactory(event=event, person=ana)
     signup(client, vekn_number="3200001", name="Ana Rojas")
-    if case == "registered_after":
-        RegistrationFactory(event=event, person=ana)
+    if case == "seated_after":
+        seat(reg)
     claims = services.decidable_claims(user, PlayerClaim.objects.all())
     assert list(claims) == []
-    # The control: the organisation's organiser, a registration before the claim, counts.
+    # The control: the organisation's organiser, with the first seat before the claim.
     if case in ("judge", "other_event_only"):
         organiser = UserFactory(username="the_organiser")
         OrganisationRoleFactory(
             organisation=event.organisation, user=organiser, role=Role.ORGANISER
         )
         assert len(services.decidable_claims(organiser, PlayerClaim.objects.all())) == 1
+    if case == "played_elsewhere_first":
+        first = UserFactory(username="first_organiser")
+        OrganisationRoleFactory(organisation=later.organisation, user=first, role=Role.ORGANISER)
+        assert len(services.decidable_claims(first, PlayerClaim.objects.all())) == 1
 
 
 def test_the_organiser_of_the_very_event_where_the_player_played_decides(client, db):
@@ -283,6 +331,7 @@ def test_the_organiser_of_the_very_event_where_the_player_played_decides(client,
     from tests.factories import EventRoleFactory, UserFactory
 
     reg = RegistrationFactory(person=PersonFactory(vekn_number="3200001"))
+    seat(reg)
     organiser = UserFactory(username="event_organiser")
     EventRoleFactory(event=reg.event, user=organiser, role=Role.ORGANISER)
     signup(client, vekn_number="3200001")
@@ -313,3 +362,163 @@ def test_a_username_taken_between_the_check_and_the_save_is_a_form_error(client,
     assert not PlayerClaim.objects.exists()
     assert not Person.objects.filter(name="Second Comer").exists()
     assert "_auth_user_id" not in client.session
+
+
+def test_an_organisation_cannot_make_itself_the_one_that_vouches_for_a_player(client, db):
+    """Issue 12 finding 4, as the attacker trial did it: B registers a VEKN Chile player
+    in its own MyL event dated today, even seats a round with her, and only then does the
+    impostor claim her number: B still may not decide it, not even after back-dating its
+    event; VEKN Chile, where she first played, decides, and sees it in its audit log and
+    on its players page."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from events import services, swiss_services
+    from events.errors import UserError
+    from events.models import PlayerClaim
+    from events.permissions import Role
+    from tests.factories import (
+        EventFactory,
+        EventRoleFactory,
+        OrganisationFactory,
+        OrganisationRoleFactory,
+        UserFactory,
+    )
+
+    chile = OrganisationFactory(slug="vekn-chile", name="VEKN Chile")
+    org_b = OrganisationFactory(slug="org-b", name="Org B")
+    a_organiser = UserFactory(username="organiser")
+    orgb = UserFactory(username="orgb")
+    OrganisationRoleFactory(organisation=chile, user=a_organiser, role=Role.ORGANISER)
+    OrganisationRoleFactory(organisation=org_b, user=orgb, role=Role.ORGANISER)
+    # VEKN Chile's event, where Camila played a round.
+    event_a = EventFactory(organisation=chile, slug="demo-2026", date=dt.date(2026, 11, 28))
+    camila = PersonFactory(name="Camila Soto", vekn_number="3200003")
+    RegistrationFactory(event=event_a, person=camila)
+    for _ in range(3):
+        RegistrationFactory(event=event_a)
+    services.seat_next_round(event_a, seed=1)
+    # B's MyL event, dated today: orgb registers her with name and number …
+    event_b = EventFactory(
+        organisation=org_b,
+        slug="b-myl",
+        date=timezone.localdate(),
+        ruleset="myl",
+        preset="myl-2026",
+        round_minutes=50,
+        best_of=3,
+        top_cut=0,
+        final_mode="none",
+    )
+    client.force_login(orgb)
+    add = reverse("manage:player-add", kwargs={"slug": event_b.slug})
+    client.post(add, {"name": "Camila Soto", "vekn_number": "3200003", "check_in": "on"})
+    assert event_b.registrations.filter(person=camila).exists()
+    for _ in range(2):
+        RegistrationFactory(event=event_b)
+    # … and seats a round with her (a match or a bye), all before the claim.
+    rnd = swiss_services.pair_next_round(event_b, seed=1)
+    assert rnd.seats.filter(registration__person=camila).exists()
+    client.logout()
+    signup(client, username="imp3", vekn_number="3200003", name="Camila Soto")
+    client.logout()
+    claim = PlayerClaim.objects.get(user__username="imp3")
+    # B may not approve: not listed, the URL does not exist for B, the service refuses.
+    client.force_login(orgb)
+    players = client.get(reverse("manage:players", kwargs={"slug": event_b.slug}))
+    assert "imp3" not in players.content.decode()
+    url = reverse("manage:claim-decide", kwargs={"slug": event_b.slug, "claim_id": claim.pk})
+    assert client.post(url, {"decision": "approve"}).status_code == 404
+    with pytest.raises(UserError) as refused:
+        services.decide_claim(claim, True, orgb, event_b)
+    assert "Camila" not in str(refused.value) and "imp3" not in str(refused.value)
+    # Back-dating B's event before Chile's does not make B "first" either.
+    event_b.date = dt.date(2020, 1, 1)
+    event_b.save(update_fields=["date"])
+    assert list(services.decidable_claims(orgb, PlayerClaim.objects.all())) == []
+    with pytest.raises(UserError, match="cannot decide this claim"):
+        services.decide_claim(claim, True, orgb, event_b)
+    camila.refresh_from_db()
+    assert camila.user is None
+    assert services.first_played_event(claim) == event_a
+    # VEKN Chile's organiser, where she first played, decides (here: approves).
+    client.force_login(a_organiser)
+    players = client.get(reverse("manage:players", kwargs={"slug": event_a.slug}))
+    assert "imp3" in players.content.decode()
+    url = reverse("manage:claim-decide", kwargs={"slug": event_a.slug, "claim_id": claim.pk})
+    assert client.post(url, {"decision": "approve"}).status_code == 302
+    camila.refresh_from_db()
+    assert camila.user.username == "imp3"
+    entry = event_a.audit_entries.get(action="player.claim_approved")
+    assert entry.actor == a_organiser and entry.after["account"] == "imp3"
+    assert not event_b.audit_entries.filter(action__startswith="player.claim_").exists()
+    page = client.get(reverse("manage:players", kwargs={"slug": event_a.slug})).content.decode()
+    assert "Accounts linked to this organisation" in page and "Camila Soto → imp3" in page
+    # Only to those who may decide claims there: not to a judge of the event.
+    judge = UserFactory(username="a_judge")
+    EventRoleFactory(event=event_a, user=judge, role=Role.JUDGE)
+    client.force_login(judge)
+    page = client.get(reverse("manage:players", kwargs={"slug": event_a.slug})).content.decode()
+    assert "imp3" not in page
+
+
+def test_the_organisation_of_the_only_event_played_decides(client, db):
+    """[choice] A person who played (was seated) in one organisation's event only, before
+    the claim, is vouched for by that organisation: it is where they first played."""
+    from events import services
+    from events.models import PlayerClaim
+    from events.permissions import Role
+    from tests.factories import EventFactory, OrganisationRoleFactory, UserFactory
+
+    event = EventFactory(slug="only-one")
+    seat(RegistrationFactory(event=event, person=PersonFactory(vekn_number="3200001")), bye=True)
+    organiser = UserFactory(username="only_org")
+    OrganisationRoleFactory(organisation=event.organisation, user=organiser, role=Role.ORGANISER)
+    signup(client, vekn_number="3200001")
+    claim = PlayerClaim.objects.get()
+    assert list(services.decidable_claims(organiser, PlayerClaim.objects.all())) == [claim]
+    services.decide_claim(claim, True, organiser, event)
+    assert Person.objects.get(vekn_number="3200001").user.username == "newplayer"
+
+
+def test_a_player_who_never_played_waits_for_an_administrator(client, db):
+    """No seat before the claim (registered only, or never seen): no organiser decides;
+    an administrator does, audited on the page's event."""
+    from events import services
+    from events.errors import UserError
+    from events.models import PlayerClaim
+    from events.permissions import Role
+    from tests.factories import EventFactory, OrganisationRoleFactory, UserFactory
+
+    event = EventFactory(slug="registered-only")
+    RegistrationFactory(event=event, person=PersonFactory(vekn_number="3200001"))
+    organiser = UserFactory(username="reg_org")
+    OrganisationRoleFactory(organisation=event.organisation, user=organiser, role=Role.ORGANISER)
+    signup(client, vekn_number="3200001")
+    claim = PlayerClaim.objects.get()
+    assert services.first_played_event(claim) is None
+    with pytest.raises(UserError, match="cannot decide this claim"):
+        services.decide_claim(claim, True, organiser, event)
+    admin = UserFactory(username="root", is_superuser=True)
+    services.decide_claim(claim, False, admin, event)
+    assert event.audit_entries.filter(action="player.claim_rejected").count() == 1
+
+
+def test_deciding_claims_takes_one_query_for_any_number_of_claims(
+    client, db, django_assert_max_num_queries
+):
+    from events import services
+    from events.models import PlayerClaim
+    from events.permissions import Role
+    from tests.factories import EventFactory, OrganisationRoleFactory, UserFactory
+
+    event = EventFactory(slug="many")
+    organiser = UserFactory(username="many_org")
+    OrganisationRoleFactory(organisation=event.organisation, user=organiser, role=Role.ORGANISER)
+    for i in range(5):
+        seat(RegistrationFactory(event=event, person=PersonFactory(vekn_number=f"320000{i}")))
+        signup(client, username=f"claimant{i}", vekn_number=f"320000{i}")
+        client.logout()
+    with django_assert_max_num_queries(1):
+        assert len(list(services.decidable_claims(organiser, PlayerClaim.objects.all()))) == 5
