@@ -1,12 +1,16 @@
 """Test settings: fast password hashing, plain static storage, an isolated cache, a
-random secret key per run (nothing signed in a test outlives it)."""
+random secret key per run (nothing signed in a test outlives it), and on SQLite a test
+database in a file."""
 
+import os
 import secrets
+import tempfile
+from pathlib import Path
 
 from config.env import env_str
 
 from .base import *  # noqa: F403
-from .base import STORAGES
+from .base import DATABASES, STORAGES
 
 SECRET_KEY = env_str("SECRET_KEY") or secrets.token_urlsafe(50)
 
@@ -30,3 +34,21 @@ WHITENOISE_USE_FINDERS = True
 # turns it on for its own tests.
 AXES_ENABLED = False
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
+
+# On SQLite the test database is a file of this process (removed at the end of the run), not
+# Django's default in-memory database. The browser tests' live server answers each request
+# in a thread with a connection of its own; an in-memory database shared between connections
+# locks a table written by an unfinished transaction for every other connection, and SQLite
+# answers them "database table is locked" at once (the busy timeout does not apply), so two
+# requests at once (an htmx preview racing a submit, a double tap, a sign-in while another
+# tablet saves) answered 500 at random: the browser tests' flakes. In a file, as with
+# `make run`, a reader reads beside the writer and a writer waits its turn
+# (tests/test_live_server.py). synchronous=OFF: a test database need not survive a crash.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"arbitro-test-{os.getpid()}.sqlite3")
+    }
+    DATABASES["default"]["OPTIONS"] = {
+        **DATABASES["default"].get("OPTIONS", {}),
+        "init_command": "PRAGMA synchronous=OFF",
+    }

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import ACTION_TIMEOUT_MS, NAVIGATION_TIMEOUT_MS
 from tests.browser.pages import log_in
 
-pytestmark = [pytest.mark.browser, pytest.mark.flaky(reruns=2)]
+pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 820, "height": 1180}

@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from playwright.sync_api import expect
 
-pytestmark = [pytest.mark.browser, pytest.mark.flaky(reruns=2)]
+pytestmark = pytest.mark.browser
 
 PROJECTOR = {"width": 1920, "height": 1080}
 

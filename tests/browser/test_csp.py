@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.browser.pages import click_and_wait, log_in
 
-pytestmark = [pytest.mark.browser, pytest.mark.flaky(reruns=2)]
+pytestmark = pytest.mark.browser
 
 # Records every CSP violation the page reports, from the first script on.
 WATCH_VIOLATIONS = """

@@ -63,12 +63,9 @@ from tests.browser.judging_pages import (
 )
 from tests.browser.pages import log_in
 
-# Browser tests drive a live server through Chromium; a rare lost session under load has
-# been seen once in CI (see the issue note), so a failure is retried before it counts.
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.flaky(reruns=2),
 ]
 
 SLUG = "copa-judging-2026"

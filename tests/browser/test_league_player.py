@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from tests.browser.pages import click_and_wait, log_in, messages
 from tests.leagues.seasons import sixteen
 
-pytestmark = [pytest.mark.browser, pytest.mark.flaky(reruns=2)]
+pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 

@@ -35,7 +35,6 @@ from tests.browser.myl_pages import (
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.flaky(reruns=2),
 ]
 
 SLUG = "copa-tienda-2026"

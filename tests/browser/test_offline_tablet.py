@@ -33,7 +33,6 @@ from tests.browser.test_csp import WATCH_VIOLATIONS
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.flaky(reruns=2),
 ]
 
 SLUG = "copa-offline-2026"

@@ -31,12 +31,9 @@ from tests.browser.pages import (
     type_sheet,
 )
 
-# Browser tests drive a live server through Chromium; a rare lost session under load has
-# been seen once in CI (see the issue note), so a failure is retried before it counts.
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.flaky(reruns=2),
 ]
 
 PLAYERS = [
