@@ -678,9 +678,12 @@ def _reassess(event: Event, person: Person, actor, reason: str) -> None:
         except (rules.ConditionError, rules.UnknownInfraction):
             history.append(_prior(p))
             continue
-        # A level given on purpose keeps it; so does one whose sanction the national
-        # authority confirmed (only the authority lifts it) [choice].
-        deviated = bool(p.deviation_reason) or _held(p, actor)
+        if _held(p, actor):
+            # Its sanction was confirmed by the national authority: the penalty stays as
+            # it is (level, offence number) until the authority lifts it [choice].
+            history.append(_prior(p))
+            continue
+        deviated = bool(p.deviation_reason)
         new_level = p.level if deviated else str(a.level)
         if (p.guide_level, p.offence, p.level) != (str(a.level), a.offence, new_level):
             before = _snapshot(p)

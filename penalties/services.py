@@ -644,10 +644,12 @@ def _reassess(event: Event, person: Person, actor) -> None:
         except (guide.ConditionError, guide.UnknownInfraction):
             history.append(_prior(p))
             continue
-        # A deviation keeps its level; so does a disqualification the national coordinator
-        # escalated (only the authority lifts it) [choice].
-        held = p.level == Level.DISQUALIFICATION and confirmed_hold(p, actor) is not None
-        deviated = bool(p.deviation_reason) or held
+        if p.level == Level.DISQUALIFICATION and confirmed_hold(p, actor) is not None:
+            # Escalated by the national coordinator: it stays as it is (level, offence
+            # number) while the sanction is live [choice].
+            history.append(_prior(p))
+            continue
+        deviated = bool(p.deviation_reason)
         new_level = p.level if deviated else str(a.level)
         if (p.guide_level, p.offence, p.level) != (str(a.level), a.offence, new_level):
             before = _snapshot(p)

@@ -112,6 +112,33 @@ def test_the_issuing_organiser_cannot_lift_a_confirmed_suspension_by_a_change(cl
     assert (p.level, p.status) == ("suspension", "confirmed")
 
 
+def test_voiding_an_earlier_penalty_keeps_a_later_confirmed_suspension(client, two_orgs):
+    w = two_orgs
+    _register_in_b(client, w)
+    reg = Registration.objects.get(event=w["b_myl"], person=w["player"])
+    kw = {"actor": w["org_b"], "perms": user_permissions(w["org_b"], w["b_myl"])}
+    first = myl_services.log_penalty(
+        w["b_myl"], reg, "3.1.3", {}, client_id=uuid.uuid4(), **kw
+    ).penalty
+    second = myl_services.log_penalty(
+        w["b_myl"],
+        reg,
+        "3.1.3",
+        {},
+        client_id=uuid.uuid4(),
+        starts_on="2026-12-01",
+        ends_on="2027-03-01",
+        **kw,
+    ).penalty
+    assert second.level == "suspension"
+    s = Sanction.objects.get(penalty=second)
+    authority.confirm_sanction(s.pk, _manager())
+    myl_services.void(first, "Logged on the wrong person", w["org_b"])
+    second.refresh_from_db()
+    s.refresh_from_db()
+    assert second.level == "suspension" and s.lifted_at is None
+
+
 def test_a_written_appeal_reverted_by_the_authority_still_lifts_it(client, two_orgs):
     w = two_orgs
     ban = _ban_in_b(client, w)
