@@ -206,7 +206,7 @@ def test_a_confirmed_ban_keeps_a_checked_in_player_out_of_the_pairing(client, tw
     w = two_orgs
     client.force_login(w["org_a"])
     assert _check_in(client, w, "a_myl") == "checked_in"
-    _checked_in(w["a_myl"], 3)
+    extras = _checked_in(w["a_myl"], 3)
     ban = _ban_in_b(client, w)  # B's ban while the player is checked in at A's
     authority.confirm_sanction(ban.pk, _manager())
     client.force_login(w["org_a"])
@@ -231,6 +231,17 @@ def test_a_confirmed_ban_keeps_a_checked_in_player_out_of_the_pairing(client, tw
     )
     rnd = swiss_services.pair_next_round(w["a_myl"])
     assert not rnd.seats.filter(registration=reg).exists()
+    # Pairing the round again, or the top cut: the same refusal.
+    Sanction.objects.create(
+        person=extras[0].person,
+        kind="permanent_ban",
+        starts_on=dt.date(2026, 12, 1),
+        ruleset="myl",
+        reason="Confirmed elsewhere",
+        confirmed_at=timezone.now(),
+    )
+    with pytest.raises(UserError, match=extras[0].person.name):
+        swiss_services.repair_round(rnd)
 
 
 def test_seating_a_vekn_round_refuses_a_blocked_checked_in_player(
@@ -269,6 +280,18 @@ def test_seating_a_vekn_round_refuses_a_blocked_checked_in_player(
         event_services.set_status(reg, "dropped")
     rnd = event_services.seat_next_round(event)
     assert rnd.seats.count() == 4
+    # Confirmed while round 1 waits to start: it is not seated again with them either.
+    Sanction.objects.create(
+        person=regs[3].person,
+        kind="permanent_ban",
+        starts_on=dt.date(2026, 12, 1),
+        ruleset="vekn",
+        reason="Escalated",
+        confirmed_by=coordinator,
+        confirmed_at=timezone.now(),
+    )
+    with pytest.raises(UserError, match=regs[3].person.name):
+        event_services.reseat_round(rnd)
 
 
 # --------------------------------------------------------------------------- 3
