@@ -267,6 +267,7 @@ def round_detail(request, event, number):
             if score
             else [],
             "names": names,
+            "blocked": views_swiss.blocked_rows(event),
             "perms": request.event_permissions,
             "P": P,
             "complete": services.round_complete(rnd),

@@ -156,6 +156,7 @@ def round_page(request, event, number):
             "has_results": any(s["games"] is not None for m in rows for s in m["seats"]),
             "is_last": rnd == result.rounds[-1],
             "later": rnd != result.rounds[-1],
+            "blocked": blocked_rows(event),
             "offer_rematches": request.GET.get("rematches") == "1",
         }
     )

@@ -242,6 +242,8 @@ def test_a_confirmed_ban_keeps_a_checked_in_player_out_of_the_pairing(client, tw
     )
     with pytest.raises(UserError, match=extras[0].person.name):
         swiss_services.repair_round(rnd)
+    page = client.get(_url("manage:round", w["a_myl"], number=1)).content.decode()
+    assert extras[0].person.name in page and "still checked in" in page
 
 
 def test_seating_a_vekn_round_refuses_a_blocked_checked_in_player(
