@@ -1575,7 +1575,7 @@ def _render_markdown(ruleset: Ruleset) -> str:
         "no one extends their own event's sanction to every organisation; another "
         "authority or a platform administrator confirms it. Lifting stays open to them.",
         "- **[choice]** Once the manager confirmed a penalty's suspension or ban, it is the "
-        "manager's: the event's staff can no longer void the penalty, change its level or "
+        "manager's until lifted (even after a suspension's last day): the event's staff can no longer void the penalty, change its level or "
         "the suspension's days, nor revert it on the appeal to the head judge (the page "
         "says why instead of offering it); only the manager lifts it (its page) or "
         "decides the player's written appeal, whose revert still voids the penalty and "
