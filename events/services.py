@@ -278,6 +278,62 @@ def blocking_sanction(person: Person, event: Event):
     return None
 
 
+@dataclass(frozen=True)
+class BlockedPlayer:
+    """A checked-in player whom a sanction keeps out of the event
+    (:func:`blocked_players`): the registration to drop and the sanction (loaded for
+    :func:`sanction_summary`)."""
+
+    registration_id: int
+    name: str
+    sanction: object
+
+
+def blocked_players(event: Event) -> list[BlockedPlayer]:
+    """The checked-in players of ``event`` whom a suspension or permanent ban keeps out
+    of it now (the rule of :func:`blocking_sanction`: ``Sanction.blocks``), by name, one
+    entry per player: e.g. one checked in while another organisation's ban waited for
+    the authority, confirmed since (issue 12). One query whatever the number of players.
+    Rounds are not seated or paired while this list is not empty
+    (:func:`refuse_blocked_players`)."""
+    from penalties.models import Sanction
+
+    out: dict[int, BlockedPlayer] = {}
+    for sanction in (
+        Sanction.objects.filter(
+            person__registrations__event=event,
+            person__registrations__status=Registration.Status.CHECKED_IN,
+            ruleset=event.ruleset,
+            lifted_at__isnull=True,
+            starts_on__lte=event.date,
+        )
+        .annotate(registration_id=F("person__registrations__id"))
+        .select_related("person", *SANCTION_RELATED)
+        .order_by("person__name", "-starts_on", "-id")
+    ):
+        if sanction.registration_id not in out and sanction.blocks(event):
+            out[sanction.registration_id] = BlockedPlayer(
+                sanction.registration_id, sanction.person.name, sanction
+            )
+    return list(out.values())
+
+
+def refuse_blocked_players(event: Event) -> None:
+    """``UserError`` naming the checked-in players a sanction keeps out of ``event``
+    (:func:`blocked_players`), telling to drop them first: a round is not seated or
+    paired with them (MyL conduct rules §4.1; docs/rules-myl-penalties.md "Sanctions
+    beyond the event")."""
+    blocked = blocked_players(event)
+    if blocked:
+        raise UserError(
+            _(
+                "Suspended or banned on this event's date, still checked in: %(names)s. "
+                "Drop them before the next round (players page)."
+            )
+            % {"names": ", ".join(b.name for b in blocked)}
+        )
+
+
 def namesake_sanction(name: str, event: Event):
     """A sanction that would keep a person with the same name (accents and case aside)
     out of ``event`` (as :func:`blocking_sanction`), or ``None``: a player added without
@@ -666,6 +722,7 @@ def seat_next_round(event: Event, actor=None, *, seed: int | None = None) -> Rou
             raise UserError(
                 _("Enter every result of round %(n)s first.") % {"n": rounds[-1].number}
             )
+        refuse_blocked_players(event)
         number = len(rounds) + 1
         players = players_for_round(event, number)
         if len(players) < 4:
@@ -730,6 +787,7 @@ def reseat_round(rnd: Round, actor=None, *, seed: int | None = None) -> Round:
             raise UserError(_("Results of this round are entered: it cannot be seated again."))
         if rnd.event.rounds.filter(number__gt=rnd.number).exists():
             raise UserError(_("Only the last round can be seated again."))
+        refuse_blocked_players(rnd.event)
         before = round_seating(rnd)
         players = players_for_round(rnd.event, rnd.number)
         previous = _previous_seatings(rnd.event, rnd.number)

@@ -36,7 +36,7 @@ from events import swiss
 from events.errors import ConflictError, UserError
 from events.exports import csv_text
 from events.models import AuditLog, Event, Registration, Round, Seat, Table
-from events.services import _changed, audit
+from events.services import _changed, audit, refuse_blocked_players
 from standings import myl
 
 __all__ = [
@@ -393,6 +393,7 @@ def _eligible(event: Event, number: int) -> list[int]:
 
 
 def _pairing(event: Event, number: int, *, seed: int, allow_rematches: bool) -> swiss.Pairing:
+    refuse_blocked_players(event)
     result = myl_standings(event)
     eligible = set(_eligible(event, number))
     if len(eligible) < 2:
@@ -566,6 +567,7 @@ def pair_top_cut(event: Event, actor=None) -> Round:
         _check_myl(event)
         if not event.top_cut:
             raise UserError(_("This event has no top cut."))
+        refuse_blocked_players(event)
         result = myl_standings(event)
         rounds = result.rounds
         if len(result.swiss_rounds) < event.preliminary_rounds or not result.swiss_done:

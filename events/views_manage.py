@@ -93,6 +93,7 @@ def dashboard(request, event):
             "last": last,
             "last_complete": bool(last and services.round_complete(last)),
             "counts": counts,
+            "blocked": views_swiss.blocked_rows(event),
             "perms": request.event_permissions,
             "P": P,
         },
@@ -282,6 +283,7 @@ def round_detail(request, event, number):
             if score
             else [],
             "names": names,
+            "blocked": views_swiss.blocked_rows(event),
             "perms": request.event_permissions,
             "P": P,
             "complete": services.round_complete(rnd),

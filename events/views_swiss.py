@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from events import services as event_services
 from events import swiss_services as ss
 from events.access import staff_required, user_permissions
 from events.errors import ConflictError, UserError
@@ -107,6 +108,19 @@ def _bracket(result) -> list[tuple[str, list[dict]]]:
 
 
 # ---------------------------------------------------------------- staff pages (handed over)
+def blocked_rows(event) -> list[dict]:
+    """The checked-in players a sanction keeps out (``event_services.blocked_players``), each
+    with the sanction's summary, for the dashboard's drop buttons."""
+    return [
+        {
+            "name": b.name,
+            "registration_id": b.registration_id,
+            "summary": event_services.sanction_summary(b.sanction),
+        }
+        for b in event_services.blocked_players(event)
+    ]
+
+
 def dashboard(request, event):
     """The staff overview of a MyL event (``manage:dashboard``)."""
     result = ss.myl_standings(event)
@@ -119,6 +133,7 @@ def dashboard(request, event):
             "counts": counts,
             "offer_rematches": request.GET.get("rematches") == "1",
             "bracket": _bracket(result),
+            "blocked": blocked_rows(event),
         }
     )
     return render(request, "swiss/dashboard.html", ctx)
@@ -141,6 +156,7 @@ def round_page(request, event, number):
             "has_results": any(s["games"] is not None for m in rows for s in m["seats"]),
             "is_last": rnd == result.rounds[-1],
             "later": rnd != result.rounds[-1],
+            "blocked": blocked_rows(event),
             "offer_rematches": request.GET.get("rematches") == "1",
         }
     )

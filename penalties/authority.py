@@ -213,6 +213,42 @@ def escalate_disqualification(
     return Outcome(s, True)
 
 
+# --------------------------------------------------------------------------- the event's hands off
+def confirmed_hold(penalty: Penalty, actor=None) -> Sanction | None:
+    """The unlifted sanction of ``penalty`` that the national authority confirmed (a MyL
+    suspension or ban confirmed by the Organised Play manager, a VEKN escalation by the
+    national coordinator), or ``None``; always ``None`` for a superuser. While there is
+    one, the event's staff cannot void the penalty or change its level or dates: only
+    the authority lifts it (its page) or decides the player's written appeal
+    (docs/rules-myl-penalties.md "Sanctions beyond the event" **[choice]**)."""
+    if getattr(actor, "is_superuser", False):
+        return None
+    return (
+        Sanction.objects.filter(
+            penalty_id=penalty.pk, lifted_at__isnull=True, confirmed_at__isnull=False
+        )
+        .order_by("-confirmed_at", "-id")
+        .first()
+    )
+
+
+def hold_words(sanction: Sanction) -> str:
+    """Why the event's staff can no longer void or change the penalty, in words."""
+    return _(
+        "The national authority confirmed this %(kind)s: only it can lift it (its "
+        "Suspensions and bans page) or decide the player's written appeal. The event's "
+        "staff cannot void or change this penalty."
+    ) % {"kind": sanction.get_kind_display().lower()}
+
+
+def refuse_if_confirmed(penalty: Penalty, actor=None) -> None:
+    """``UserError`` (:func:`hold_words`) when ``penalty`` has a sanction the national
+    authority confirmed (:func:`confirmed_hold`); superusers pass."""
+    held = confirmed_hold(penalty, actor)
+    if held is not None:
+        raise UserError(hold_words(held), field="penalty")
+
+
 # --------------------------------------------------------------------------- lists
 def _live(today: dt.date):
     return Q(lifted_at__isnull=True) & (Q(ends_on__isnull=True) | Q(ends_on__gte=today))

@@ -1577,6 +1577,25 @@ def _render_markdown(ruleset: Ruleset) -> str:
         "- **[choice]** For the same reason an organiser cannot appoint the Organised Play "
         "manager to their event's staff (which would keep the manager from reviewing the "
         "event); a platform administrator may, in the admin.",
+        "- **[choice]** Once the manager confirmed a penalty's suspension or ban, it is the "
+        "manager's until lifted (even after a suspension's last day): the event's staff "
+        "can no longer void the penalty, change its level or "
+        "the suspension's days, nor revert it on the appeal to the head judge (the page "
+        "says why instead of offering it); only the manager lifts it (its page) or "
+        "decides the player's written appeal, whose revert still voids the penalty and "
+        "lifts the sanction. A later penalty of the person whose sanction was confirmed "
+        "stays as it is (level, offence number) when an earlier one is voided. A "
+        "platform administrator may still void or change it (audited as any change).",
+        "- **[choice]** A player checked in before a sanction came to block the event (it "
+        "was pending the manager, confirmed since) is listed on the event's dashboard "
+        "with a drop button; no round is paired (Swiss, again, or the top cut) while "
+        "such a player is still checked in: the message names them. Registration and "
+        "check-in already refuse them.",
+        "- **[choice]** Changing a suspension's first or last day while keeping the level "
+        "(the penalty's *Change*) applies the new days to the same sanction, audited as "
+        "*Sanction: change days*; a day left empty keeps the one it had. The player's "
+        "own history shows each penalty's live sanction, else its latest lifted one, "
+        "each with its own kind and days.",
         "",
         "## Our choices where the rulebook is silent or ambiguous",
         "",

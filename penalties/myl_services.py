@@ -51,6 +51,7 @@ from events.permissions import Permission as P
 from events.services import _changed, audit
 from penalties import appeals as appeal_rules
 from penalties import myl_rules as rules
+from penalties.authority import confirmed_hold, refuse_if_confirmed
 from penalties.models import AggressionReport, Appeal, Level, Penalty, Sanction, Timing
 
 RULESET = rules.MYL_V1
@@ -253,6 +254,8 @@ def _sync_effects(
     keep: list[Sanction] = []
     if active and p.level in SANCTION_LEVELS:
         keep = [s for s in live if s.kind == p.level]
+        if keep and p.level == Level.SUSPENSION and (starts_on or ends_on):
+            _change_dates(p, keep[0], starts_on, ends_on, actor=actor, reason=reason)
         if not keep:
             if p.level == Level.SUSPENSION:
                 if starts_on is None or ends_on is None:
@@ -297,6 +300,31 @@ def _sync_effects(
         )
     elif had_dq:
         _restore_registration(p)
+
+
+def _change_dates(
+    p: Penalty, s: Sanction, starts_on, ends_on, *, actor=None, reason: str = ""
+) -> None:
+    """New first and/or last day for the live suspension ``s`` of ``p`` (the level kept):
+    applied and audited (``sanction.change``) **[choice]**, docs/rules-myl-penalties.md;
+    a day left empty keeps the one it had. ``UserError`` for a last day before the first."""
+    new_start, new_end = starts_on or s.starts_on, ends_on or s.ends_on
+    if new_end is not None and new_end < new_start:
+        raise UserError(_("The suspension's last day is before its first day."))
+    if (new_start, new_end) == (s.starts_on, s.ends_on):
+        return
+    before = {"from": str(s.starts_on), "until": str(s.ends_on) if s.ends_on else None}
+    s.starts_on, s.ends_on = new_start, new_end
+    s.save(update_fields=["starts_on", "ends_on"])
+    audit(
+        p.event,
+        actor,
+        "sanction.change",
+        _target(p),
+        before,
+        {"from": str(new_start), "until": str(new_end) if new_end else None},
+        comment=reason,
+    )
 
 
 def apply_effects(p: Penalty, *, actor=None, starts_on=None, ends_on=None) -> None:
@@ -531,7 +559,10 @@ def change_level(
     ends_on=None,
 ) -> Penalty:
     """Give ``level`` instead (a reason is needed unless it is the rules' level); the
-    effects follow (a sanction lifted or created, the registration restored or removed)."""
+    effects follow (a sanction lifted or created, the registration restored or removed;
+    the same suspension with new ``starts_on``/``ends_on``: its days change, audited).
+    ``UserError`` while the national authority's confirmed sanction of the penalty is live
+    (``penalties.authority.refuse_if_confirmed``; superusers may)."""
     reason = check_free_text(reason, field_label(Penalty, "deviation_reason"), field="reason")
     reason = reason.strip()
     if level not in MYL_LEVELS:
@@ -542,6 +573,7 @@ def change_level(
         penalty = _lock(penalty, expected)
         if penalty.status == Penalty.Status.VOIDED:
             raise UserError(_("A voided penalty cannot change."))
+        refuse_if_confirmed(penalty, actor)
         if level != penalty.guide_level and not reason:
             raise UserError(_("Say why the penalty differs from the rules'."))
         before = _snapshot(penalty)
@@ -594,7 +626,11 @@ def void(
     """Void a MyL penalty with a reason: its sanction is lifted, a disqualification gives
     the player back their place, the standings (computed from penalties) drop its game
     loss, and the person's later penalties in the event are reassessed. ``by_appeal``: an
-    appeal's revert, accepted even after the results are approved."""
+    appeal's revert, accepted even after the results are approved, and even when the
+    national authority confirmed its sanction (a written appeal's revert is the
+    authority's decision; the in-event appeal checks first). Otherwise ``UserError`` while
+    such a confirmed sanction is live (``penalties.authority.refuse_if_confirmed``;
+    superusers may)."""
     reason = check_free_text(reason, field_label(Penalty, "void_reason"), field="reason").strip()
     if not reason:
         raise UserError(_("Say why the penalty is voided."))
@@ -604,6 +640,8 @@ def void(
         penalty = _lock(penalty, expected)
         if penalty.status == Penalty.Status.VOIDED:
             raise UserError(_("Already voided."))
+        if not by_appeal:
+            refuse_if_confirmed(penalty, actor)
         before = _snapshot(penalty)
         had_dq = dq_effect(penalty)
         from penalties.services import mark_voided
@@ -624,6 +662,10 @@ def void(
     return penalty
 
 
+def _held(p: Penalty, actor) -> bool:
+    return p.level in SANCTION_LEVELS and confirmed_hold(p, actor) is not None
+
+
 def _reassess(event: Event, person: Person, actor, reason: str) -> None:
     """Recompute the person's remaining MyL penalties of this event in order (offence
     numbers drop after a void). A penalty given at another level than the rules' keeps
@@ -634,6 +676,11 @@ def _reassess(event: Event, person: Person, actor, reason: str) -> None:
         try:
             a = rules.assess(p.infraction, p.conditions, history, prior)
         except (rules.ConditionError, rules.UnknownInfraction):
+            history.append(_prior(p))
+            continue
+        if _held(p, actor):
+            # Its sanction was confirmed by the national authority: the penalty stays as
+            # it is (level, offence number) until the authority lifts it [choice].
             history.append(_prior(p))
             continue
         deviated = bool(p.deviation_reason)
@@ -698,6 +745,9 @@ def record_in_event_appeal(
         locked = _lock(penalty)
         if locked.status != Penalty.Status.CONFIRMED:
             raise UserError(_("Only a confirmed penalty can be appealed."))
+        if decision == Appeal.Decision.REVERTED:
+            # The head judge's revert is the event's: not over the authority's confirmation.
+            refuse_if_confirmed(locked, actor)
         if Appeal.objects.filter(penalty=locked, kind=Appeal.Kind.IN_EVENT).exists():
             raise UserError(_("The head judge already decided an appeal against this penalty."))
         appeal = Appeal.objects.create(

@@ -24,11 +24,13 @@ from events.models import Event, Person, Registration, Round, Seat, Table
 from events.permissions import Permission as P
 from events.services import _changed, audit
 from penalties import vekn_guide as guide
+from penalties.authority import confirmed_hold, refuse_if_confirmed
 from penalties.models import (
     Appeal,
     DisqualificationReport,
     Level,
     Penalty,
+    Sanction,
     TimeExtension,
     Timing,
 )
@@ -498,7 +500,9 @@ def confirm(penalty: Penalty, actor=None, *, expected: str | None = None) -> Pen
 def change_level(
     penalty: Penalty, level: str, reason: str, actor=None, *, expected: str | None = None
 ) -> Penalty:
-    """A head-judge deviation after the fact: give ``level`` instead, with a reason."""
+    """A head-judge deviation after the fact: give ``level`` instead, with a reason.
+    ``UserError`` as :func:`void` for a disqualification escalated by the national
+    coordinator into a live sanction."""
     if penalty.ruleset == "myl":
         from penalties import myl_services
 
@@ -514,6 +518,7 @@ def change_level(
         penalty = _lock(penalty, expected)
         if penalty.status == Penalty.Status.VOIDED:
             raise UserError(_("A voided penalty cannot change."))
+        refuse_if_confirmed(penalty, actor)
         before = _snapshot(penalty)
         was_dq = penalty.level == Level.DISQUALIFICATION
         penalty.level = level
@@ -521,6 +526,7 @@ def change_level(
         penalty.save(update_fields=["level", "deviation_reason"])
         if was_dq and level != Level.DISQUALIFICATION:
             _restore_registration(penalty)
+            _lift_escalation(penalty, actor, reason or _("The penalty changed."))
         if penalty.status == Penalty.Status.CONFIRMED:
             _apply_effects(penalty)
         audit(
@@ -550,7 +556,10 @@ def mark_voided(penalty: Penalty, reason: str, actor) -> None:
 def void(penalty: Penalty, reason: str, actor=None, *, expected: str | None = None) -> Penalty:
     """Void a penalty with a reason (it stays in the history). Later penalties of the same
     person in the event are reassessed (their offence numbers may drop) and a voided
-    disqualification gives the player back their place."""
+    disqualification gives the player back their place. ``UserError`` for a
+    disqualification the national coordinator escalated into a live suspension or ban:
+    only the authority lifts it (``penalties.authority.refuse_if_confirmed``; a superuser
+    may, and the sanction is lifted with the penalty)."""
     if penalty.ruleset == "myl":
         from penalties import myl_services
 
@@ -563,10 +572,12 @@ def void(penalty: Penalty, reason: str, actor=None, *, expected: str | None = No
         penalty = _lock(penalty, expected)
         if penalty.status == Penalty.Status.VOIDED:
             raise UserError(_("Already voided."))
+        refuse_if_confirmed(penalty, actor)
         before = _snapshot(penalty)
         mark_voided(penalty, reason, actor)
         if penalty.level == Level.DISQUALIFICATION:
             _restore_registration(penalty)
+            _lift_escalation(penalty, actor, reason)
         audit(
             penalty.event,
             actor,
@@ -579,6 +590,25 @@ def void(penalty: Penalty, reason: str, actor=None, *, expected: str | None = No
         _reassess(penalty.event, penalty.person, actor)
         _changed(penalty.event)
     return penalty
+
+
+def _lift_escalation(penalty: Penalty, actor, reason: str) -> None:
+    """A superuser voided or changed a disqualification the national coordinator had
+    escalated (no one else may, ``penalties.authority.refuse_if_confirmed``): its
+    suspension or ban is lifted with the same reason, audited."""
+    for s in Sanction.objects.filter(penalty=penalty, lifted_at__isnull=True):
+        s.lifted_at = timezone.now()
+        s.lifted_by = actor if getattr(actor, "is_authenticated", False) else None
+        s.lift_reason = reason
+        s.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
+        audit(
+            penalty.event,
+            actor,
+            "sanction.lift",
+            _target(penalty),
+            {"kind": s.kind},
+            comment=reason,
+        )
 
 
 def _restore_registration(penalty: Penalty) -> None:
@@ -612,6 +642,11 @@ def _reassess(event: Event, person: Person, actor) -> None:
         try:
             a = guide.assess(RULESET, p.infraction, p.conditions, history, prior)
         except (guide.ConditionError, guide.UnknownInfraction):
+            history.append(_prior(p))
+            continue
+        if p.level == Level.DISQUALIFICATION and confirmed_hold(p, actor) is not None:
+            # Escalated by the national coordinator: it stays as it is (level, offence
+            # number) while the sanction is live [choice].
             history.append(_prior(p))
             continue
         deviated = bool(p.deviation_reason)

@@ -345,6 +345,7 @@ def penalty_detail(request, event, pk):
             "history": history.select_related("actor")[:50],
             "levels": services.level_choices(),
             "perms": request.event_permissions,
+            **_hold(penalty, request.user),
             "P": P,
         },
     )
@@ -582,3 +583,13 @@ def organisational_cases(request, event):
         "penalties/cases.html",
         {"event": event, "rounds": rounds, "cases": services.RULESET.organisational_cases.values()},
     )
+
+
+def _hold(penalty, user) -> dict:
+    """``hold`` (the sanction the national authority confirmed, if any) and
+    ``hold_words``: the page then offers no void or change and says why
+    (``penalties.authority.refuse_if_confirmed``)."""
+    from penalties.authority import confirmed_hold, hold_words
+
+    held = confirmed_hold(penalty, user) if penalty.status == "confirmed" else None
+    return {"hold": held, "hold_words": hold_words(held) if held else ""}

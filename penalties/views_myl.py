@@ -258,6 +258,7 @@ def penalty_detail(request, event, penalty):
             "history": history,
             "levels": _levels(),
             "decisions": [Appeal.Decision.CONFIRMED, Appeal.Decision.REVERTED],
+            **_hold(penalty, request.user),
             "perms": perms,
             "P": P,
         },
@@ -376,19 +377,27 @@ def annotate_my_penalties(penalties, person) -> None:
     """For the player's sanction history: each MyL penalty's name, level label, appeal
     deadline, appeals and whether a written appeal can still be sent (one query for the
     appeals)."""
+    from penalties.models import Sanction
+
+    # Each penalty's sanction, any ruleset (a VEKN one escalated by the coordinator): the
+    # live one, else the latest lifted one — with its own kind and days, never the days
+    # of a lifted suspension under the ban that replaced it (issue 12) [choice].
+    shown: dict[int, Sanction] = {}
+    for s in Sanction.objects.filter(penalty__in=penalties).order_by(
+        "penalty_id", "-lifted_at", "-created_at", "-id"
+    ):
+        best = shown.get(s.penalty_id)
+        if best is None or (best.lifted_at is not None and s.lifted_at is None):
+            shown[s.penalty_id] = s
+    for p in penalties:
+        p.my_sanction = shown.get(p.pk)
     myl = [p for p in penalties if p.ruleset == "myl"]
     if not myl:
         return
     by_penalty: dict[int, list[Appeal]] = {}
     for a in Appeal.objects.filter(penalty__in=myl).order_by("submitted_at"):
         by_penalty.setdefault(a.penalty_id, []).append(a)
-    from penalties.models import Sanction
-
-    periods: dict[int, list[Sanction]] = {}
-    for s in Sanction.objects.filter(penalty__in=myl).order_by("starts_on"):
-        periods.setdefault(s.penalty_id, []).append(s)
     for p in myl:
-        p.my_sanctions = periods.get(p.pk, [])
         p.myl_name = services.infraction_name(p.infraction)
         p.level_label = services.level_label(p.level)
         window = services.appeal_window(p)
@@ -427,3 +436,13 @@ def submit_appeal(request, person):
 
 def my_person(user):
     return Person.objects.filter(user=user).first()
+
+
+def _hold(penalty, user) -> dict:
+    """``hold`` (the sanction the national authority confirmed, if any) and
+    ``hold_words``: the page then offers no void or change and says why
+    (``penalties.authority.refuse_if_confirmed``)."""
+    from penalties.authority import confirmed_hold, hold_words
+
+    held = confirmed_hold(penalty, user) if penalty.status == "confirmed" else None
+    return {"hold": held, "hold_words": hold_words(held) if held else ""}

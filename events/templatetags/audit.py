@@ -24,6 +24,7 @@ ACTION_LABELS = {
     "round.repair": _("Round: pair again"),
     "sanction.confirm": _("Sanction: confirmed by the authority"),
     "sanction.create": _("Sanction: create"),
+    "sanction.change": _("Sanction: change days"),
     "sanction.escalate": _("Sanction: escalated by the authority"),
     "sanction.lift": _("Sanction: lift"),
     "topcut.pair": _("Top cut: pair"),
