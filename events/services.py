@@ -408,35 +408,30 @@ def register(event: Event, person: Person, actor=None, *, check_in: bool = False
     return reg
 
 
-def _played_seats(vekn_number, before, day):
+def _played_seats(vekn_number):
     """The seats that count as having **played** for an account claim (a ``Seat``
     queryset, first first): a seat of a competing registration of the person with
-    ``vekn_number``, recorded before ``before`` (the claim's time), in a round of an event
-    dated on or before ``day`` (the claim's day). A VEKN table, a MyL match or a bye: each
-    is a ``Seat``. Each argument may be a value or an ``OuterRef``. Rule:
-    ``docs/deploy.md`` "Account claims"."""
+    ``vekn_number`` (a value or an ``OuterRef``) — a VEKN table, a MyL match or a bye.
+    Rule: ``docs/deploy.md`` "Account claims"."""
     return Seat.objects.filter(
         registration__person__vekn_number=vekn_number,
         registration__competing=True,
-        created_at__lt=before,
-        round__event__date__lte=day,
     ).order_by("created_at", "id")
 
 
 def first_played_event(claim) -> Event | None:
-    """The event where the person with ``claim``'s VEKN number **first played** before
-    the claim (see :func:`_played_seats`), or ``None`` if they never did. "First" is the
-    seat the server recorded first, not the event's date **[choice]**: an event's date is
-    typed by its organiser and can be changed at any time, so ordering by it would let
-    any organisation back-date an event of its own and make itself "first"; when a seat
-    was recorded cannot be changed. Rule: ``docs/deploy.md`` "Account claims"."""
+    """The event where the person with ``claim``'s VEKN number **first played** (see
+    :func:`_played_seats`), or ``None`` if they never did. "First" is the seat the server
+    recorded first, not the event's date **[choice]**: an event's date is typed by its
+    organiser and can be changed at any time, so ordering by it would let any
+    organisation back-date an event of its own and make itself "first"; when a seat was
+    recorded cannot be changed. The claim's own time does not matter: a player who signs
+    up at the venue before round 1 is confirmed once seated. Rule: ``docs/deploy.md``
+    "Account claims"."""
     if not claim.vekn_number:
         return None
-    day = timezone.localdate(claim.created_at)
     seat = (
-        _played_seats(claim.vekn_number, claim.created_at, day)
-        .select_related("round__event__organisation")
-        .first()
+        _played_seats(claim.vekn_number).select_related("round__event__organisation").first()
     )
     return seat.round.event if seat is not None else None
 
@@ -446,17 +441,15 @@ def decidable_claims(user, claims=None):
     ``user`` may decide, as a queryset (one query, whatever the number of claims).
 
     A platform administrator (superuser) may decide every claim. Anyone else only a claim
-    whose person **first played**, before the claim, in an event of an organisation
-    where ``user`` holds the Organiser role, or in an event where ``user`` holds it
-    (:func:`first_played_event`: the first seat recorded in a round of an event dated on
-    or before the claim's day, in the installation's time zone). A person who never
-    played before the claim waits for an administrator. Registering, or even seating,
-    the number in one's own event gives no say while the person played elsewhere first.
+    whose person **first played** in an event of an organisation where ``user`` holds
+    the Organiser role, or in an event where ``user`` holds it (:func:`first_played_event`:
+    the first seat the server recorded). A person not seated yet waits until their first
+    round is seated (or for an administrator). Registering, or even seating, the number
+    in one's own event gives no say while the person played elsewhere first.
     Anonymous users decide nothing. Rule: ``docs/deploy.md`` "Account claims" [choice]:
     a VEKN number is public, so only the organisation that first met the player can
     vouch that the account is theirs — and no organisation can make itself that one."""
     from django.db.models import Exists, OuterRef, Q, Subquery
-    from django.db.models.functions import TruncDate
 
     from events.models import EventRole, OrganisationRole, PlayerClaim
     from events.permissions import Role
@@ -466,10 +459,9 @@ def decidable_claims(user, claims=None):
         return claims.none()
     if user.is_superuser:
         return claims
-    first = _played_seats(OuterRef("vekn_number"), OuterRef("created_at"), OuterRef("claim_day"))
+    first = _played_seats(OuterRef("vekn_number"))
     return (
         claims.exclude(vekn_number="")
-        .annotate(claim_day=TruncDate("created_at"))
         .annotate(
             first_event_id=Subquery(first.values("round__event_id")[:1]),
             first_organisation_id=Subquery(first.values("round__event__organisation_id")[:1]),
@@ -506,7 +498,7 @@ def decide_claim(claim, approve: bool, actor, event: Event) -> None:
     account already has a record. The decision is audited on the event where the person
     first played (:func:`first_played_event`), so that the organisation that vouches for
     the player sees it; on ``event`` (the page it was decided from) only when the person
-    never played before the claim (an administrator's decision). Rule: ``docs/deploy.md``
+    never played (an administrator's decision). Rule: ``docs/deploy.md``
     "Account claims"."""
     from events.models import PlayerClaim
 

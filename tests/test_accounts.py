@@ -94,11 +94,10 @@ def test_bad_vekn_number_refused(client, db):
 
 
 def test_unknown_vekn_number_waits_for_an_organiser_too(client, db):
-    """No squatting: a number nobody has used yet is not linked at once either, and a
-    record registered after the claim does not vouch for it (the player did not play
-    before the claim): only a platform administrator can link it then."""
+    """No squatting: a number nobody has used yet is not linked at once either. The
+    organiser who then seats the real player is where she first played: they see the
+    squatter's claim under the name it gave, reject it, and confirm the real player's."""
     from events import services
-    from events.errors import UserError
     from events.models import PlayerClaim
     from events.permissions import Role
     from events.views_manage import _event_claims
@@ -113,19 +112,42 @@ def test_unknown_vekn_number_waits_for_an_organiser_too(client, db):
     event = EventFactory(slug="claims-event")
     organiser = UserFactory(username="org")
     OrganisationRoleFactory(organisation=event.organisation, user=organiser, role=Role.ORGANISER)
-    seat(services.register(event, real, check_in=True))
-    # … but that registration and seat came after the claim: the organiser cannot decide it.
+    reg = services.register(event, real, check_in=True)
+    # … registered only, she has not played: nobody but an administrator decides yet.
     assert list(_event_claims(event, organiser)) == []
-    with pytest.raises(UserError, match="cannot decide this claim"):
-        services.decide_claim(claim, True, organiser, event)
-    with pytest.raises(UserError, match="cannot decide this claim"):
-        services.decide_claim(claim, True, None, event)
-    # A platform administrator can (after checking with the player).
-    admin = UserFactory(username="root", is_superuser=True, is_staff=True)
-    assert [c.vekn_number for c in _event_claims(event, admin)] == ["3208888"]
-    services.decide_claim(claim, True, admin, event)
+    seat(reg)
+    pending = list(_event_claims(event, organiser))
+    assert [(c.vekn_number, c.name) for c in pending] == [("3208888", "Zoe Fake")]
+    services.decide_claim(claim, False, organiser, event)
+    client.logout()
+    signup(client, username="zoe", vekn_number="3208888", name="Zoe Real")
+    services.decide_claim(PlayerClaim.objects.get(status="pending"), True, organiser, event)
     real.refresh_from_db()
-    assert real.user.username == "newplayer" and real.name == "Zoe Real"
+    assert real.user.username == "zoe" and real.name == "Zoe Real"
+
+
+def test_a_player_who_signs_up_before_round_one_is_confirmed_once_seated(client, db):
+    """[choice] When the claim was made does not matter, only where the player first
+    played: a new player signs up at the venue while being checked in, before round 1,
+    and the organiser confirms the claim once the round is seated."""
+    from events import services
+    from events.models import PlayerClaim
+    from events.permissions import Role
+    from tests.factories import EventFactory, OrganisationRoleFactory, UserFactory
+
+    event = EventFactory(slug="store-night")
+    organiser = UserFactory(username="org")
+    OrganisationRoleFactory(organisation=event.organisation, user=organiser, role=Role.ORGANISER)
+    ana = services.find_or_create_person("Ana Nueva", "3209999")
+    reg = services.register(event, ana, check_in=True)
+    signup(client, vekn_number="3209999", name="Ana Nueva")
+    claims = PlayerClaim.objects.all()
+    assert list(services.decidable_claims(organiser, claims)) == []
+    seat(reg)
+    assert len(services.decidable_claims(organiser, claims)) == 1
+    services.decide_claim(claims.get(), True, organiser, event)
+    ana.refresh_from_db()
+    assert ana.user.username == "newplayer"
 
 
 def _claims_world(client):
@@ -259,21 +281,18 @@ def test_the_organiser_where_the_player_played_before_confirms_the_real_claim(cl
 @pytest.mark.parametrize(
     "case",
     [
-        "seated_after",
         "registered_not_seated",
-        "future_event",
         "non_competing",
         "judge",
         "other_event_only",
         "played_elsewhere_first",
     ],
 )
-def test_what_does_not_count_as_having_first_played_before_the_claim(client, db, case):
-    """``decidable_claims``: a seat (a round played), recorded before the claim, of a
-    competing registration, in an event dated on or before the claim's day, of an
-    organisation (or event) the user organises — and the first such seat recorded: a
-    registration without a seat, a judge, an organiser of some other event only, or the
-    organisation where the player played second, does not decide."""
+def test_what_does_not_count_as_having_first_played(client, db, case):
+    """``decidable_claims``: a seat (a round played) of a competing registration, in an
+    event of an organisation (or an event) the user organises — and the first seat
+    recorded: a registration without a seat, a judge, an organiser of some other event
+    only, or the organisation where the player played second, does not decide."""
     import datetime as dt
 
     from events import services
@@ -289,24 +308,17 @@ def test_what_does_not_count_as_having_first_played_before_the_claim(client, db,
         EventRoleFactory(event=EventFactory(slug="elsewhere"), user=user, role=role)
     else:
         OrganisationRoleFactory(organisation=event.organisation, user=user, role=role)
-    if case == "future_event":
-        event.date = dt.date.today() + dt.timedelta(days=30)
-        event.save()
     if case == "played_elsewhere_first":
         # Another organisation seated her first, in an event dated *later* than this one.
         later = EventFactory(slug="later", date=event.date + dt.timedelta(days=1))
         seat(RegistrationFactory(event=later, person=ana))
-    if case not in ("seated_after", "non_competing"):
+    if case != "non_competing":
         reg = RegistrationFactory(event=event, person=ana)
         if case != "registered_not_seated":
             seat(reg)
     if case == "non_competing":
         seat(RegistrationFactory(event=event, person=ana, competing=False))
-    if case == "seated_after":
-        reg = RegistrationFactory(event=event, person=ana)
     signup(client, vekn_number="3200001", name="Ana Rojas")
-    if case == "seated_after":
-        seat(reg)
     claims = services.decidable_claims(user, PlayerClaim.objects.all())
     assert list(claims) == []
     # The control: the organisation's organiser, with the first seat before the claim.

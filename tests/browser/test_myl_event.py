@@ -123,13 +123,12 @@ def test_myl_event_on_a_phone(live_server, store_judge, phones, shots, browser_l
     expect(summary).to_contain_text("top 8")
     shots(judge, "dashboard-new-event")
 
-    # 2. Sixteen players, checked in as they are added; Ana links her account.
+    # 2. Sixteen players, checked in as they are added; Ana signs up on her phone (the
+    # organiser confirms her claim once she has played: after round 1 is paired).
     add_players(judge, base, SLUG, PLAYERS)
     expect(judge.get_by_role("heading", name="16 players")).to_be_visible()
     shots(judge, "players")
     sign_up(player, base, "ana", "Ana Rojas", "5100001", PLAYER_PASSWORD)
-    confirm_claim(judge, base, SLUG, "ana")
-    expect(messages(judge)).to_have_count(0)
 
     # 3. Four Swiss rounds: pair, publish, enter every match.
     open_dashboard(judge, base, SLUG)
@@ -164,6 +163,10 @@ def test_myl_event_on_a_phone(live_server, store_judge, phones, shots, browser_l
             expect(judge.locator(f"#match-{ana['table']} .badge")).to_have_text("done")
             result_for = swiss_result(number, skip_table=ana["table"])
         play_round(judge, result_for)
+        if number == 1:
+            confirm_claim(judge, base, SLUG, "ana")
+            expect(messages(judge)).to_have_count(0)
+            open_dashboard(judge, base, SLUG)
         if number == 2:
             shots(judge, "round-2-results")
     dashboard_link = judge.locator("nav.tabs").get_by_role("link", name="Overview")
