@@ -51,6 +51,7 @@ from typing import Any
 
 from django.db.models import F
 
+from leagues.adapters import LEAGUE_TIES, MATCH_FIELDS, league_final_phase, rule_match
 from leagues.models import Card, Competition, Match, Season
 from leagues.rules import brackets as bracket_rules
 from leagues.rules import cards as card_rules
@@ -60,7 +61,6 @@ from leagues.rules.errors import LeagueRuleError
 from leagues.rules.ties import tie_state
 
 __all__ = [
-    "MATCH_FIELDS",
     "bracket_display",
     "competition_bracket",
     "final_four_of",
@@ -68,28 +68,6 @@ __all__ = [
     "set_final_four",
     "season_suspensions",
 ]
-
-MATCH_FIELDS = (
-    "pk",
-    "code",
-    "round",
-    "home__code",
-    "away__code",
-    "home__name",
-    "away__name",
-    "home_goals",
-    "away_goals",
-    "extra_time",
-    "penalties_home",
-    "penalties_away",
-    "status",
-    "absent",
-    "reported_at",
-    "stream_url",
-    "tie",
-    "leg",
-    "must_stream",
-)
 
 
 def _specs() -> list[bracket_rules.BracketSpec]:
@@ -103,10 +81,6 @@ def _specs() -> list[bracket_rules.BracketSpec]:
     return parts + [bracket_rules.league_post_season()]
 
 
-LEAGUE_TIES = frozenset(t.id for t in bracket_rules.league_post_season().ties)
-"""Tie ids of the ANFPES league post-season (both divisions)."""
-
-
 def known_spec(tie_ids) -> bracket_rules.BracketSpec | None:
     """The smallest league post-season specification holding every id of ``tie_ids``
     (``None`` when some id is not a league post-season tie, or there is none)."""
@@ -117,47 +91,6 @@ def known_spec(tie_ids) -> bracket_rules.BracketSpec | None:
         if tie_ids <= {t.id for t in spec.ties}:
             return spec
     return None  # pragma: no cover - league_post_season holds them all
-
-
-def _extra_time(value):
-    return tuple(value) if isinstance(value, list) else value
-
-
-def _rule_match(row: dict, *, prefix: str = "") -> season_rules.Match:
-    """A ``values()`` row (:data:`MATCH_FIELDS`) as the rules' light match; its id is
-    ``prefix + code``.
-
-    A played fixture staff marked ``must_stream`` without a stream link does not count
-    (:func:`leagues.rules.match_rules.counts`, ANFPES T24 §1.4 ¶6): it is passed to the
-    rules as ``void`` **[choice]**, as in :func:`leagues.services.competition_table`. Staff
-    mark regular-phase fixtures only; league final phases need the link anyway
-    (``require_stream``)."""
-    penalties = None
-    if row["penalties_home"] is not None:
-        penalties = (row["penalties_home"], row["penalties_away"])
-    match = season_rules.Match(
-        id=prefix + row["code"],
-        round=row["round"],
-        home=row["home__code"],
-        away=row["away__code"],
-        home_goals=row["home_goals"],
-        away_goals=row["away_goals"],
-        status=row["status"],
-        absent=row["absent"] or None,
-        reported_at=row["reported_at"],
-        extra_time=_extra_time(row["extra_time"]),
-        penalties=penalties,
-        stream_url=row["stream_url"] or None,
-        tie=row["tie"] or None,
-        leg=row["leg"],
-    )
-    if (
-        row.get("must_stream")
-        and match.status == "played"
-        and not match_rules.counts(match, "regular_phase", must_stream=True)
-    ):
-        return replace(match, status="void")
-    return match
 
 
 def _rows(competition: Competition) -> list[dict]:
@@ -367,7 +300,7 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
     for row in rows:
         names[row["home__code"]] = row["home__name"]
         names[row["away__code"]] = row["away__name"]
-    matches = [_rule_match(row) for row in rows]
+    matches = [rule_match(row) for row in rows]
     ties = _stored_ties(matches)
     legs = 2 if competition.legs >= 2 else 1
     spec = known_spec(ties)
@@ -626,10 +559,8 @@ def is_league_final_phase(competition: Competition) -> bool:
     knockout, none otherwise."""
     if competition.kind != Competition.Kind.KNOCKOUT:
         return False
-    if (competition.staff_choices or {}).get("cup"):  # a cup knockout created in the app
-        return False
     ids = {tie or code for tie, code in competition.matches.values_list("tie", "code")}
-    return known_spec(ids) is not None
+    return league_final_phase(competition.kind, competition.staff_choices, ids)
 
 
 def requires_stream(match: Match, *, final_phase: bool | None = None) -> bool:
@@ -646,8 +577,6 @@ def requires_stream(match: Match, *, final_phase: bool | None = None) -> bool:
 def played_without_stream(match: Match, *, final_phase: bool | None = None) -> bool:
     """A played match that requires its stream link (:func:`requires_stream`) and has
     none: a friendly that does not count (ANFPES T24 §1.4 ¶5–¶6)."""
-    from leagues.rules import match_rules
-
     if match.status != Match.Status.PLAYED or match_rules.has_stream(match):
         return False
     return requires_stream(match, final_phase=final_phase)
@@ -757,7 +686,7 @@ def season_suspensions(season: Season) -> dict:
         upcoming = [r for r in scope_rows if r["status"] == Match.Status.SCHEDULED]
         matches = [
             replace(
-                _rule_match(r, prefix=f"{r['competition__slug']}/"),
+                rule_match(r, prefix=f"{r['competition__slug']}/"),
                 cards=tuple(cards.get(r["pk"], ())),
             )
             for r in played + upcoming
@@ -1259,7 +1188,7 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
         if competition.kind != Competition.Kind.KNOCKOUT:
             raise UserError(_("Only a knockout has stages to close."))
         rows = _rows(competition)
-        matches = [_rule_match(row) for row in rows]
+        matches = [rule_match(row) for row in rows]
         ties = _stored_ties(matches)
         teams = {t.code: t for t in season.teams.all()}
         target = f"{season.slug}/{competition.slug}"
@@ -1437,7 +1366,7 @@ def season_next_divisions(season: Season, competitions=None) -> dict | None:
     ]
     if not used:
         return None
-    matches = [_rule_match(r) for slug in used for r in by_comp[slug]]
+    matches = [rule_match(r) for slug in used for r in by_comp[slug]]
     ties = _stored_ties(matches)
     spec = bracket_rules.league_post_season()
     ids = {t.id for t in spec.ties}
@@ -1823,14 +1752,15 @@ def _group_tables(competition: Competition):
     from leagues.rules import cups as cup_rules
     from leagues.rules import table as table_rules
     from leagues.services import MATCH_FIELDS as TABLE_FIELDS
-    from leagues.services import _rule_matches
 
     groups: dict[str, list[str]] = {}
     for code, group in competition.entries.order_by("position", "id").values_list(
         "team__code", "group"
     ):
         groups.setdefault(group, []).append(code)
-    matches = _rule_matches(competition.matches.order_by("round", "id").values(*TABLE_FIELDS))
+    matches = [
+        rule_match(r) for r in competition.matches.order_by("round", "id").values(*TABLE_FIELDS)
+    ]
     ledger = [
         season_rules.Adjustment(a["team__code"], a["points"], a["reason"])
         for a in competition.adjustments.order_by("id").values("team__code", "points", "reason")

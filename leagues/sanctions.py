@@ -45,6 +45,7 @@ from events.limits import FREE_TEXT_MAX_LENGTH, check_free_text
 from events.models import AuditLog
 from events.services import audit
 from leagues.access import LeaguePermission, require, season_permissions
+from leagues.adapters import rule_match_of
 from leagues.models import (
     MAX_GOALS,
     Adjustment,
@@ -104,20 +105,6 @@ def _state(match: Match) -> dict:
         "away_goals": match.away_goals,
         "reported_at": match.reported_at.isoformat() if match.reported_at else None,
     }
-
-
-def _rule_match(match: Match) -> season_rules.Match:
-    """A match row as the rules' light object (team codes as ids)."""
-    return season_rules.Match(
-        id=match.code,
-        round=match.round,
-        home=match.home.code,
-        away=match.away.code,
-        home_goals=match.home_goals,
-        away_goals=match.away_goals,
-        status=match.status,
-        absent=match.absent or None,
-    )
 
 
 def _locked_match(match: Match) -> Match:
@@ -227,7 +214,7 @@ def record_walkover(
                 % {"code": locked.code}
             )
         before = _state(locked)
-        updated = replace(_rule_match(locked), status="walkover", absent=absent)
+        updated = replace(rule_match_of(locked), status="walkover", absent=absent)
         locked.status = Match.Status.WALKOVER
         locked.absent = absent
         locked.home_goals = locked.away_goals = None
