@@ -585,15 +585,22 @@ def played_without_stream(match: Match, *, final_phase: bool | None = None) -> b
 # --------------------------------------------------------------------------- closed phases
 def regular_phase_closed(competition: Competition) -> bool:
     """Whether staff closed the regular phase of this ``league`` competition
-    (:func:`close_regular_phase`, audited ``league.regular_phase_closed``). One query."""
-    from events.models import AuditLog
-
+    (:func:`close_regular_phase` sets ``Competition.regular_phase_closed_at``). One query,
+    read from the database (the caller's copy may predate a closing)."""
     if competition.kind != Competition.Kind.LEAGUE:
         return False
-    return AuditLog.objects.filter(
-        action="league.regular_phase_closed",
-        target=f"{competition.season.slug}/{competition.slug}",
+    return Competition.objects.filter(
+        pk=competition.pk, regular_phase_closed_at__isnull=False
     ).exists()
+
+
+def _mark_regular_phase_closed(competition: Competition, actor) -> None:
+    """Record the closing on the (locked) competition row."""
+    from django.utils import timezone
+
+    competition.regular_phase_closed_at = timezone.now()
+    competition.regular_phase_closed_by = actor if getattr(actor, "pk", None) else None
+    competition.save(update_fields=["regular_phase_closed_at", "regular_phase_closed_by"])
 
 
 def ensure_regular_phase_open(competition: Competition) -> None:
@@ -609,8 +616,12 @@ def ensure_regular_phase_open(competition: Competition) -> None:
 
     if competition.kind != Competition.Kind.LEAGUE:
         return
-    list(Competition.objects.select_for_update().filter(pk=competition.pk).values_list("pk"))
-    if regular_phase_closed(competition):
+    closed = (
+        Competition.objects.select_for_update()
+        .filter(pk=competition.pk)
+        .values_list("regular_phase_closed_at", flat=True)
+    )
+    if any(at is not None for at in closed):
         raise UserError(
             _(
                 "The regular phase of %(name)s is closed and its final phases were drawn "
@@ -958,6 +969,7 @@ def close_regular_phase(
                     )
                 )
         Match.objects.bulk_create(created)
+        _mark_regular_phase_closed(competition, actor)
         audit(
             None,
             actor,
@@ -1134,6 +1146,7 @@ def _close_primera_b(competition, actor, doc, order, *, slug=None, name=None) ->
             post, view.spec.id, view.first.team, view.second.team, view.hosts, 2, 1, teams
         )
     Match.objects.bulk_create(created)
+    _mark_regular_phase_closed(competition, actor)
     audit(
         None,
         actor,

@@ -175,6 +175,20 @@ class Competition(models.Model):
             'third-match hosts ("third_homes") and the relegation list ("relegation").'
         ),
     )
+    regular_phase_closed_at = models.DateTimeField(
+        _("regular phase closed at"),
+        null=True,
+        blank=True,
+        help_text=_("Set when staff close a league's regular phase (its final phases are drawn)."),
+    )
+    regular_phase_closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("regular phase closed by"),
+    )
 
     class Meta:
         verbose_name = _("competition")
