@@ -57,26 +57,26 @@ def season_draft_order(request, slug):
 def competition_bracket(request, slug):
     """``GET /api/v1/competitions/<slug>/bracket`` — the bracket of a knockout: ties with
     their legs, aggregate, third match and winner, and what each slot is fed from
-    (CONTRACTS §6; :func:`leagues.finals.competition_bracket`). 404 for an unknown slug or
+    (CONTRACTS §6; :func:`leagues.brackets.competition_bracket`). 404 for an unknown slug or
     a competition that is not a knockout."""
-    from leagues import finals
+    from leagues import brackets
 
     competition = Competition.objects.select_related("season").filter(slug=slug).first()
     if competition is None:
         return _error(404, "no such competition")
     if competition.kind != Competition.Kind.KNOCKOUT:
         return _error(404, f"competition {slug} is not a knockout: it has no bracket")
-    return JsonResponse(finals.competition_bracket(competition))
+    return JsonResponse(brackets.competition_bracket(competition))
 
 
 @require_GET
 def season_suspensions(request, slug):
     """``GET /api/v1/seasons/<slug>/suspensions`` — footballers suspended for their team's
     next final-phase match, with the cards that caused it (CONTRACTS §6;
-    :func:`leagues.finals.season_suspensions`)."""
-    from leagues import finals
+    :func:`leagues.suspensions.season_suspensions`)."""
+    from leagues import suspensions
 
     season = Season.objects.filter(slug=slug).first()
     if season is None:
         return _error(404, "no such season")
-    return JsonResponse(finals.season_suspensions(season))
+    return JsonResponse(suspensions.season_suspensions(season))

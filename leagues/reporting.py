@@ -391,7 +391,7 @@ def report_result(
             raise PermissionDenied
         _playable(match)
         posted_at = _posted(posted_at, timezone.now(), match)
-        from leagues.finals import requires_stream
+        from leagues.brackets import requires_stream
 
         if not (stream_url or "").strip() and requires_stream(match):
             raise UserError(
@@ -654,7 +654,7 @@ def correct_result(
     with transaction.atomic():
         match = _lock(match)
         require(actor, match.competition.season, LeaguePermission.REVIEW_RESULTS)
-        from leagues.finals import ensure_regular_phase_open
+        from leagues.phases import ensure_regular_phase_open
 
         ensure_regular_phase_open(match.competition)
         if match.status not in (Match.Status.PLAYED, Match.Status.SCHEDULED):

@@ -148,8 +148,8 @@ def _int(value, name: str) -> int:
 
 def _regular_phase_open(competition: Competition) -> None:
     """Refuse a change to a league whose regular phase is closed
-    (:func:`leagues.finals.ensure_regular_phase_open`)."""
-    from leagues.finals import ensure_regular_phase_open
+    (:func:`leagues.phases.ensure_regular_phase_open`)."""
+    from leagues.phases import ensure_regular_phase_open
 
     ensure_regular_phase_open(competition)
 
@@ -920,7 +920,7 @@ def _staff_or_tribunal(actor, season) -> None:
 
 def _unstreamed_locked(match: Match) -> Match:
     """The match locked, checked to be a friendly for lack of its stream link."""
-    from leagues.finals import played_without_stream
+    from leagues.brackets import played_without_stream
 
     locked = _locked_match(match)
     if not played_without_stream(locked):

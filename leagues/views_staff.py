@@ -30,7 +30,7 @@ from django.views.decorators.http import require_POST
 from events.errors import UserError
 from events.forms import FreeTextField
 from events.models import AuditLog
-from leagues import finals, sanctions, submissions
+from leagues import sanctions, submissions, suspensions
 from leagues.access import LeaguePermission as P
 from leagues.access import season_permissions, season_staff_required
 from leagues.models import Adjustment, Competition, Excuse, Match, ResultReport, Team
@@ -154,7 +154,7 @@ def staff_home(request, season):
         item.url = match_url(item)
     teams = list(season.teams.order_by("id"))
     # Fixtures whose lineup or bookings name a suspended footballer (§1.4 ¶3).
-    flags = finals.suspension_flags(season)
+    flags = suspensions.suspension_flags(season)
     for flag in flags:
         flag["url"] = reverse(
             "leagues:match", kwargs={"slug": flag["competition"], "code": flag["code"]}

@@ -5,7 +5,7 @@ stream link — a friendly that does not count "para todos los efectos" (ANFPES 
 
 import pytest
 
-from leagues import adapters, finals
+from leagues import adapters, brackets
 from leagues.models import Competition, Match
 from leagues.services import compliance_inputs, import_season
 from tests.leagues.seasons import small_season
@@ -46,14 +46,14 @@ def stored(code):
 
 def test_an_unstreamed_final_phase_leg_counts_nowhere(final_phase):
     k1 = stored("k1")
-    assert finals.is_league_final_phase(k1.competition)
+    assert brackets.is_league_final_phase(k1.competition)
     # The bracket: the leg is shown, not counted.
-    doc = finals.competition_bracket(Competition.objects.get(slug=CUP))
+    doc = brackets.competition_bracket(Competition.objects.get(slug=CUP))
     legs = {leg["match"]: leg["counted"] for tie in doc["ties"] for leg in tie["legs"]}
     assert legs == {"k1": False, "k2": True}
     # The staff's replay check: a friendly to replay.
-    assert finals.played_without_stream(k1)
-    assert not finals.played_without_stream(stored("k2"))
+    assert brackets.played_without_stream(k1)
+    assert not brackets.played_without_stream(stored("k2"))
     # The compliance table: skipped like a void match (before issue 13 it was scored).
     inputs = compliance_inputs(final_phase)
     ids = {f.id for f in inputs.fixtures} | set(inputs.missing)
@@ -64,8 +64,8 @@ def test_an_unstreamed_final_phase_leg_counts_nowhere(final_phase):
 def test_a_cup_knockout_leg_counts_without_a_link(final_phase):
     Competition.objects.filter(slug=CUP).update(staff_choices={"cup": True})
     k1 = stored("k1")
-    assert not finals.is_league_final_phase(k1.competition)
-    assert not finals.played_without_stream(k1)
+    assert not brackets.is_league_final_phase(k1.competition)
+    assert not brackets.played_without_stream(k1)
     ids = {f.id for f in compliance_inputs(final_phase).fixtures}
     assert {f"{CUP}/k1", f"{CUP}/k2"} <= ids
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from events.errors import UserError
 from events.models import AuditLog
-from leagues import adapters, finals, sanctions
+from leagues import adapters, brackets, sanctions
 from leagues.access import season_permissions
 from leagues.models import Adjustment, Competition, Match, ResultReport, SeasonRole, Team
 from leagues.services import competition_table, import_season
@@ -445,7 +445,7 @@ def test_brackets_read_a_must_stream_match_without_link_as_void(small):
     assert adapters.rule_match({**row_, "must_stream": False}).status == "played"
     # The real bracket loads the field (one query, as before).
     Match.objects.filter(competition__slug=CUP, code="k1").update(must_stream=True)
-    doc = finals.competition_bracket(Competition.objects.get(slug=CUP))
+    doc = brackets.competition_bracket(Competition.objects.get(slug=CUP))
     legs = [leg for tie in doc["ties"] for leg in tie["legs"] if leg["match"] == "k1"]
     assert [(leg["status"], leg["counted"]) for leg in legs] == [("void", False)]
 

@@ -10,7 +10,7 @@ from django.apps import apps
 
 from events.errors import UserError
 from events.models import AuditLog
-from leagues import finals, sanctions
+from leagues import phases, sanctions
 from leagues.models import Competition, Match
 from leagues.services import import_season
 from tests.factories import UserFactory
@@ -24,16 +24,16 @@ MIGRATION = "leagues.migrations.0012_competition_regular_phase_closed"
 
 def test_closing_sets_the_columns_and_keeps_the_audit_entry(finished_league):  # noqa: F811
     competition, staff = finished_league["competition"], finished_league["staff"]
-    assert not finals.regular_phase_closed(competition)
-    finals.close_regular_phase(competition, staff)
+    assert not phases.regular_phase_closed(competition)
+    phases.close_regular_phase(competition, staff)
     stored = Competition.objects.get(pk=competition.pk)
     assert stored.regular_phase_closed_by == staff
     entry = AuditLog.objects.get(action="league.regular_phase_closed")
     assert abs((entry.at - stored.regular_phase_closed_at).total_seconds()) < 5
     # The caller's stale copy still sees the closing.
-    assert finals.regular_phase_closed(competition)
+    assert phases.regular_phase_closed(competition)
     with pytest.raises(UserError):
-        finals.ensure_regular_phase_open(competition)
+        phases.ensure_regular_phase_open(competition)
 
 
 def test_the_closed_state_is_the_column_not_the_audit_log():
@@ -41,9 +41,9 @@ def test_the_closed_state_is_the_column_not_the_audit_log():
     league = Competition.objects.get(slug="t24-primera-a")
     # An audit entry alone no longer closes a league (the migration copied them all).
     AuditLog.objects.create(action="league.regular_phase_closed", target="t24/t24-primera-a")
-    assert not finals.regular_phase_closed(league)
+    assert not phases.regular_phase_closed(league)
     Competition.objects.filter(pk=league.pk).update(regular_phase_closed_at="2026-06-01T00:00Z")
-    assert finals.regular_phase_closed(league)
+    assert phases.regular_phase_closed(league)
     staff = UserFactory(is_superuser=True)
     m3 = Match.objects.select_related("competition__season", "home", "away").get(
         competition=league, code="m3"
