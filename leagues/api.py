@@ -7,7 +7,7 @@ service, return its document. Unknown slugs and knockouts (no table) answer 404.
 from django.http import JsonResponse
 from django.views.decorators.http import require_GET
 
-from leagues import services
+from leagues import brackets, drafting, services, suspensions
 from leagues.models import Competition, Season
 from leagues.rules.errors import LeagueRuleError
 
@@ -45,7 +45,6 @@ def season_draft_order(request, slug):
     """``GET /api/v1/seasons/<slug>/draft-order`` — the next season's draft order with the
     rule that placed each team and the recorded draw by lot (CONTRACTS §6, SPEC-leagues §9;
     :func:`leagues.drafting.draft_order_document`)."""
-    from leagues import drafting
 
     season = Season.objects.filter(slug=slug).first()
     if season is None:
@@ -59,7 +58,6 @@ def competition_bracket(request, slug):
     their legs, aggregate, third match and winner, and what each slot is fed from
     (CONTRACTS §6; :func:`leagues.brackets.competition_bracket`). 404 for an unknown slug or
     a competition that is not a knockout."""
-    from leagues import brackets
 
     competition = Competition.objects.select_related("season").filter(slug=slug).first()
     if competition is None:
@@ -74,7 +72,6 @@ def season_suspensions(request, slug):
     """``GET /api/v1/seasons/<slug>/suspensions`` — footballers suspended for their team's
     next final-phase match, with the cards that caused it (CONTRACTS §6;
     :func:`leagues.suspensions.season_suspensions`)."""
-    from leagues import suspensions
 
     season = Season.objects.filter(slug=slug).first()
     if season is None:

@@ -34,7 +34,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.validators import URLValidator
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -46,15 +47,18 @@ from events.models import AuditLog
 from events.services import audit
 from leagues.access import LeaguePermission, require, season_permissions
 from leagues.adapters import rule_match_of
+from leagues.brackets import played_without_stream
 from leagues.models import (
     MAX_GOALS,
     Adjustment,
+    Card,
     Competition,
     Entry,
     Match,
     ResultReport,
     Team,
 )
+from leagues.phases import ensure_regular_phase_open
 from leagues.rules import match_rules
 from leagues.rules import season as season_rules
 from leagues.rules import table as table_rules
@@ -149,7 +153,6 @@ def _int(value, name: str) -> int:
 def _regular_phase_open(competition: Competition) -> None:
     """Refuse a change to a league whose regular phase is closed
     (:func:`leagues.phases.ensure_regular_phase_open`)."""
-    from leagues.phases import ensure_regular_phase_open
 
     ensure_regular_phase_open(competition)
 
@@ -920,7 +923,6 @@ def _staff_or_tribunal(actor, season) -> None:
 
 def _unstreamed_locked(match: Match) -> Match:
     """The match locked, checked to be a friendly for lack of its stream link."""
-    from leagues.brackets import played_without_stream
 
     locked = _locked_match(match)
     if not played_without_stream(locked):
@@ -945,7 +947,6 @@ def replay_unstreamed(match: Match, actor, *, reason: str) -> Match:
     League staff (``REVIEW_RESULTS``) or the tribunal (``DECIDE_SANCTIONS``); ``reason``
     required. ``UserError`` (nothing saved) for a match that counts (it has its link, or
     does not need one), or a league whose regular phase is closed."""
-    from leagues.models import Card
 
     competition = match.competition
     _staff_or_tribunal(actor, competition.season)
@@ -1002,8 +1003,6 @@ def set_stream_link(match: Match, actor, url: str, *, reason: str) -> Match:
     ``url``: an http(s) address of at most 500 characters. League staff or the tribunal;
     ``reason`` required; audited ``league.stream_link_set``. ``UserError`` (nothing saved)
     for a bad address, a match that is not such a friendly, or a closed regular phase."""
-    from django.core.exceptions import ValidationError
-    from django.core.validators import URLValidator
 
     competition = match.competition
     _staff_or_tribunal(actor, competition.season)

@@ -31,9 +31,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from events.errors import UserError
 from events.limits import check_free_text
 from events.services import audit
+from leagues.access import LeaguePermission, require
 from leagues.adapters import is_friendly, league_final_phase, rule_match
 from leagues.models import Adjustment, Card, Competition, Entry, Match, Review, Season, Team
 from leagues.rules import compliance as compliance_rules
@@ -756,10 +759,6 @@ def decide_tie(competition: Competition, actor, order: list[str], reason: str) -
     earlier place in :attr:`Competition.decisions`. Needs league staff
     (``REVIEW_RESULTS``); ``UserError`` for an unknown or repeated team or no reason. The
     same decision again changes nothing and writes no audit entry (issue 12)."""
-    from django.utils.translation import gettext as _
-
-    from events.errors import UserError
-    from leagues.access import LeaguePermission, require
 
     reason = check_free_text(reason, _("Reason"), field="reason").strip()
     if not reason:

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from events.errors import UserError
-from leagues import ical, services
+from leagues import brackets, ical, labels, phases, services, suspensions
 from leagues.access import LeaguePermission, season_permissions
 from leagues.models import Competition, Match, ResultReport, Season
 from leagues.submissions import once
@@ -30,7 +30,6 @@ from leagues.tables import LeagueTable, tie_breaker_label
 
 
 def season_page(request, slug):
-    from leagues import labels, phases
 
     season = get_object_or_404(Season, slug=slug)
     competitions = list(season.competitions.order_by("position", "id"))
@@ -124,8 +123,6 @@ def competition_page(request, slug):
             )
     bracket = None
     if competition.kind == Competition.Kind.KNOCKOUT:
-        from leagues import brackets
-
         doc = brackets.competition_bracket(competition)
         bracket = {"doc": doc, "stages": brackets.bracket_display(doc)}
     perms = season_permissions(request.user, competition.season)
@@ -152,7 +149,6 @@ def suspensions_page(request, slug):
     """Footballers suspended for their team's next final-phase match, with the cards that
     caused it, and the suspensions already served (:func:`leagues.suspensions.season_suspensions`,
     ANFPES T24 §1.4, §2.2)."""
-    from leagues import suspensions
 
     season = get_object_or_404(Season, slug=slug)
     doc = suspensions.season_suspensions(season)
@@ -289,7 +285,6 @@ def decide_tie(request, slug):
 def close_regular_phase(request, slug):
     """League staff close Primera A's regular phase: the playoffs are created from the
     final table (:func:`leagues.phases.close_regular_phase`). Needs a confirmation."""
-    from leagues import phases
 
     competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
     if not season_permissions(request.user, competition.season):

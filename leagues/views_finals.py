@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from events.errors import UserError
 from leagues import bracket_decisions, brackets, cups, labels, phases, submissions
 from leagues.access import LeaguePermission, season_permissions, season_staff_required
-from leagues.models import Competition
+from leagues.models import Competition, Season
 from leagues.submissions import once
 
 
@@ -372,7 +372,6 @@ def cup_bonus_page(request, slug):
     (:func:`leagues.cups.season_cup_bonus`: the net totals), and the ledger entry by
     entry with each reason (:func:`leagues.cups.cup_bonus_ledger`: corrections shown,
     not netted); linked from the season page."""
-    from leagues.models import Season
 
     season = get_object_or_404(Season, slug=slug)
     return render(

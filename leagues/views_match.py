@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from events.errors import UserError
-from leagues import reporting
+from leagues import brackets, phases, reporting, suspensions
 from leagues.access import LeaguePermission, season_permissions
 from leagues.forms import CorrectForm, DisputeForm, ExcuseForm, ReportForm, ResolveForm
 from leagues.models import Concession, Excuse, Match, ResultReport
@@ -68,7 +68,6 @@ def _page(request, match: Match, *, status=200, **forms):
     awarded_name = {match.home.code: match.home.name, match.away.code: match.away.name}.get(
         awarded_to
     )
-    from leagues import brackets, phases, suspensions
 
     flags = []
     if match.competition.kind == "knockout" and private:
@@ -147,7 +146,6 @@ def _stream_rule(match: Match, final_phase: bool) -> str:
     """How the report form asks for the stream link (``ReportForm.STREAM_RULES``): required
     in a league final phase (ANFPES T24 §1.4 ¶5) and on a must-stream fixture (§1.4 ¶6),
     encouraged in other knockouts (cups, §2.2), not asked otherwise."""
-    from leagues import brackets
 
     if brackets.requires_stream(match, final_phase=final_phase):
         return "required"
@@ -174,7 +172,6 @@ def _failed(request, match, exc: UserError, **forms):
 @require_POST
 def report(request, slug, code):
     match = _match(slug, code)
-    from leagues import brackets
 
     form = ReportForm(
         request.POST,
