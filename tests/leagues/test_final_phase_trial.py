@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from events.errors import UserError
 from events.models import AuditLog
-from leagues import bracket_decisions, brackets, cups, phases, reporting, suspensions
+from leagues import bracket_decisions, brackets, broadcast, cups, phases, reporting, suspensions
 from leagues.models import Card, Competition, Match, Team
 from leagues.rules import cards as card_rules
 from leagues.rules import season as season_rules
@@ -169,13 +169,11 @@ def test_a_final_phase_leg_without_its_link_says_so_and_can_be_replayed(client, 
     assert entry.comment == "no stream"
     # Nothing to replay any more.
     with pytest.raises(UserError, match="not a match played without"):
-        from leagues import sanctions
-
-        sanctions.replay_unstreamed(leg, staff, reason="again")
+        broadcast.replay_unstreamed(leg, staff, reason="again")
 
 
 def test_staff_add_the_link_of_a_streamed_leg(client, playoffs):
-    from leagues import sanctions
+    from leagues import broadcast
 
     comp, staff = playoffs["competition"], playoffs["staff"]
     play(comp, "qf1-1", 0, 1)
@@ -184,9 +182,9 @@ def test_staff_add_the_link_of_a_streamed_leg(client, playoffs):
         "counted"
     ]
     with pytest.raises(UserError, match="reason"):
-        sanctions.set_stream_link(get(comp, "qf1-1"), staff, STREAM, reason="")
+        broadcast.set_stream_link(get(comp, "qf1-1"), staff, STREAM, reason="")
     with pytest.raises(PermissionDenied):
-        sanctions.set_stream_link(get(comp, "qf1-1"), playoffs["players"]["t1"], STREAM, reason="x")
+        broadcast.set_stream_link(get(comp, "qf1-1"), playoffs["players"]["t1"], STREAM, reason="x")
     client.force_login(staff)
     link = match_url(comp, "qf1-1", "leagues:match-stream-link")
     assert client.post(link, {"stream_url": STREAM, "reason": "it was streamed"}).status_code == 302
@@ -197,7 +195,7 @@ def test_staff_add_the_link_of_a_streamed_leg(client, playoffs):
     assert AuditLog.objects.filter(action="league.stream_link_set").count() == 1
     # A leg that counts has nothing to add.
     with pytest.raises(UserError):
-        sanctions.set_stream_link(get(comp, "qf1-2"), staff, STREAM, reason="x")
+        broadcast.set_stream_link(get(comp, "qf1-2"), staff, STREAM, reason="x")
 
 
 def test_the_report_form_requires_the_link_in_league_final_phases_only(client, playoffs):
@@ -295,7 +293,7 @@ def test_a_level_decider_needs_its_shoot_out(client, playoffs):
 
 # ------------------------------------------------------------------ 4, 5, 9. closing
 def test_a_closed_regular_phase_is_final(season):  # noqa: F811
-    from leagues import sanctions
+    from leagues import broadcast, sanctions
 
     a, staff, tribunal = season["a"], season["staff"], season["tribunal"]
     # 5: a must-stream fixture played without its link does not count: closing refuses.
@@ -306,7 +304,7 @@ def test_a_closed_regular_phase_is_final(season):  # noqa: F811
     m1 = Match.objects.select_related("competition__season", "home", "away").get(
         competition=a, code="m1"
     )
-    sanctions.replay_unstreamed(m1, tribunal, reason="no stream")
+    broadcast.replay_unstreamed(m1, tribunal, reason="no stream")
     m1.refresh_from_db()
     assert m1.status == "scheduled"
     reporting.correct_result(
@@ -335,7 +333,7 @@ def test_a_closed_regular_phase_is_final(season):  # noqa: F811
     with pytest.raises(UserError, match="is closed"):
         sanctions.add_adjustment(a, m2.home, -3, "late", tribunal)
     with pytest.raises(UserError, match="is closed"):
-        sanctions.set_must_stream(m1, staff, False)
+        broadcast.set_must_stream(m1, staff, False)
     m2.refresh_from_db()
     assert m2.status == "played" and m2.home_goals != 5
     # Primera B is still open.
