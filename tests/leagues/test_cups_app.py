@@ -418,6 +418,7 @@ def test_bonus_points_and_reaped_users_losing_them(client, season, monkeypatch):
         with pytest.raises(PermissionDenied):
             cups.add_cup_bonus(s, user, team="t1", points=1, reason="x")
     assert CupBonus.objects.count() == 3
+
     # A season-end review reaped user2 (team t2): its bonus is lost (§IV.2).
     class Row:
         def __init__(self, user, loses):
