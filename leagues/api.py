@@ -7,7 +7,7 @@ service, return its document. Unknown slugs and knockouts (no table) answer 404.
 from django.http import JsonResponse
 from django.views.decorators.http import require_GET
 
-from leagues import services
+from leagues import brackets, drafting, services, suspensions
 from leagues.models import Competition, Season
 from leagues.rules.errors import LeagueRuleError
 
@@ -45,7 +45,6 @@ def season_draft_order(request, slug):
     """``GET /api/v1/seasons/<slug>/draft-order`` — the next season's draft order with the
     rule that placed each team and the recorded draw by lot (CONTRACTS §6, SPEC-leagues §9;
     :func:`leagues.drafting.draft_order_document`)."""
-    from leagues import drafting
 
     season = Season.objects.filter(slug=slug).first()
     if season is None:
@@ -57,26 +56,24 @@ def season_draft_order(request, slug):
 def competition_bracket(request, slug):
     """``GET /api/v1/competitions/<slug>/bracket`` — the bracket of a knockout: ties with
     their legs, aggregate, third match and winner, and what each slot is fed from
-    (CONTRACTS §6; :func:`leagues.finals.competition_bracket`). 404 for an unknown slug or
+    (CONTRACTS §6; :func:`leagues.brackets.competition_bracket`). 404 for an unknown slug or
     a competition that is not a knockout."""
-    from leagues import finals
 
     competition = Competition.objects.select_related("season").filter(slug=slug).first()
     if competition is None:
         return _error(404, "no such competition")
     if competition.kind != Competition.Kind.KNOCKOUT:
         return _error(404, f"competition {slug} is not a knockout: it has no bracket")
-    return JsonResponse(finals.competition_bracket(competition))
+    return JsonResponse(brackets.competition_bracket(competition))
 
 
 @require_GET
 def season_suspensions(request, slug):
     """``GET /api/v1/seasons/<slug>/suspensions`` — footballers suspended for their team's
     next final-phase match, with the cards that caused it (CONTRACTS §6;
-    :func:`leagues.finals.season_suspensions`)."""
-    from leagues import finals
+    :func:`leagues.suspensions.season_suspensions`)."""
 
     season = Season.objects.filter(slug=slug).first()
     if season is None:
         return _error(404, "no such season")
-    return JsonResponse(finals.season_suspensions(season))
+    return JsonResponse(suspensions.season_suspensions(season))

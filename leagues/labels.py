@@ -67,7 +67,7 @@ CUP_LABELS = {
     "conf": _("Conference Lag"),
     "ns": _("Nucommunity Shit"),
 }
-"""Cup tie-id prefixes (:data:`leagues.finals.CUP_PREFIXES`) → cup names."""
+"""Cup tie-id prefixes (:data:`leagues.brackets.CUP_PREFIXES`) → cup names."""
 
 ROUND_LABELS = {
     "final": _("final"),

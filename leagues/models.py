@@ -7,6 +7,8 @@ in the database (named constraints below), field names follow the season file
 (CONTRACTS §5) so that import and export stay a plain mapping.
 """
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -174,6 +176,20 @@ class Competition(models.Model):
             '("cup"), slots set by hand ("slots"), ties awarded by the tribunal ("awards"), '
             'third-match hosts ("third_homes") and the relegation list ("relegation").'
         ),
+    )
+    regular_phase_closed_at = models.DateTimeField(
+        _("regular phase closed at"),
+        null=True,
+        blank=True,
+        help_text=_("Set when staff close a league's regular phase (its final phases are drawn)."),
+    )
+    regular_phase_closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("regular phase closed by"),
     )
 
     class Meta:
@@ -460,7 +476,6 @@ MAX_GOALS = 99
 
 def screenshot_path(instance, filename):
     """``screenshots/<season>/<match id>/<random>.<ext>``: never the uploader's file name."""
-    import secrets
 
     ext = filename.rsplit(".", 1)[-1].lower() if "." in filename else "img"
     match = instance.match
@@ -605,7 +620,6 @@ class ResultReport(models.Model):
 
 # --------------------------------------------------------------------------- compliance
 def evidence_path(instance, filename):
-    import secrets
 
     ext = filename.rsplit(".", 1)[-1].lower() if "." in filename else "img"
     return f"evidence/{instance.match.competition.season.slug}/{secrets.token_hex(8)}.{ext}"

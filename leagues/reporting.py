@@ -40,7 +40,9 @@ from events.limits import check_free_text, field_label
 from events.services import audit
 from leagues import images
 from leagues.access import LeaguePermission, require, season_permissions
+from leagues.brackets import requires_stream
 from leagues.models import MAX_GOALS, Card, Concession, Excuse, Match, ResultReport, Team
+from leagues.phases import ensure_regular_phase_open
 from leagues.rules.cards import footballer_key
 
 POSTING_CLOCK_SKEW = timedelta(minutes=5)
@@ -391,7 +393,6 @@ def report_result(
             raise PermissionDenied
         _playable(match)
         posted_at = _posted(posted_at, timezone.now(), match)
-        from leagues.finals import requires_stream
 
         if not (stream_url or "").strip() and requires_stream(match):
             raise UserError(
@@ -654,7 +655,6 @@ def correct_result(
     with transaction.atomic():
         match = _lock(match)
         require(actor, match.competition.season, LeaguePermission.REVIEW_RESULTS)
-        from leagues.finals import ensure_regular_phase_open
 
         ensure_regular_phase_open(match.competition)
         if match.status not in (Match.Status.PLAYED, Match.Status.SCHEDULED):

@@ -31,9 +31,13 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from events.errors import UserError
 from events.limits import check_free_text
 from events.services import audit
+from leagues.access import LeaguePermission, require
+from leagues.adapters import is_friendly, league_final_phase, rule_match
 from leagues.models import Adjustment, Card, Competition, Entry, Match, Review, Season, Team
 from leagues.rules import compliance as compliance_rules
 from leagues.rules import season as season_rules
@@ -398,42 +402,6 @@ def export_season(season: Season) -> dict:
 
 
 # --------------------------------------------------------------------------- tables
-def _rule_matches(rows) -> list[season_rules.Match]:
-    """Match rows (``values()`` dicts with team codes) as the rules' light objects."""
-    return [
-        season_rules.Match(
-            id=r["code"],
-            round=r["round"],
-            home=r["home__code"],
-            away=r["away__code"],
-            home_goals=r["home_goals"],
-            away_goals=r["away_goals"],
-            status=r["status"],
-            absent=r["absent"] or None,
-            reported_at=r.get("reported_at"),
-            initial_deadline=r.get("initial_deadline"),
-            final_deadline=r.get("final_deadline"),
-        )
-        for r in rows
-    ]
-
-
-def unstreamed_friendly(row: dict) -> bool:
-    """A played fixture staff marked ``must_stream`` (``row``: a ``values()`` dict with
-    ``status``, ``must_stream`` and ``stream_url``) without a stream link: a friendly that
-    does not count (ANFPES T24 §1.4 ¶6, :func:`leagues.rules.match_rules.counts`). The
-    table, the brackets and the compliance table all pass it to the rules as ``void``
-    (ignored), as a league final-phase leg without a link **[choice]**."""
-    from leagues.rules import match_rules
-
-    if not row.get("must_stream") or row.get("status") != "played":
-        return False
-    probe = season_rules.Match(
-        id="", round=1, home="h", away="a", stream_url=row.get("stream_url") or None
-    )
-    return not match_rules.counts(probe, "regular_phase", must_stream=True)
-
-
 MATCH_FIELDS = (
     "code",
     "round",
@@ -473,10 +441,7 @@ def competition_table(competition: Competition) -> dict:
             *MATCH_FIELDS, "must_stream", "stream_url"
         )
     )
-    matches = [
-        replace(m, status="void") if unstreamed_friendly(r) else m
-        for r, m in zip(rows, _rule_matches(rows), strict=True)
-    ]
+    matches = [rule_match(r) for r in rows]
     ledger = [
         season_rules.Adjustment(a["team__code"], a["points"], a["reason"])
         for a in competition.adjustments.order_by("id").values("team__code", "points", "reason")
@@ -572,7 +537,8 @@ def compliance_inputs(season: Season) -> ComplianceInputs:
     sub-selects) and the counted matches joined with their excuse and concession.
 
     - Counted: matches of competitions with ``counts_for_compliance``; ``void`` ones are
-      skipped (they still count for the length of a round robin).
+      skipped (they still count for the length of a round robin), and so are friendlies
+      (played without the stream link they needed, :func:`leagues.adapters.is_friendly`).
     - Phases: a ``league`` competition's first half is the matchdays up to half its last
       matchday (``<slug>/1``), the rest the second half (``<slug>/2``); a ``groups`` (or a
       counted ``knockout``) competition is one phase ``<slug>``. The closing date of a
@@ -618,6 +584,7 @@ def compliance_inputs(season: Season) -> ComplianceInputs:
             "concession__team__handle",
             "must_stream",
             "stream_url",
+            "tie",
         )
     )
     # A competition may count only some rounds (the Nucommunity Shit's first phase, when
@@ -632,13 +599,27 @@ def compliance_inputs(season: Season) -> ComplianceInputs:
     for row in rows:
         slug = row["competition__slug"]
         max_round[slug] = max(max_round.get(slug, 0), row["round"])
+    tie_ids: dict[str, set[str]] = {}
+    for row in rows:
+        tie_ids.setdefault(row["competition__slug"], set()).add(row["tie"] or row["code"])
+    final_phase = {
+        row["competition__slug"]: league_final_phase(
+            row["competition__kind"],
+            row["competition__staff_choices"],
+            tie_ids[row["competition__slug"]],
+        )
+        for row in rows
+    }
     fixtures, missing, info = [], [], {}
     phases: dict[str, datetime | None] = {}
     first_half: set[str] = set()
     for row in rows:
-        # Annulled, or a must-stream fixture played without its link (a friendly, as in
-        # the table): skipped, like void matches.
-        if row["status"] == Match.Status.VOID or unstreamed_friendly(row):
+        # Annulled, or played without the stream link it needed (a must-stream fixture,
+        # a league final-phase leg: a friendly, as in the table and the brackets):
+        # skipped, like void matches.
+        if row["status"] == Match.Status.VOID or is_friendly(
+            row, final_phase=final_phase[row["competition__slug"]]
+        ):
             continue
         slug, kind = row["competition__slug"], row["competition__kind"]
         phase = _phase(kind, slug, row["round"], max_round[slug])
@@ -648,7 +629,7 @@ def compliance_inputs(season: Season) -> ComplianceInputs:
         ):
             first_half.add(phase)
         # Match ids repeat across competitions; fixture ids must not.
-        match = replace(_rule_matches([row])[0], id=f"{slug}/{row['code']}")
+        match = rule_match(row, prefix=f"{slug}/")
         if match.initial_deadline is None or match.final_deadline is None:
             missing.append(match.id)
             continue
@@ -778,10 +759,6 @@ def decide_tie(competition: Competition, actor, order: list[str], reason: str) -
     earlier place in :attr:`Competition.decisions`. Needs league staff
     (``REVIEW_RESULTS``); ``UserError`` for an unknown or repeated team or no reason. The
     same decision again changes nothing and writes no audit entry (issue 12)."""
-    from django.utils.translation import gettext as _
-
-    from events.errors import UserError
-    from leagues.access import LeaguePermission, require
 
     reason = check_free_text(reason, _("Reason"), field="reason").strip()
     if not reason:

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from events.errors import UserError
-from leagues import ical, services
+from leagues import brackets, ical, labels, phases, services, suspensions
 from leagues.access import LeaguePermission, season_permissions
 from leagues.models import Competition, Match, ResultReport, Season
 from leagues.submissions import once
@@ -30,11 +30,10 @@ from leagues.tables import LeagueTable, tie_breaker_label
 
 
 def season_page(request, slug):
-    from leagues import finals, labels
 
     season = get_object_or_404(Season, slug=slug)
     competitions = list(season.competitions.order_by("position", "id"))
-    divisions = finals.season_next_divisions(season, competitions)
+    divisions = phases.season_next_divisions(season, competitions)
     if divisions is not None:
         # The rules' English texts, translated for the page (the document stays as is).
         divisions = {
@@ -124,10 +123,8 @@ def competition_page(request, slug):
             )
     bracket = None
     if competition.kind == Competition.Kind.KNOCKOUT:
-        from leagues import finals
-
-        doc = finals.competition_bracket(competition)
-        bracket = {"doc": doc, "stages": finals.bracket_display(doc)}
+        doc = brackets.competition_bracket(competition)
+        bracket = {"doc": doc, "stages": brackets.bracket_display(doc)}
     perms = season_permissions(request.user, competition.season)
     return render(
         request,
@@ -150,12 +147,11 @@ def competition_page(request, slug):
 
 def suspensions_page(request, slug):
     """Footballers suspended for their team's next final-phase match, with the cards that
-    caused it, and the suspensions already served (:func:`leagues.finals.season_suspensions`,
+    caused it, and the suspensions already served (:func:`leagues.suspensions.season_suspensions`,
     ANFPES T24 §1.4, §2.2)."""
-    from leagues import finals
 
     season = get_object_or_404(Season, slug=slug)
-    doc = finals.season_suspensions(season)
+    doc = suspensions.season_suspensions(season)
     for item in doc["suspensions"] + doc["flags"]:
         ref = item.get("next_match") or item.get("match")
         if ref:
@@ -288,8 +284,7 @@ def decide_tie(request, slug):
 @once
 def close_regular_phase(request, slug):
     """League staff close Primera A's regular phase: the playoffs are created from the
-    final table (:func:`leagues.finals.close_regular_phase`). Needs a confirmation."""
-    from leagues import finals
+    final table (:func:`leagues.phases.close_regular_phase`). Needs a confirmation."""
 
     competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
     if not season_permissions(request.user, competition.season):
@@ -297,7 +292,7 @@ def close_regular_phase(request, slug):
     try:
         if not request.POST.get("confirm"):
             raise UserError(_("Tick the confirmation: the playoffs are created from the table."))
-        playoffs = finals.close_regular_phase(
+        playoffs = phases.close_regular_phase(
             competition, request.user, final_four=request.POST.get("final_four") != "no"
         )
     except UserError as exc:

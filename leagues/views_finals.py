@@ -1,6 +1,6 @@
 """League final phases, staff actions (issue 5): closing a stage of a knockout
-(:func:`leagues.finals.advance_stage`) and the Champagne League draw
-(:func:`leagues.finals.champagne_draw`). Thin views: the services check the permissions
+(:func:`leagues.phases.advance_stage`) and the Champagne League draw
+(:func:`leagues.cups.champagne_draw`). Thin views: the services check the permissions
 again, validate and audit."""
 
 from datetime import date
@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from events.errors import UserError
-from leagues import finals, labels, submissions
+from leagues import bracket_decisions, brackets, cups, labels, phases, submissions
 from leagues.access import LeaguePermission, season_permissions, season_staff_required
-from leagues.models import Competition
+from leagues.models import Competition, Season
 from leagues.submissions import once
 
 
@@ -34,7 +34,7 @@ def advance_stage(request, slug):
     try:
         if not request.POST.get("confirm"):
             raise UserError(_("Tick the confirmation to close the stage."))
-        result = finals.advance_stage(competition, request.user, request.POST.get("stage", ""))
+        result = phases.advance_stage(competition, request.user, request.POST.get("stage", ""))
     except UserError as exc:
         messages.error(request, str(exc))
         return redirect(back)
@@ -95,9 +95,9 @@ def staff_champagne(request, season):
         try:
             order = []
             if form.get("method") == "manual":
-                order = finals.parse_draw_order(form.get("order", ""))
+                order = cups.parse_draw_order(form.get("order", ""))
             legs = _legs(form.get("legs"))
-            competition, draw = finals.champagne_draw(
+            competition, draw = cups.champagne_draw(
                 season,
                 request.user,
                 base=form.get("base", ""),
@@ -126,7 +126,7 @@ def staff_champagne(request, season):
             return redirect(reverse("leagues:competition", kwargs={"slug": competition.slug}))
     teams = list(season.teams.order_by("id"))
     names = {t.code: t.name for t in teams}
-    draws = finals.champagne_draws(season)
+    draws = cups.champagne_draws(season)
     for record in draws:
         record["order_names"] = [
             (i, item["team"], names.get(item["team"], item["team"]), item["group"])
@@ -152,14 +152,14 @@ def staff_champagne(request, season):
 @once
 def close_group_stage(request, slug):
     """League staff close a cup's group stage: the knockout (and the Conference Lag) are
-    created from the group tables (:func:`leagues.finals.close_group_stage`)."""
+    created from the group tables (:func:`leagues.cups.close_group_stage`)."""
     competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
     if not season_permissions(request.user, competition.season):
         raise Http404("No such competition")
     try:
         if not request.POST.get("confirm"):
             raise UserError(_("Tick the confirmation: the knockouts are created from the tables."))
-        created = finals.close_group_stage(
+        created = cups.close_group_stage(
             competition, request.user, order_across=request.POST.get("order_across", "")
         )
     except UserError as exc:
@@ -186,14 +186,14 @@ def staff_nucommunity(request, season):
             order = []
             if form.get("method") == "manual":
                 if fmt == "groups_knockout":
-                    order = finals.parse_draw_order(form.get("order", ""))
+                    order = cups.parse_draw_order(form.get("order", ""))
                 else:
                     order = form.get("order", "")
             try:
                 groups = int(form.get("groups") or 8)
             except ValueError:
                 raise UserError(_("The number of groups must be a whole number.")) from None
-            competition, _record = finals.nucommunity_create(
+            competition, _record = cups.nucommunity_create(
                 season,
                 request.user,
                 format=fmt,
@@ -224,9 +224,9 @@ def staff_nucommunity(request, season):
             "form": form,
             "draws": [
                 {**d, "format_label": labels.nucommunity_format_label(d.get("format", ""))}
-                for d in finals.nucommunity_draws(season)
+                for d in cups.nucommunity_draws(season)
             ],
-            "bonus": finals.season_cup_bonus(season),
+            "bonus": cups.season_cup_bonus(season),
             "can_bonus": LeaguePermission.MANAGE_COMPLIANCE in perms,
         },
         status=status,
@@ -239,7 +239,7 @@ def staff_nucommunity(request, season):
 def staff_cup_bonus(request, season):
     """League staff enter bonus points of the Nucommunity Shit (user, points, reason)."""
     try:
-        entry = finals.add_cup_bonus(
+        entry = cups.add_cup_bonus(
             season,
             request.user,
             team=request.POST.get("team", ""),
@@ -283,7 +283,7 @@ def bracket_slot(request, slug):
     return _bracket_action(
         request,
         slug,
-        lambda c, tie: finals.set_bracket_slot(
+        lambda c, tie: bracket_decisions.set_bracket_slot(
             c,
             request.user,
             tie=tie,
@@ -304,7 +304,7 @@ def bracket_award(request, slug):
     return _bracket_action(
         request,
         slug,
-        lambda c, tie: finals.award_tie(
+        lambda c, tie: bracket_decisions.award_tie(
             c, request.user, tie=tie, team=post.get("team", "").strip(), reason=post.get("reason")
         ),
         _("Award saved."),
@@ -320,7 +320,7 @@ def bracket_third_home(request, slug):
     return _bracket_action(
         request,
         slug,
-        lambda c, tie: finals.set_third_match_home(
+        lambda c, tie: bracket_decisions.set_third_match_home(
             c, request.user, tie=tie, team=post.get("team", "").strip(), reason=post.get("reason")
         ),
         _("Third match host saved."),
@@ -336,7 +336,7 @@ def bracket_final_four(request, slug):
     return _bracket_action(
         request,
         slug,
-        lambda c, _tie: finals.set_final_four(
+        lambda c, _tie: bracket_decisions.set_final_four(
             c, request.user, final_four=_yes_no(post.get("final_four")), reason=post.get("reason")
         ),
         _("Final Four setting saved."),
@@ -353,7 +353,7 @@ def relegation(request, slug):
     if not season_permissions(request.user, competition.season):
         raise Http404("No such competition")
     try:
-        finals.set_relegation(
+        bracket_decisions.set_relegation(
             competition.season,
             request.user,
             teams=request.POST.getlist("teams"),
@@ -369,10 +369,9 @@ def relegation(request, slug):
 
 def cup_bonus_page(request, slug):
     """Public: the Nucommunity Shit bonus points per user, with what reaped users lost
-    (:func:`leagues.finals.season_cup_bonus`: the net totals), and the ledger entry by
-    entry with each reason (:func:`leagues.finals.cup_bonus_ledger`: corrections shown,
+    (:func:`leagues.cups.season_cup_bonus`: the net totals), and the ledger entry by
+    entry with each reason (:func:`leagues.cups.cup_bonus_ledger`: corrections shown,
     not netted); linked from the season page."""
-    from leagues.models import Season
 
     season = get_object_or_404(Season, slug=slug)
     return render(
@@ -380,8 +379,8 @@ def cup_bonus_page(request, slug):
         "leagues/cup_bonus.html",
         {
             "season": season,
-            "rows": finals.season_cup_bonus(season),
-            "ledger": finals.cup_bonus_ledger(season),
+            "rows": cups.season_cup_bonus(season),
+            "ledger": cups.cup_bonus_ledger(season),
         },
     )
 
@@ -400,13 +399,13 @@ def staff_brackets(request, season):
     current = current or (knockouts[0] if knockouts else None)
     bracket = None
     if current is not None:
-        doc = finals.competition_bracket(current)
-        bracket = {"doc": doc, "stages": finals.bracket_display(doc)}
+        doc = brackets.competition_bracket(current)
+        bracket = {"doc": doc, "stages": brackets.bracket_display(doc)}
     teams = list(season.teams.order_by("id"))
     primera_a, relegation = None, None
     if LeaguePermission.REVIEW_RESULTS in perms:
         primera_a = next(
-            (c for c in season.competitions.all() if finals.division_of(c) == finals.PRIMERA_A),
+            (c for c in season.competitions.all() if brackets.division_of(c) == brackets.PRIMERA_A),
             None,
         )
         if primera_a is not None:
@@ -425,7 +424,7 @@ def staff_brackets(request, season):
             "can_award": LeaguePermission.DECIDE_SANCTIONS in perms,
             "primera_a": primera_a,
             "relegation": relegation,
-            "final_four": current is not None and finals.final_four_of(current),
+            "final_four": current is not None and brackets.final_four_of(current),
             "has_a_semi_finals": bracket is not None
             and any(t["stage"] == "a_semi_finals" for t in bracket["doc"]["ties"]),
         },

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from events.errors import UserError
-from leagues import reporting
+from leagues import brackets, phases, reporting, suspensions
 from leagues.access import LeaguePermission, season_permissions
 from leagues.forms import CorrectForm, DisputeForm, ExcuseForm, ReportForm, ResolveForm
 from leagues.models import Concession, Excuse, Match, ResultReport
@@ -63,25 +63,24 @@ def _page(request, match: Match, *, status=200, **forms):
     own_team = {"home": match.home, "away": match.away}.get(side)
     zone = season.time_zone
     can_review = LeaguePermission.REVIEW_RESULTS in perms
-    # A leg of a tie the tribunal awarded (leagues.finals.award_tie): not to be played.
+    # A leg of a tie the tribunal awarded (leagues.bracket_decisions.award_tie): not to be played.
     awarded_to = ((match.competition.staff_choices or {}).get("awards") or {}).get(match.tie)
     awarded_name = {match.home.code: match.home.name, match.away.code: match.away.name}.get(
         awarded_to
     )
-    from leagues import finals
 
     flags = []
     if match.competition.kind == "knockout" and private:
-        flags = finals.suspension_flags(season, match=match)
-    final_phase = finals.is_league_final_phase(match.competition)
-    # A closed regular phase is frozen (finals.ensure_regular_phase_open): no staff form.
-    phase_closed = can_review and finals.regular_phase_closed(match.competition)
+        flags = suspensions.suspension_flags(season, match=match)
+    final_phase = brackets.is_league_final_phase(match.competition)
+    # A closed regular phase is frozen (phases.ensure_regular_phase_open): no staff form.
+    phase_closed = can_review and phases.regular_phase_closed(match.competition)
     stream_rule = _stream_rule(match, final_phase)
     compliance = match.competition.counts_for_compliance
     context = {
         "final_phase": final_phase,
         "stream_required": stream_rule == "required",
-        "played_without_stream": finals.played_without_stream(match, final_phase=final_phase),
+        "played_without_stream": brackets.played_without_stream(match, final_phase=final_phase),
         "counts_for_compliance": compliance,
         "can_fix_stream": bool(
             {LeaguePermission.REVIEW_RESULTS, LeaguePermission.DECIDE_SANCTIONS} & perms
@@ -147,9 +146,8 @@ def _stream_rule(match: Match, final_phase: bool) -> str:
     """How the report form asks for the stream link (``ReportForm.STREAM_RULES``): required
     in a league final phase (ANFPES T24 §1.4 ¶5) and on a must-stream fixture (§1.4 ¶6),
     encouraged in other knockouts (cups, §2.2), not asked otherwise."""
-    from leagues import finals
 
-    if finals.requires_stream(match, final_phase=final_phase):
+    if brackets.requires_stream(match, final_phase=final_phase):
         return "required"
     if match.competition.kind == "knockout":
         return "encouraged"
@@ -174,14 +172,13 @@ def _failed(request, match, exc: UserError, **forms):
 @require_POST
 def report(request, slug, code):
     match = _match(slug, code)
-    from leagues import finals
 
     form = ReportForm(
         request.POST,
         request.FILES,
         zone=match.competition.season.time_zone,
         decider=reporting.is_decider(match),
-        stream=_stream_rule(match, finals.is_league_final_phase(match.competition)),
+        stream=_stream_rule(match, brackets.is_league_final_phase(match.competition)),
     )
     if match.status != Match.Status.SCHEDULED:
         return _failed(

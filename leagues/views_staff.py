@@ -30,7 +30,7 @@ from django.views.decorators.http import require_POST
 from events.errors import UserError
 from events.forms import FreeTextField
 from events.models import AuditLog
-from leagues import finals, sanctions, submissions
+from leagues import broadcast, sanctions, submissions, suspensions
 from leagues.access import LeaguePermission as P
 from leagues.access import season_permissions, season_staff_required
 from leagues.models import Adjustment, Competition, Excuse, Match, ResultReport, Team
@@ -154,7 +154,7 @@ def staff_home(request, season):
         item.url = match_url(item)
     teams = list(season.teams.order_by("id"))
     # Fixtures whose lineup or bookings name a suspended footballer (§1.4 ¶3).
-    flags = finals.suspension_flags(season)
+    flags = suspensions.suspension_flags(season)
     for flag in flags:
         flag["url"] = reverse(
             "leagues:match", kwargs={"slug": flag["competition"], "code": flag["code"]}
@@ -667,7 +667,7 @@ def match_must_stream(request, match):
     if required not in ("0", "1"):
         return _failed(request, match, UserError(_("Choose whether the broadcast is required.")))
     try:
-        sanctions.set_must_stream(
+        broadcast.set_must_stream(
             match, request.user, required == "1", reason=request.POST.get("reason", "")
         )
     except UserError as exc:
@@ -682,11 +682,11 @@ def match_must_stream(request, match):
 @once
 def match_replay_unstreamed(request, match):
     """League staff or the tribunal order a match played without its required stream link
-    replayed (:func:`leagues.sanctions.replay_unstreamed`): ``reason`` and ``confirm``."""
+    replayed (:func:`leagues.broadcast.replay_unstreamed`): ``reason`` and ``confirm``."""
     if not request.POST.get("confirm"):
         return _failed(request, match, UserError(_("Tick the confirmation box.")))
     try:
-        sanctions.replay_unstreamed(match, request.user, reason=request.POST.get("reason", ""))
+        broadcast.replay_unstreamed(match, request.user, reason=request.POST.get("reason", ""))
     except UserError as exc:
         return _failed(request, match, exc)
     return _done(request, match, _("The match is to be played again."))
@@ -697,9 +697,9 @@ def match_replay_unstreamed(request, match):
 @once
 def match_stream_link(request, match):
     """League staff or the tribunal add the stream link of a match played without it
-    (:func:`leagues.sanctions.set_stream_link`): ``stream_url`` and ``reason``."""
+    (:func:`leagues.broadcast.set_stream_link`): ``stream_url`` and ``reason``."""
     try:
-        sanctions.set_stream_link(
+        broadcast.set_stream_link(
             match,
             request.user,
             request.POST.get("stream_url", ""),

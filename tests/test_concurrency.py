@@ -197,13 +197,13 @@ def test_two_staff_close_the_same_stage_at_once(league_season):
     is told it is already done (competition row lock)."""
     from events.errors import UserError
     from events.models import AuditLog
-    from leagues import finals
+    from leagues import phases
     from leagues.models import Competition, Match
     from tests.leagues.test_finals_stages import higher_seed_wins
 
     a, (s1, s2) = league_season["a"], league_season["staff"]
     results = run_together(
-        lambda: finals.close_regular_phase(a, s1), lambda: finals.close_regular_phase(a, s2)
+        lambda: phases.close_regular_phase(a, s1), lambda: phases.close_regular_phase(a, s2)
     )
     assert sum(isinstance(r, UserError) for r in results) == 1, results
     assert Competition.objects.filter(season=a.season, kind="knockout").count() == 1
@@ -214,8 +214,8 @@ def test_two_staff_close_the_same_stage_at_once(league_season):
     for tie in ("qf1", "qf2", "qf3", "qf4"):
         higher_seed_wins(playoffs, tie)
     results = run_together(
-        lambda: finals.advance_stage(playoffs, s1, "a_quarter_finals"),
-        lambda: finals.advance_stage(playoffs, s2, "a_quarter_finals"),
+        lambda: phases.advance_stage(playoffs, s1, "a_quarter_finals"),
+        lambda: phases.advance_stage(playoffs, s2, "a_quarter_finals"),
     )
     assert sum(isinstance(r, UserError) for r in results) == 1, results
     assert sorted(

@@ -410,7 +410,7 @@ def test_staff_resolution_and_excuse_reason_are_limited(league):
 
 
 def test_excuse_void_and_cup_bonus_reasons_are_limited(league):
-    from leagues import finals, reporting, sanctions
+    from leagues import cups, reporting, sanctions
     from leagues.models import CupBonus, Excuse
     from tests.leagues.test_reporting import png
 
@@ -426,7 +426,7 @@ def test_excuse_void_and_cup_bonus_reasons_are_limited(league):
     m.refresh_from_db()
     assert m.status == "scheduled"
     with pytest.raises(UserError, match="Reason: at most 5000"):
-        finals.add_cup_bonus(league["season"], league["staff"], team="t1", points=1, reason=HUGE)
+        cups.add_cup_bonus(league["season"], league["staff"], team="t1", points=1, reason=HUGE)
     assert not CupBonus.objects.exists()
 
 

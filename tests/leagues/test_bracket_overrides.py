@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from events.errors import UserError
 from events.models import AuditLog
-from leagues import finals
+from leagues import bracket_decisions, brackets, cups, phases
 from leagues.models import Competition, Team
 from tests.factories import UserFactory
 from tests.leagues.test_finals_stages import (
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 def bracket(competition):
     competition.refresh_from_db()
-    return {t["id"]: t for t in finals.competition_bracket(competition)["ties"]}
+    return {t["id"]: t for t in brackets.competition_bracket(competition)["ties"]}
 
 
 def choices(competition):
@@ -35,12 +35,12 @@ def choices(competition):
 
 @pytest.fixture
 def playoffs(season):  # noqa: F811
-    return finals.close_regular_phase(season["a"], season["staff"])
+    return phases.close_regular_phase(season["a"], season["staff"])
 
 
 def test_a_slot_set_by_hand_feeds_the_next_tie(season, playoffs):  # noqa: F811
     staff = season["staff"]
-    finals.set_bracket_slot(
+    bracket_decisions.set_bracket_slot(
         playoffs, staff, tie="sf1", side="first", team="t9", reason="t1 abandoned"
     )
     slot = bracket(playoffs)["sf1"]["slots"][0]
@@ -49,13 +49,15 @@ def test_a_slot_set_by_hand_feeds_the_next_tie(season, playoffs):  # noqa: F811
     assert entry.comment == "t1 abandoned" and entry.after == {"slots": {"sf1.first": "t9"}}
     for tie in ("qf1", "qf2", "qf3", "qf4"):
         higher_seed_wins(playoffs, tie)
-    result = finals.advance_stage(playoffs, staff, "a_quarter_finals")
+    result = phases.advance_stage(playoffs, staff, "a_quarter_finals")
     assert result["created"] == ["sf1", "sf2"]
     # t9 replaces the winner of qf1 (t1); the better-placed t4 hosts leg 2.
     assert legs_of(playoffs)["sf1-2"] == ("sf1", 2, "t4", "t9")
     # Blank team: back to the source (only while the tie has no matches).
     with pytest.raises(UserError, match="matches already"):
-        finals.set_bracket_slot(playoffs, staff, tie="sf1", side="first", team="", reason="x")
+        bracket_decisions.set_bracket_slot(
+            playoffs, staff, tie="sf1", side="first", team="", reason="x"
+        )
 
 
 def test_bad_slots_are_refused_and_nothing_saved(season, playoffs):  # noqa: F811
@@ -69,12 +71,16 @@ def test_bad_slots_are_refused_and_nothing_saved(season, playoffs):  # noqa: F81
     ]
     for kwargs in cases:
         with pytest.raises(UserError):
-            finals.set_bracket_slot(playoffs, staff, **kwargs)
+            bracket_decisions.set_bracket_slot(playoffs, staff, **kwargs)
     for user in (season["tribunal"], UserFactory(username="player")):
         with pytest.raises(PermissionDenied):
-            finals.set_bracket_slot(playoffs, user, tie="sf1", side="first", team="t9", reason="x")
+            bracket_decisions.set_bracket_slot(
+                playoffs, user, tie="sf1", side="first", team="t9", reason="x"
+            )
     with pytest.raises(UserError):
-        finals.set_bracket_slot(season["a"], staff, tie="sf1", side="first", team="t9", reason="x")
+        bracket_decisions.set_bracket_slot(
+            season["a"], staff, tie="sf1", side="first", team="t9", reason="x"
+        )
     assert choices(playoffs) == {} and not AuditLog.objects.filter(action__startswith="league.b")
 
 
@@ -82,16 +88,18 @@ def test_the_tribunal_awards_a_tie(season, playoffs):  # noqa: F811
     tribunal, staff = season["tribunal"], season["staff"]
     # Staff cannot award; a team outside the tie, a tie without both teams: refused.
     with pytest.raises(PermissionDenied):
-        finals.award_tie(playoffs, staff, tie="qf4", team="t6", reason="x")
+        bracket_decisions.award_tie(playoffs, staff, tie="qf4", team="t6", reason="x")
     for kwargs in (
         dict(tie="qf4", team="t1", reason="x"),
         dict(tie="sf1", team="t1", reason="x"),
         dict(tie="qf4", team="t6", reason=""),
     ):
         with pytest.raises(UserError):
-            finals.award_tie(playoffs, tribunal, **kwargs)
+            bracket_decisions.award_tie(playoffs, tribunal, **kwargs)
     assert choices(playoffs) == {}
-    finals.award_tie(playoffs, tribunal, tie="qf4", team="t6", reason="t3 refused to play (§III.2)")
+    bracket_decisions.award_tie(
+        playoffs, tribunal, tie="qf4", team="t6", reason="t3 refused to play (§III.2)"
+    )
     tie = bracket(playoffs)["qf4"]
     assert (tie["winner"], tie["decided_by"]) == ("t6", "tribunal")
     assert AuditLog.objects.get(action="league.tie_awarded").after == {
@@ -101,17 +109,17 @@ def test_the_tribunal_awards_a_tie(season, playoffs):  # noqa: F811
     # Its unplayed legs are not to be played any more.
     assert set(playoffs.matches.filter(tie="qf4").values_list("status", flat=True)) == {"void"}
     # Withdrawn: blank team; the legs are to be played again.
-    finals.award_tie(playoffs, tribunal, tie="qf4", team="", reason="appeal upheld")
+    bracket_decisions.award_tie(playoffs, tribunal, tie="qf4", team="", reason="appeal upheld")
     assert choices(playoffs)["awards"] == {}
     assert set(playoffs.matches.filter(tie="qf4").values_list("status", flat=True)) == {"scheduled"}
     # Awarded again; once the semi-final is drawn with t6, withdrawing is refused.
-    finals.award_tie(playoffs, tribunal, tie="qf4", team="t6", reason="t3 abandoned")
+    bracket_decisions.award_tie(playoffs, tribunal, tie="qf4", team="t6", reason="t3 abandoned")
     for tie_id in ("qf1", "qf2", "qf3"):
         higher_seed_wins(playoffs, tie_id)
-    finals.advance_stage(playoffs, staff, "a_quarter_finals")
+    phases.advance_stage(playoffs, staff, "a_quarter_finals")
     assert legs_of(playoffs)["sf2-2"] == ("sf2", 2, "t2", "t6")
     with pytest.raises(UserError, match="sf2 was drawn"):
-        finals.award_tie(playoffs, tribunal, tie="qf4", team="", reason="appeal upheld")
+        bracket_decisions.award_tie(playoffs, tribunal, tie="qf4", team="", reason="appeal upheld")
     assert choices(playoffs)["awards"] == {"qf4": "t6"}
     assert set(playoffs.matches.filter(tie="qf4").values_list("status", flat=True)) == {"void"}
 
@@ -122,11 +130,13 @@ def test_staff_choose_the_third_match_host(season, playoffs):  # noqa: F811
         higher_seed_wins(playoffs, tie)
     home_wins(playoffs, "qf4")  # t3 v t6 level 1–1
     # Before it exists: the choice is kept and used when the third match is created.
-    finals.set_third_match_home(playoffs, staff, tie="qf4", team="t6", reason="t3's venue")
-    finals.advance_stage(playoffs, staff, "a_quarter_finals")
+    bracket_decisions.set_third_match_home(
+        playoffs, staff, tie="qf4", team="t6", reason="t3's venue"
+    )
+    phases.advance_stage(playoffs, staff, "a_quarter_finals")
     assert legs_of(playoffs)["qf4-3"] == ("qf4", 3, "t6", "t3")
     # A scheduled third match: home and away are swapped.
-    finals.set_third_match_home(playoffs, staff, tie="qf4", team="t3", reason="back")
+    bracket_decisions.set_third_match_home(playoffs, staff, tie="qf4", team="t3", reason="back")
     assert legs_of(playoffs)["qf4-3"] == ("qf4", 3, "t3", "t6")
     assert bracket(playoffs)["qf4"]["third_match_home"] == "t3"
     for kwargs in (
@@ -135,36 +145,40 @@ def test_staff_choose_the_third_match_host(season, playoffs):  # noqa: F811
         dict(tie="zz", team="t6", reason="x"),
     ):
         with pytest.raises(UserError):
-            finals.set_third_match_home(playoffs, staff, **kwargs)
+            bracket_decisions.set_third_match_home(playoffs, staff, **kwargs)
     with pytest.raises(PermissionDenied):
-        finals.set_third_match_home(playoffs, season["tribunal"], tie="qf4", team="t6", reason="x")
+        bracket_decisions.set_third_match_home(
+            playoffs, season["tribunal"], tie="qf4", team="t6", reason="x"
+        )
     play(playoffs, "qf4-3", 2, 1)
     with pytest.raises(UserError, match="played already"):
-        finals.set_third_match_home(playoffs, staff, tie="qf4", team="t6", reason="x")
+        bracket_decisions.set_third_match_home(playoffs, staff, tie="qf4", team="t6", reason="x")
     assert legs_of(playoffs)["qf4-3"][2] == "t3"
     assert AuditLog.objects.filter(action="league.third_home_set").count() == 2
 
 
 def test_the_relegation_list_after_abandonments(season):  # noqa: F811
     s, staff = season["season"], season["staff"]
-    finals.close_regular_phase(season["b"], staff)
+    phases.close_regular_phase(season["b"], staff)
     Team.objects.filter(season=s, code="t5").update(status="expelled")
-    nxt = finals.season_next_divisions(s)
+    nxt = phases.season_next_divisions(s)
     assert any("relegation" in p for p in nxt["pending"])
     for teams, reason in ((["t20"], "x"), (["t16", "t16"], "x"), (["t16"], "")):
         with pytest.raises(UserError):
-            finals.set_relegation(s, staff, teams=teams, reason=reason)
+            bracket_decisions.set_relegation(s, staff, teams=teams, reason=reason)
     with pytest.raises(PermissionDenied):
-        finals.set_relegation(s, season["tribunal"], teams=["t16"], reason="x")
+        bracket_decisions.set_relegation(s, season["tribunal"], teams=["t16"], reason="x")
     assert choices(season["a"]) == {}
-    finals.set_relegation(s, staff, teams=["t16"], reason="t5 expelled: one team down (§1.2.2)")
-    nxt = finals.season_next_divisions(s)
+    bracket_decisions.set_relegation(
+        s, staff, teams=["t16"], reason="t5 expelled: one team down (§1.2.2)"
+    )
+    nxt = phases.season_next_divisions(s)
     assert not any(p.startswith("relegation") for p in nxt["pending"])
     down = [m for m in nxt["moves"] if m["to"] == "primera_b"]
     assert [m["team"] for m in down] == ["t16"] and "staff decision" in down[0]["reason"]
     assert AuditLog.objects.get(action="league.relegation_set").after == {"relegation": ["t16"]}
     # Blank clears it.
-    finals.set_relegation(s, staff, teams=[], reason="undo")
+    bracket_decisions.set_relegation(s, staff, teams=[], reason="undo")
     assert "relegation" not in choices(season["a"])
 
 
@@ -222,7 +236,7 @@ def test_the_pages_and_their_permissions(client, season, playoffs, django_assert
 
 
 def test_the_staff_page_on_primera_b_post_season(client, season, django_assert_max_num_queries):  # noqa: F811
-    post = finals.close_regular_phase(season["b"], season["staff"])
+    post = phases.close_regular_phase(season["b"], season["staff"])
     client.force_login(season["staff"])
     page = reverse("leagues:staff-brackets", kwargs={"slug": "t24"}) + f"?c={post.slug}"
     with django_assert_max_num_queries(24):
@@ -234,7 +248,9 @@ def test_the_staff_page_on_primera_b_post_season(client, season, django_assert_m
 # --------------------------------------------------------------------------- validation
 def test_a_slot_refuses_a_team_twice_in_a_stage_or_from_elsewhere(season, playoffs):  # noqa: F811
     staff = season["staff"]
-    finals.set_bracket_slot(playoffs, staff, tie="sf1", side="first", team="t9", reason="x")
+    bracket_decisions.set_bracket_slot(
+        playoffs, staff, tie="sf1", side="first", team="t9", reason="x"
+    )
     cases = [
         # Already in the other slot of the same tie, or in the other tie of the stage.
         (dict(tie="sf1", side="second", team="t9"), "already plays tie sf1"),
@@ -244,32 +260,36 @@ def test_a_slot_refuses_a_team_twice_in_a_stage_or_from_elsewhere(season, playof
     ]
     for kwargs, message in cases:
         with pytest.raises(UserError, match=message):
-            finals.set_bracket_slot(playoffs, staff, reason="x", **kwargs)
+            bracket_decisions.set_bracket_slot(playoffs, staff, reason="x", **kwargs)
     assert choices(playoffs)["slots"] == {"sf1.first": "t9"}
     assert AuditLog.objects.filter(action="league.bracket_slot_set").count() == 1
     # Setting the same slot again to the same team is not a duplicate.
-    finals.set_bracket_slot(playoffs, staff, tie="sf1", side="first", team="t9", reason="y")
+    bracket_decisions.set_bracket_slot(
+        playoffs, staff, tie="sf1", side="first", team="t9", reason="y"
+    )
 
 
-def test_a_cup_slot_takes_only_teams_of_that_knockout(cups):
-    staff, knockout, conference = cups
-    doc = finals.competition_bracket(knockout)
+def test_a_cup_slot_takes_only_teams_of_that_knockout(cup_knockouts):
+    staff, knockout, conference = cup_knockouts
+    doc = brackets.competition_bracket(knockout)
     later = next(t for t in doc["ties"] if not t["legs"])
     outsider = next(
-        code for code in finals.competition_bracket(conference)["teams"] if code not in doc["teams"]
+        code
+        for code in brackets.competition_bracket(conference)["teams"]
+        if code not in doc["teams"]
     )
     with pytest.raises(UserError, match="does not play"):
-        finals.set_bracket_slot(
+        bracket_decisions.set_bracket_slot(
             knockout, staff, tie=later["id"], side="first", team=outsider, reason="x"
         )
     insider = sorted(doc["teams"])[0]
-    finals.set_bracket_slot(
+    bracket_decisions.set_bracket_slot(
         knockout, staff, tie=later["id"], side="first", team=insider, reason="x"
     )
 
 
 @pytest.fixture
-def cups(db):
+def cup_knockouts(db):
     from io import StringIO
 
     from django.core.management import call_command
@@ -277,7 +297,7 @@ def cups(db):
     call_command("load_demo", stdout=StringIO())
     staff = UserFactory._meta.model.objects.get(username="organiser")
     groups = Competition.objects.get(slug="anfpes-t23-cups-champagne")
-    knockout, conference = finals.close_group_stage(groups, staff)
+    knockout, conference = cups.close_group_stage(groups, staff)
     return staff, knockout, conference
 
 
@@ -285,7 +305,7 @@ def test_the_relegation_list_follows_the_rule(season):  # noqa: F811
     s, staff = season["season"], season["staff"]
     # No abandonment: the last two go down (§1.2.1), staff cannot change it.
     with pytest.raises(UserError, match="1.2.1"):
-        finals.set_relegation(s, staff, teams=["t16"], reason="x")
+        bracket_decisions.set_relegation(s, staff, teams=["t16"], reason="x")
     Team.objects.filter(season=s, code="t5").update(status="suspended")
     all_sixteen = [f"t{i}" for i in range(1, 17)]
     for teams, message in (
@@ -294,9 +314,9 @@ def test_the_relegation_list_follows_the_rule(season):  # noqa: F811
         (["t5"], "left Primera A"),
     ):
         with pytest.raises(UserError, match=message):
-            finals.set_relegation(s, staff, teams=teams, reason="x")
+            bracket_decisions.set_relegation(s, staff, teams=teams, reason="x")
     assert choices(season["a"]) == {}
-    finals.set_relegation(s, staff, teams=["t15", "t16"], reason="t5 abandoned")
+    bracket_decisions.set_relegation(s, staff, teams=["t15", "t16"], reason="t5 abandoned")
     assert choices(season["a"])["relegation"]["teams"] == ["t15", "t16"]
 
 
@@ -308,12 +328,14 @@ def test_a_closed_stage_is_not_offered_again_and_a_second_close_is_refused(
     staff = season["staff"]
     for tie in ("qf1", "qf2", "qf3", "qf4"):
         higher_seed_wins(playoffs, tie)
-    finals.advance_stage(playoffs, staff, "a_quarter_finals")
-    stages = {s["code"]: s for s in finals.bracket_display(finals.competition_bracket(playoffs))}
+    phases.advance_stage(playoffs, staff, "a_quarter_finals")
+    stages = {
+        s["code"]: s for s in brackets.bracket_display(brackets.competition_bracket(playoffs))
+    }
     assert stages["a_quarter_finals"]["closed"] and not stages["a_quarter_finals"]["can_close"]
     assert stages["a_semi_finals"]["can_close"] and not stages["a_semi_finals"]["closed"]
     with pytest.raises(UserError, match="closed already"):
-        finals.advance_stage(playoffs, staff, "a_quarter_finals")
+        phases.advance_stage(playoffs, staff, "a_quarter_finals")
     assert playoffs.matches.count() == 12
     client.force_login(staff)
     url = reverse("leagues:competition", kwargs={"slug": playoffs.slug})
@@ -331,13 +353,13 @@ def test_an_awarded_zone_semi_final_feeds_the_zone_final_by_its_source(season): 
     from tests.leagues.test_finals_stages import finish_stage
 
     staff, tribunal = season["staff"], season["tribunal"]
-    post = finals.close_regular_phase(season["b"], staff)
+    post = phases.close_regular_phase(season["b"], staff)
     finish_stage(post, "b_promotion_semi_finals", staff, ["psf1", "psf2"])
     # zb_sf1 (t21 v t26) awarded to the 10th, t26; zb_sf2 won by the 6th, t22, who is
     # better placed and hosts the final's second leg.
-    finals.award_tie(post, tribunal, tie="zb_sf1", team="t26", reason="t21 absent twice")
+    bracket_decisions.award_tie(post, tribunal, tie="zb_sf1", team="t26", reason="t21 absent twice")
     higher_seed_wins(post, "zb_sf2")
-    finals.advance_stage(post, staff, "zone_b_semi_finals")
+    phases.advance_stage(post, staff, "zone_b_semi_finals")
     assert legs_of(post)["zb_final-2"] == ("zb_final", 2, "t22", "t26")
     final = bracket(post)["zb_final"]
     assert [(s["fed_from"], s["team"]) for s in final["slots"]] == [
@@ -350,7 +372,7 @@ def test_awarded_liguilla_ties_decide_next_seasons_divisions(client, season):  #
     from tests.leagues.test_finals_stages import finish_stage
 
     staff, tribunal = season["staff"], season["tribunal"]
-    post = finals.close_regular_phase(season["b"], staff)
+    post = phases.close_regular_phase(season["b"], staff)
     finish_stage(post, "b_promotion_semi_finals", staff, ["psf1", "psf2"])
     finish_stage(post, "b_promotion_final", staff, ["pfinal"])
     finish_stage(post, "zone_a_semi_finals", staff, ["za_sf1", "za_sf2"])
@@ -359,11 +381,13 @@ def test_awarded_liguilla_ties_decide_next_seasons_divisions(client, season):  #
     finish_stage(post, "zone_b_final", staff, ["zb_final"])
     # Liguilla: lig1 awarded to the Primera B side (t21), lig2 played, lig3 awarded to
     # the Primera A side (t14) with its legs unplayed.
-    finals.award_tie(post, tribunal, tie="lig1", team="t21", reason="t12 abandoned the tie")
+    bracket_decisions.award_tie(
+        post, tribunal, tie="lig1", team="t21", reason="t12 abandoned the tie"
+    )
     higher_seed_wins(post, "lig2")
-    finals.award_tie(post, tribunal, tie="lig3", team="t14", reason="t19 absent")
-    finals.advance_stage(post, staff, "liguilla")
-    nxt = finals.season_next_divisions(season["season"])
+    bracket_decisions.award_tie(post, tribunal, tie="lig3", team="t14", reason="t19 absent")
+    phases.advance_stage(post, staff, "liguilla")
+    nxt = phases.season_next_divisions(season["season"])
     assert nxt["pending"] == [] and nxt["primera_a"] is not None
     up = {m["team"] for m in nxt["moves"] if m["to"] == "primera_a"}
     assert up == {"t17", "t18", "t21"}
@@ -400,7 +424,9 @@ def test_an_awarded_ties_unplayed_legs_leave_the_players_queues(client, season, 
     client.force_login(player)
     mine = reverse("leagues:my-fixtures")
     assert "qf4-2/#report" in client.get(mine).content.decode()
-    finals.award_tie(playoffs, tribunal, tie="qf4", team="t3", reason="t6 withdrew (§III.2)")
+    bracket_decisions.award_tie(
+        playoffs, tribunal, tie="qf4", team="t3", reason="t6 withdrew (§III.2)"
+    )
     report.refresh_from_db()
     assert report.status == ResultReport.Status.REJECTED
     html = client.get(mine).content.decode()
@@ -426,7 +452,7 @@ def test_an_awarded_ties_unplayed_legs_leave_the_players_queues(client, season, 
 
 def test_no_final_four_is_stored_and_shown(client, season):  # noqa: F811
     staff = season["staff"]
-    playoffs = finals.close_regular_phase(season["a"], staff, final_four=False)
+    playoffs = phases.close_regular_phase(season["a"], staff, final_four=False)
     assert choices(playoffs) == {"final_four": False}
     sf1 = bracket(playoffs)["sf1"]
     assert sf1["same_day"] is None
@@ -434,9 +460,9 @@ def test_no_final_four_is_stored_and_shown(client, season):  # noqa: F811
     assert "No Final Four" in client.get(url).content.decode()
     # Staff switch it back on, with a reason; audited.
     with pytest.raises(UserError):
-        finals.set_final_four(playoffs, staff, final_four=True, reason=" ")
+        bracket_decisions.set_final_four(playoffs, staff, final_four=True, reason=" ")
     with pytest.raises(PermissionDenied):
-        finals.set_final_four(playoffs, season["tribunal"], final_four=True, reason="x")
+        bracket_decisions.set_final_four(playoffs, season["tribunal"], final_four=True, reason="x")
     client.force_login(staff)
     action = reverse("leagues:competition-bracket-final-four", kwargs={"slug": playoffs.slug})
     page = reverse("leagues:staff-brackets", kwargs={"slug": "t24"})
@@ -447,9 +473,9 @@ def test_no_final_four_is_stored_and_shown(client, season):  # noqa: F811
     assert AuditLog.objects.get(action="league.final_four_set").after == {"final_four": True}
     assert "No Final Four" not in client.get(url).content.decode()
     # Not on Primera B's post-season.
-    post = finals.close_regular_phase(season["b"], staff)
+    post = phases.close_regular_phase(season["b"], staff)
     with pytest.raises(UserError, match="semi-finals"):
-        finals.set_final_four(post, staff, final_four=False, reason="x")
+        bracket_decisions.set_final_four(post, staff, final_four=False, reason="x")
 
 
 def test_legs_created_void_for_an_award_come_back_when_it_is_withdrawn(
@@ -463,12 +489,16 @@ def test_legs_created_void_for_an_award_come_back_when_it_is_withdrawn(
     for tie in ("qf1", "qf2", "qf3", "qf4"):
         higher_seed_wins(playoffs, tie)
     for side, team in (("first", "t1"), ("second", "t4")):
-        finals.set_bracket_slot(playoffs, staff, tie="sf1", side=side, team=team, reason="x")
-    finals.award_tie(playoffs, tribunal, tie="sf1", team="t1", reason="walkover (§III.2)")
-    finals.advance_stage(playoffs, staff, "a_quarter_finals")
+        bracket_decisions.set_bracket_slot(
+            playoffs, staff, tie="sf1", side=side, team=team, reason="x"
+        )
+    bracket_decisions.award_tie(
+        playoffs, tribunal, tie="sf1", team="t1", reason="walkover (§III.2)"
+    )
+    phases.advance_stage(playoffs, staff, "a_quarter_finals")
     legs = set(playoffs.matches.filter(tie="sf1").values_list("code", "status"))
     assert legs and {status for _code, status in legs} == {"void"}
     assert choices(playoffs)["award_voided"]["sf1"] == sorted(code for code, _s in legs)
-    finals.award_tie(playoffs, tribunal, tie="sf1", team="", reason="appeal upheld")
+    bracket_decisions.award_tie(playoffs, tribunal, tie="sf1", team="", reason="appeal upheld")
     statuses = set(playoffs.matches.filter(tie="sf1").values_list("status", flat=True))
     assert statuses == {"scheduled"}

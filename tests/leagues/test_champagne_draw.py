@@ -8,9 +8,9 @@ from django.urls import reverse
 
 from events.errors import UserError
 from events.models import AuditLog
-from leagues import finals
+from leagues import cups
 from leagues.models import Competition, Entry, Match, SeasonRole
-from leagues.rules import cups
+from leagues.rules import cups as cup_rules
 from leagues.services import import_season
 from tests.factories import UserFactory
 from tests.leagues.test_finals_stages import two_divisions
@@ -37,12 +37,12 @@ def url(slug="t24"):
 
 def nothing_saved():
     return not Competition.objects.filter(kind="groups").exists() and not (
-        AuditLog.objects.filter(action=finals.CHAMPAGNE_DRAW).exists()
+        AuditLog.objects.filter(action=cups.CHAMPAGNE_DRAW).exists()
     )
 
 
 def test_a_seeded_draw_from_pasted_tables(season):
-    competition, draw = finals.champagne_draw(
+    competition, draw = cups.champagne_draw(
         season["season"],
         season["staff"],
         base="pasted",
@@ -69,9 +69,9 @@ def test_a_seeded_draw_from_pasted_tables(season):
         ]
     # Anyone can re-run it from the recorded seed.
     assert draw.verify()
-    again = cups.draw_groups(draw.pots, "anfpes-2026")
+    again = cup_rules.draw_groups(draw.pots, "anfpes-2026")
     assert again.order == draw.order
-    record = finals.champagne_draws(season["season"])[0]
+    record = cups.champagne_draws(season["season"])[0]
     assert record["seed"] == "anfpes-2026" and record["method"] == "seed"
     assert [(o["team"], o["group"]) for o in record["order"]] == list(draw.order)
     # Entries in draw order with their groups; a double round robin per group (12 each).
@@ -96,15 +96,15 @@ def test_a_fresh_seed_is_recorded_and_newcomers_fill_pot_four(season):
     s = season["season"]
     Team.objects.filter(season=s, code="t32").update(status="expelled")
     Team.objects.create(season=s, code="t33", name="Team 33", handle="user33")
-    competition, draw = finals.champagne_draw(
+    competition, draw = cups.champagne_draw(
         s, season["staff"], base="pasted", primera_a=A, primera_b=B, newcomers="t33", method="seed"
     )
     # The expelled team leaves, the newcomer closes pot 4 ("la lista correrá").
     assert draw.pots[3] == (*(f"t{i}" for i in range(25, 32)), "t33")
     assert str(draw.seed).isdigit()
-    record = finals.champagne_draws(s)[0]
+    record = cups.champagne_draws(s)[0]
     assert record["seed"] == draw.seed and record["origin"]["t33"] == "newcomer"
-    assert cups.draw_groups(draw.pots, record["seed"]).order == draw.order
+    assert cup_rules.draw_groups(draw.pots, record["seed"]).order == draw.order
     assert competition.entries.count() == 32
 
 
@@ -120,26 +120,26 @@ def test_bad_input_is_refused_and_nothing_saved(season):
     ]
     for kwargs in cases:
         with pytest.raises(UserError):
-            finals.champagne_draw(s, staff, **kwargs)
+            cups.champagne_draw(s, staff, **kwargs)
     assert nothing_saved()
     Competition.objects.create(season=s, slug="t24-champagne", kind="knockout", name="x")
     with pytest.raises(UserError, match="taken"):
-        finals.champagne_draw(s, staff, base="pasted", primera_a=A, primera_b=B, method="seed")
-    assert not AuditLog.objects.filter(action=finals.CHAMPAGNE_DRAW).exists()
+        cups.champagne_draw(s, staff, base="pasted", primera_a=A, primera_b=B, method="seed")
+    assert not AuditLog.objects.filter(action=cups.CHAMPAGNE_DRAW).exists()
 
 
 def test_a_live_draw_typed_by_hand(season):
-    pots = cups.champagne_pots(
+    pots = cup_rules.champagne_pots(
         [f"t{i}" for i in range(1, 17)], [f"t{i}" for i in range(17, 33)]
     ).pots
     order = [(team, "ABCDEFGH"[i]) for pot in pots for i, team in enumerate(reversed(pot))]
     text = "\n".join(f"{team} {group.lower()}" for team, group in order)
-    competition, draw = finals.champagne_draw(
+    competition, draw = cups.champagne_draw(
         season["season"],
         season["staff"],
         base="tables",  # the tables as they stand: t1…t16 and t17…t32 in file order
         method="manual",
-        order=finals.parse_draw_order(text),
+        order=cups.parse_draw_order(text),
         slug="t24-cl",
         name="Champagne League 2026",
         legs=1,
@@ -151,18 +151,18 @@ def test_a_live_draw_typed_by_hand(season):
     bad = order[:]
     bad[1] = (bad[1][0], "A")
     with pytest.raises(UserError, match="pot"):
-        finals.champagne_draw(
+        cups.champagne_draw(
             season["season"], season["staff"], base="tables", method="manual", order=bad
         )
     with pytest.raises(UserError, match="line 1"):
-        finals.parse_draw_order("t1")
+        cups.parse_draw_order("t1")
     assert Competition.objects.filter(kind="groups").count() == 1
 
 
 def test_the_service_checks_the_role(season):
     for user in (season["tribunal"], UserFactory(username="player")):
         with pytest.raises(PermissionDenied):
-            finals.champagne_draw(
+            cups.champagne_draw(
                 season["season"], user, base="pasted", primera_a=A, primera_b=B, method="seed"
             )
     assert nothing_saved()

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from events.errors import UserError
 from events.models import AuditLog
-from leagues import finals
+from leagues import brackets, cups, phases
 from leagues.models import Competition, CupBonus, Match, Review, SeasonRole
 from leagues.rules.draft import draw_lots
 from leagues.services import competition_table, import_season
@@ -29,7 +29,7 @@ def level_order(groups) -> str:
     service refuses others), in the order of ORDER."""
     from leagues.rules import cups as cup_rules
 
-    tables = finals._group_tables(groups)
+    tables = cups._group_tables(groups)
     codes = (
         {1: "ns_winners", 2: "ns_runners_up"}
         if (groups.staff_choices or {}).get("cup_groups") == "nucommunity"
@@ -59,7 +59,7 @@ def num(code):
 
 
 def draw(season, **extra):
-    competition, _draw = finals.champagne_draw(
+    competition, _draw = cups.champagne_draw(
         season["season"],
         season["staff"],
         base="pasted",
@@ -130,7 +130,7 @@ def nothing_created():
 def test_closing_the_groups_creates_the_knockout_and_the_conference_lag(season):
     groups = draw(season)
     play_groups(groups)
-    knockout, conference = finals.close_group_stage(
+    knockout, conference = cups.close_group_stage(
         groups, season["staff"], order_across=level_order(groups)
     )
     assert (knockout.slug, conference.slug) == (
@@ -155,7 +155,7 @@ def test_closing_the_groups_creates_the_knockout_and_the_conference_lag(season):
             thirds[k - 1],
             fourths[8 - k],
         )
-    doc = finals.competition_bracket(knockout)
+    doc = brackets.competition_bracket(knockout)
     tie1 = doc["ties"][0]
     assert [s["fed_from"] for s in tie1["slots"]] == [
         "1st of the Champagne League group winners",
@@ -172,7 +172,7 @@ def test_closing_the_groups_creates_the_knockout_and_the_conference_lag(season):
     groups.refresh_from_db()
     assert groups.staff_choices["knockouts"] == [knockout.slug, conference.slug]
     with pytest.raises(UserError, match="closed already"):
-        finals.close_group_stage(groups, season["staff"])
+        cups.close_group_stage(groups, season["staff"])
     entry = AuditLog.objects.get(action="league.group_stage_closed")
     assert entry.after[knockout.slug]["rankings"]["cl_winners"] == winners
 
@@ -182,11 +182,11 @@ def test_closing_the_groups_creates_the_knockout_and_the_conference_lag(season):
         seed_wins(knockout, f"cl_round_of_16_{k}")
     play(knockout, "cl_round_of_16_8-1", 1, 0)  # runner-up at home wins
     play(knockout, "cl_round_of_16_8-2", 1, 0)  # winner at home wins: 1–1
-    result = finals.advance_stage(knockout, season["staff"], "cl_round_of_16")
+    result = phases.advance_stage(knockout, season["staff"], "cl_round_of_16")
     assert result == {"third_matches": ["cl_round_of_16_8"], "created": []}
     assert legs_of(knockout)["cl_round_of_16_8-3"][2] == winners[7]
     play(knockout, "cl_round_of_16_8-3", 0, 0, extra_time=True, penalties_home=4, penalties_away=5)
-    result = finals.advance_stage(knockout, season["staff"], "cl_round_of_16")
+    result = phases.advance_stage(knockout, season["staff"], "cl_round_of_16")
     assert result["created"] == [f"cl_quarter_finals_{k}" for k in range(1, 5)]
     legs = legs_of(knockout)
     # qf1: winner of tie 1 (best winner) v winner of tie 8 (the runner-up, on penalties).
@@ -194,18 +194,18 @@ def test_closing_the_groups_creates_the_knockout_and_the_conference_lag(season):
     assert knockout.matches.get(code="cl_quarter_finals_1-1").round == 2
     for k in range(1, 5):
         seed_wins(knockout, f"cl_quarter_finals_{k}")
-    assert finals.advance_stage(knockout, season["staff"], "cl_quarter_finals")["created"] == [
+    assert phases.advance_stage(knockout, season["staff"], "cl_quarter_finals")["created"] == [
         "cl_semi_finals_1",
         "cl_semi_finals_2",
     ]
     for k in (1, 2):
         seed_wins(knockout, f"cl_semi_finals_{k}")
-    assert finals.advance_stage(knockout, season["staff"], "cl_semi_finals")["created"] == [
+    assert phases.advance_stage(knockout, season["staff"], "cl_semi_finals")["created"] == [
         "cl_final"
     ]
     seed_wins(knockout, "cl_final")
-    assert finals.advance_stage(knockout, season["staff"], "cl_final")["created"] == []
-    doc = finals.competition_bracket(knockout)
+    assert phases.advance_stage(knockout, season["staff"], "cl_final")["created"] == []
+    doc = brackets.competition_bracket(knockout)
     assert doc["outcomes"]["cl_champion"]["team"] == winners[0]
     # Cup legs count without a stream link (§1.4 is for the league final phases).
     assert not doc["require_stream"] and doc["cup"]
@@ -216,12 +216,12 @@ def test_the_group_stage_is_refused_while_open_or_tied(season):
     staff = season["staff"]
     # Matches remain.
     with pytest.raises(UserError, match="still to be played"):
-        finals.close_group_stage(groups, staff)
+        cups.close_group_stage(groups, staff)
     # Every winner 1–0: the group tables are clear, but the teams of one position are
     # equal on every criterion across the groups → staff give the order.
     play_groups(groups, goals=lambda team: 1)
     with pytest.raises(UserError, match="equal on every criterion"):
-        finals.close_group_stage(groups, staff)
+        cups.close_group_stage(groups, staff)
     assert nothing_created()
     # A tie inside a group needing a staff decision: refused too.
     m = groups.matches.filter(group="A").select_related("home", "away").first()
@@ -229,14 +229,14 @@ def test_the_group_stage_is_refused_while_open_or_tied(season):
     others = groups.matches.filter(group="A").exclude(pk=m.pk)
     others.update(home_goals=0, away_goals=0)
     with pytest.raises(UserError, match="Group A"):
-        finals.close_group_stage(groups, staff)
+        cups.close_group_stage(groups, staff)
     assert nothing_created()
     # Not a group stage; no role.
     with pytest.raises(UserError):
-        finals.close_group_stage(Competition.objects.get(slug="t24-primera-a"), staff)
+        cups.close_group_stage(Competition.objects.get(slug="t24-primera-a"), staff)
     for user in (season["tribunal"], UserFactory(username="player")):
         with pytest.raises(PermissionDenied):
-            finals.close_group_stage(groups, user)
+            cups.close_group_stage(groups, user)
     assert nothing_created()
 
 
@@ -244,7 +244,7 @@ def test_staff_order_teams_equal_across_groups(season):
     groups = draw(season)
     play_groups(groups, goals=lambda team: 1)
     order = level_order(groups)
-    knockout, _conference = finals.close_group_stage(groups, season["staff"], order_across=order)
+    knockout, _conference = cups.close_group_stage(groups, season["staff"], order_across=order)
     # Group winners are t1…t8 (pot 1), ranked by the staff order: t1 best; runners-up
     # t9…t16: t16 worst → t1 v t16.
     assert legs_of(knockout)["cl_round_of_16_1-2"][2:] == ("t1", "t16")
@@ -286,7 +286,7 @@ def test_the_close_button_and_its_permissions(client, season, django_assert_max_
 # --------------------------------------------------------------------------- Nucommunity
 def test_a_nucommunity_knockout_from_a_seeded_draw(season):
     entrants = [f"t{i}" for i in range(1, 9)]
-    competition, record = finals.nucommunity_create(
+    competition, record = cups.nucommunity_create(
         season["season"], season["staff"], format="knockout", teams=entrants, seed="ns-1"
     )
     drawn = list(draw_lots(entrants, "ns-1").order)
@@ -299,11 +299,11 @@ def test_a_nucommunity_knockout_from_a_seeded_draw(season):
     assert legs["ns_quarter_finals_4-2"][2:] == (drawn[6], drawn[7])
     for k in range(1, 5):
         seed_wins(competition, f"ns_quarter_finals_{k}")
-    result = finals.advance_stage(competition, season["staff"], "ns_quarter_finals")
+    result = phases.advance_stage(competition, season["staff"], "ns_quarter_finals")
     assert result["created"] == ["ns_semi_finals_1", "ns_semi_finals_2"]
     # Neighbours: winner of tie 1 v winner of tie 2.
     assert legs_of(competition)["ns_semi_finals_1-2"][2:] == (drawn[0], drawn[2])
-    assert finals.nucommunity_draws(season["season"])[0]["competition"] == competition.slug
+    assert cups.nucommunity_draws(season["season"])[0]["competition"] == competition.slug
     # Only the first phase counts for the compliance table (ANFPES T24 §IV.1).
     from leagues.services import season_compliance
 
@@ -314,7 +314,7 @@ def test_a_nucommunity_knockout_from_a_seeded_draw(season):
 
 def test_a_nucommunity_groups_and_knockout(season):
     entrants = [f"t{i}" for i in range(1, 17)]
-    groups, record = finals.nucommunity_create(
+    groups, record = cups.nucommunity_create(
         season["season"],
         season["staff"],
         format="groups_knockout",
@@ -329,9 +329,7 @@ def test_a_nucommunity_groups_and_knockout(season):
     assert record["groups"]["A"] == [lot[0], lot[4], lot[8], lot[12]]
     assert groups.matches.count() == 4 * 6
     play_groups(groups)
-    (knockout,) = finals.close_group_stage(
-        groups, season["staff"], order_across=level_order(groups)
-    )
+    (knockout,) = cups.close_group_stage(groups, season["staff"], order_across=level_order(groups))
     assert knockout.slug == "t24-nucommunity-knockout" and not knockout.counts_for_compliance
     winners, runners_up = ranked(groups, 1), ranked(groups, 2)
     assert legs_of(knockout)["ns_quarter_finals_1-2"][2:] == (winners[0], runners_up[3])
@@ -339,7 +337,7 @@ def test_a_nucommunity_groups_and_knockout(season):
 
 def test_a_live_nucommunity_draw_and_bad_input(season):
     s, staff = season["season"], season["staff"]
-    competition, record = finals.nucommunity_create(
+    competition, record = cups.nucommunity_create(
         s, staff, format="knockout", teams="t4 t3 t2 t1", method="manual", order="t2 t4 t1 t3"
     )
     assert record["seed"] is None
@@ -367,12 +365,12 @@ def test_a_live_nucommunity_draw_and_bad_input(season):
     ]
     for kwargs in cases:
         with pytest.raises(UserError):
-            finals.nucommunity_create(s, staff, **kwargs)
+            cups.nucommunity_create(s, staff, **kwargs)
     assert (Competition.objects.count(), Match.objects.count()) == before
     for user in (season["tribunal"], UserFactory(username="player")):
         with pytest.raises(PermissionDenied):
-            finals.nucommunity_create(s, user, format="knockout", teams="t5 t6", slug="y-ns")
-    assert AuditLog.objects.filter(action=finals.NUCOMMUNITY_DRAW).count() == 1
+            cups.nucommunity_create(s, user, format="knockout", teams="t5 t6", slug="y-ns")
+    assert AuditLog.objects.filter(action=cups.NUCOMMUNITY_DRAW).count() == 1
 
 
 def test_the_nucommunity_page_and_its_permissions(client, season, django_assert_max_num_queries):
@@ -401,10 +399,10 @@ def test_the_nucommunity_page_and_its_permissions(client, season, django_assert_
 # --------------------------------------------------------------------------- bonus points
 def test_bonus_points_and_reaped_users_losing_them(client, season, monkeypatch):
     s, staff = season["season"], season["staff"]
-    finals.add_cup_bonus(s, staff, team="t1", points=3, reason="NS round of 16")
-    finals.add_cup_bonus(s, staff, team="t2", points="5", reason="NS winner")
-    finals.add_cup_bonus(s, staff, team="t1", points=-1, reason="correction")
-    rows = {r["team"]: r for r in finals.season_cup_bonus(s)}
+    cups.add_cup_bonus(s, staff, team="t1", points=3, reason="NS round of 16")
+    cups.add_cup_bonus(s, staff, team="t2", points="5", reason="NS winner")
+    cups.add_cup_bonus(s, staff, team="t1", points=-1, reason="correction")
+    rows = {r["team"]: r for r in cups.season_cup_bonus(s)}
     assert rows["t1"]["payable"] == 2 and rows["t2"]["payable"] == 5
     assert AuditLog.objects.filter(action="league.cup_bonus").count() == 3
     # Bad input: nothing saved.
@@ -415,14 +413,13 @@ def test_bonus_points_and_reaped_users_losing_them(client, season, monkeypatch):
         dict(team="t99", points=1, reason="x"),
     ):
         with pytest.raises(UserError):
-            finals.add_cup_bonus(s, staff, **kwargs)
+            cups.add_cup_bonus(s, staff, **kwargs)
     for user in (season["tribunal"], UserFactory(username="player")):
         with pytest.raises(PermissionDenied):
-            finals.add_cup_bonus(s, user, team="t1", points=1, reason="x")
+            cups.add_cup_bonus(s, user, team="t1", points=1, reason="x")
     assert CupBonus.objects.count() == 3
-    # A season-end review reaped user2 (team t2): its bonus is lost (§IV.2).
-    from leagues import services
 
+    # A season-end review reaped user2 (team t2): its bonus is lost (§IV.2).
     class Row:
         def __init__(self, user, loses):
             self.user, self.loses_cup_bonus = user, loses
@@ -431,14 +428,14 @@ def test_bonus_points_and_reaped_users_losing_them(client, season, monkeypatch):
         rows = (Row("user1", False), Row("user2", True))
 
     Review.objects.create(season=s, kind="season_end", at=timezone.now())
-    monkeypatch.setattr(services, "season_compliance_table", lambda season: Table())
-    rows = {r["team"]: r for r in finals.season_cup_bonus(s)}
+    monkeypatch.setattr(cups, "season_compliance_table", lambda season: Table())
+    rows = {r["team"]: r for r in cups.season_cup_bonus(s)}
     assert (rows["t2"]["earned"], rows["t2"]["forfeited"], rows["t2"]["payable"]) == (5, 5, 0)
     assert rows["t2"]["reaped"] and rows["t1"]["payable"] == 2
     html = client.get(reverse("leagues:cup-bonus", kwargs={"slug": "t24"})).content.decode()
     assert "reaped at season end" in html and "Team 2" in html
     # The ledger shows each entry with its reason: the correction is not netted away.
-    ledger = finals.cup_bonus_ledger(s)
+    ledger = cups.cup_bonus_ledger(s)
     assert [(e["team"], e["points"], e["reason"]) for e in ledger] == [
         ("t1", 3, "NS round of 16"),
         ("t2", 5, "NS winner"),

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from events.errors import UserError
 from events.models import AuditLog
-from leagues import finals, reporting
+from leagues import bracket_decisions, brackets, broadcast, cups, phases, reporting, suspensions
 from leagues.models import Card, Competition, Match, Team
 from leagues.rules import cards as card_rules
 from leagues.rules import season as season_rules
@@ -34,7 +34,7 @@ def playoffs(season):  # noqa: F811
         user = UserFactory(username=f"owner-{code}")
         Team.objects.filter(season=season["season"], code=code).update(user=user)
         players[code] = user
-    competition = finals.close_regular_phase(season["a"], season["staff"])
+    competition = phases.close_regular_phase(season["a"], season["staff"])
     return {"competition": competition, "players": players, **season}
 
 
@@ -111,12 +111,12 @@ def test_a_suspended_footballer_who_played_stays_flagged_after_confirmation(clie
     Card.objects.create(match=leg1, team=leg1.away, footballer="K. Dos", card="red")
     leg2 = get(comp, "qf1-2")  # t1 v t8
     report = send(leg2, t8, 2, 0, lineup=[{"team": "home", "footballer": "k. dos"}])
-    assert [f["report"] for f in finals.suspension_flags(comp.season)] == [report.pk]
+    assert [f["report"] for f in suspensions.suspension_flags(comp.season)] == [report.pk]
     reporting.confirm_report(report, t1)
-    doc = finals.season_suspensions(comp.season)
+    doc = suspensions.season_suspensions(comp.season)
     assert doc["served"] == []
     assert [(s["footballer"], s["team"]) for s in doc["suspensions"]] == [("K. Dos", "t1")]
-    flags = finals.suspension_flags(comp.season)
+    flags = suspensions.suspension_flags(comp.season)
     assert [(f["match"], f["where"], f["report"]) for f in flags] == [
         (f"{comp.slug}/qf1-2", "lineup", None)
     ]
@@ -169,35 +169,33 @@ def test_a_final_phase_leg_without_its_link_says_so_and_can_be_replayed(client, 
     assert entry.comment == "no stream"
     # Nothing to replay any more.
     with pytest.raises(UserError, match="not a match played without"):
-        from leagues import sanctions
-
-        sanctions.replay_unstreamed(leg, staff, reason="again")
+        broadcast.replay_unstreamed(leg, staff, reason="again")
 
 
 def test_staff_add_the_link_of_a_streamed_leg(client, playoffs):
-    from leagues import sanctions
+    from leagues import broadcast
 
     comp, staff = playoffs["competition"], playoffs["staff"]
     play(comp, "qf1-1", 0, 1)
     Match.objects.filter(competition=comp, code="qf1-1").update(stream_url="")
-    assert not {t["id"]: t for t in finals.competition_bracket(comp)["ties"]}["qf1"]["legs"][0][
+    assert not {t["id"]: t for t in brackets.competition_bracket(comp)["ties"]}["qf1"]["legs"][0][
         "counted"
     ]
     with pytest.raises(UserError, match="reason"):
-        sanctions.set_stream_link(get(comp, "qf1-1"), staff, STREAM, reason="")
+        broadcast.set_stream_link(get(comp, "qf1-1"), staff, STREAM, reason="")
     with pytest.raises(PermissionDenied):
-        sanctions.set_stream_link(get(comp, "qf1-1"), playoffs["players"]["t1"], STREAM, reason="x")
+        broadcast.set_stream_link(get(comp, "qf1-1"), playoffs["players"]["t1"], STREAM, reason="x")
     client.force_login(staff)
     link = match_url(comp, "qf1-1", "leagues:match-stream-link")
     assert client.post(link, {"stream_url": STREAM, "reason": "it was streamed"}).status_code == 302
     assert get(comp, "qf1-1").stream_url == STREAM
-    assert {t["id"]: t for t in finals.competition_bracket(comp)["ties"]}["qf1"]["legs"][0][
+    assert {t["id"]: t for t in brackets.competition_bracket(comp)["ties"]}["qf1"]["legs"][0][
         "counted"
     ]
     assert AuditLog.objects.filter(action="league.stream_link_set").count() == 1
     # A leg that counts has nothing to add.
     with pytest.raises(UserError):
-        sanctions.set_stream_link(get(comp, "qf1-2"), staff, STREAM, reason="x")
+        broadcast.set_stream_link(get(comp, "qf1-2"), staff, STREAM, reason="x")
 
 
 def test_the_report_form_requires_the_link_in_league_final_phases_only(client, playoffs):
@@ -240,7 +238,7 @@ def test_a_level_decider_needs_its_shoot_out(client, playoffs):
     home_wins(comp, "qf4")
     for tie in ("qf1", "qf2", "qf3"):
         higher_seed_wins(comp, tie)
-    finals.advance_stage(comp, staff, "a_quarter_finals")
+    phases.advance_stage(comp, staff, "a_quarter_finals")
     third = get(comp, "qf4-3")
     home_user = playoffs["players"][third.home.code]
     for extra in ({}, {"extra_time": True}):
@@ -280,7 +278,7 @@ def test_a_level_decider_needs_its_shoot_out(client, playoffs):
         3,
         4,
     )
-    tie = {t["id"]: t for t in finals.competition_bracket(comp)["ties"]}["qf4"]
+    tie = {t["id"]: t for t in brackets.competition_bracket(comp)["ties"]}["qf4"]
     assert tie["winner"] == third.away.code and tie["decided_by"] == "penalties"
     # 14: the staff Brackets page does not call it "third match required" any more.
     html = client.get(
@@ -295,18 +293,18 @@ def test_a_level_decider_needs_its_shoot_out(client, playoffs):
 
 # ------------------------------------------------------------------ 4, 5, 9. closing
 def test_a_closed_regular_phase_is_final(season):  # noqa: F811
-    from leagues import sanctions
+    from leagues import broadcast, sanctions
 
     a, staff, tribunal = season["a"], season["staff"], season["tribunal"]
     # 5: a must-stream fixture played without its link does not count: closing refuses.
     Match.objects.filter(competition=a, code="m1").update(must_stream=True, stream_url="")
     with pytest.raises(UserError, match=r"m1 \(Team"):
-        finals.close_regular_phase(a, staff)
+        phases.close_regular_phase(a, staff)
     assert not Competition.objects.filter(slug="t24-primera-a-playoffs").exists()
     m1 = Match.objects.select_related("competition__season", "home", "away").get(
         competition=a, code="m1"
     )
-    sanctions.replay_unstreamed(m1, tribunal, reason="no stream")
+    broadcast.replay_unstreamed(m1, tribunal, reason="no stream")
     m1.refresh_from_db()
     assert m1.status == "scheduled"
     reporting.correct_result(
@@ -318,10 +316,10 @@ def test_a_closed_regular_phase_is_final(season):  # noqa: F811
         reason="replayed",
         stream_url=STREAM,
     )
-    finals.close_regular_phase(a, staff)
+    phases.close_regular_phase(a, staff)
     # 9: a second closing says so.
     with pytest.raises(UserError, match="already closed"):
-        finals.close_regular_phase(a, staff)
+        phases.close_regular_phase(a, staff)
     # 4: results, annulments and points of the closed phase no longer change.
     m2 = Match.objects.select_related("competition__season", "home", "away").get(
         competition=a, code="m2"
@@ -335,7 +333,7 @@ def test_a_closed_regular_phase_is_final(season):  # noqa: F811
     with pytest.raises(UserError, match="is closed"):
         sanctions.add_adjustment(a, m2.home, -3, "late", tribunal)
     with pytest.raises(UserError, match="is closed"):
-        sanctions.set_must_stream(m1, staff, False)
+        broadcast.set_must_stream(m1, staff, False)
     m2.refresh_from_db()
     assert m2.status == "played" and m2.home_goals != 5
     # Primera B is still open.
@@ -354,16 +352,16 @@ def test_bad_values_are_refused_with_clear_messages(client, season):  # noqa: F8
     from leagues import labels
 
     staff = season["staff"]
-    comp = finals.close_regular_phase(season["a"], staff)
+    comp = phases.close_regular_phase(season["a"], staff)
     client.force_login(staff)
     url = reverse("leagues:competition-bracket-final-four", kwargs={"slug": comp.slug})
     for data in ({"final_four": "maybe", "reason": "x"}, {"reason": "x"}):
         response = client.post(url, data, follow=True)
         assert "Choose on or off." in response.content.decode()
-    assert finals.final_four_of(Competition.objects.get(pk=comp.pk))  # unchanged
+    assert brackets.final_four_of(Competition.objects.get(pk=comp.pk))  # unchanged
     assert not AuditLog.objects.filter(action="league.final_four_set").exists()
     with pytest.raises(UserError):
-        finals.set_final_four(comp, staff, final_four="no", reason="x")
+        bracket_decisions.set_final_four(comp, staff, final_four="no", reason="x")
     # Nucommunity: legs 1 or 2 only; a name that fits; a knockout of a power of two.
     page = reverse("leagues:staff-nucommunity", kwargs={"slug": "t24"})
     base = {"format": "groups_knockout", "method": "seed", "groups": "8", "seed": "s"}
@@ -377,11 +375,15 @@ def test_bad_values_are_refused_with_clear_messages(client, season):  # noqa: F8
     assert not Competition.objects.filter(slug="t24-nucommunity").exists()
     # Cup bonus of 0 points.
     with pytest.raises(UserError, match="must not be 0"):
-        finals.add_cup_bonus(season["season"], staff, team="t1", points=0, reason="x")
+        cups.add_cup_bonus(season["season"], staff, team="t1", points=0, reason="x")
     # A slot taken in the stage: team names and the stage's label.
     with pytest.raises(UserError) as caught:
-        finals.set_bracket_slot(comp, staff, tie="sf1", side="first", team="t1", reason="x")
-        finals.set_bracket_slot(comp, staff, tie="sf1", side="second", team="t1", reason="x")
+        bracket_decisions.set_bracket_slot(
+            comp, staff, tie="sf1", side="first", team="t1", reason="x"
+        )
+        bracket_decisions.set_bracket_slot(
+            comp, staff, tie="sf1", side="second", team="t1", reason="x"
+        )
     assert "Team 1 already plays tie sf1" in str(caught.value)
     assert str(labels.stage_label("a_semi_finals")) in str(caught.value)
 
@@ -389,7 +391,7 @@ def test_bad_values_are_refused_with_clear_messages(client, season):  # noqa: F8
 def test_the_staff_order_across_groups_takes_level_teams_only(season):  # noqa: F811
     from tests.leagues.test_cups_app import A, B, play_groups
 
-    groups, _draw = finals.champagne_draw(
+    groups, _draw = cups.champagne_draw(
         season["season"],
         season["staff"],
         base="pasted",
@@ -401,7 +403,7 @@ def test_the_staff_order_across_groups_takes_level_teams_only(season):  # noqa: 
     play_groups(groups)
     for order, message in (("zz, t1", "Not teams of this group stage: zz"), ("t1", "not level")):
         with pytest.raises(UserError, match=message):
-            finals.close_group_stage(groups, season["staff"], order_across=order)
+            cups.close_group_stage(groups, season["staff"], order_across=order)
     assert not Competition.objects.filter(kind="knockout").exists()
 
 
@@ -441,8 +443,8 @@ def test_the_stage_closing_text_follows_the_competition(client, season):  # noqa
     from tests.leagues.test_cups_app import A, B, level_order, play_groups
 
     staff = season["staff"]
-    playoffs = finals.close_regular_phase(season["a"], staff)
-    groups, _draw = finals.champagne_draw(
+    playoffs = phases.close_regular_phase(season["a"], staff)
+    groups, _draw = cups.champagne_draw(
         season["season"],
         staff,
         base="pasted",
@@ -452,7 +454,7 @@ def test_the_stage_closing_text_follows_the_competition(client, season):  # noqa
         seed="cl-2026",
     )
     play_groups(groups)
-    knockout, _conf = finals.close_group_stage(groups, staff, order_across=level_order(groups))
+    knockout, _conf = cups.close_group_stage(groups, staff, order_across=level_order(groups))
     client.force_login(staff)
     league = client.get(
         reverse("leagues:competition", kwargs={"slug": playoffs.slug})
@@ -485,7 +487,7 @@ def test_staff_see_no_correction_form_once_the_regular_phase_is_closed(client, s
     url = reverse("leagues:match", kwargs={"slug": a.slug, "code": "m2"})
     assert 'id="correct"' in client.get(url).content.decode()
     assert "can no longer change" not in client.get(url).content.decode()
-    finals.close_regular_phase(a, staff)
+    phases.close_regular_phase(a, staff)
     html = client.get(url).content.decode()
     assert "can no longer change" in html
     assert reverse("leagues:match-correct", kwargs={"slug": a.slug, "code": "m2"}) not in html

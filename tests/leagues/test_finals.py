@@ -386,9 +386,9 @@ def finished_league(db):
 
 def test_closing_primera_a_creates_the_playoffs(client, finished_league):
     from events.models import AuditLog
-    from leagues import finals
+    from leagues import phases
 
-    playoffs = finals.close_regular_phase(finished_league["competition"], finished_league["staff"])
+    playoffs = phases.close_regular_phase(finished_league["competition"], finished_league["staff"])
     assert (playoffs.slug, playoffs.kind) == ("t24-primera-a-playoffs", "knockout")
     legs = {
         m.code: (m.tie, m.leg, m.home.code, m.away.code, m.final_deadline)
@@ -417,24 +417,24 @@ def test_closing_primera_a_creates_the_playoffs(client, finished_league):
     from events.errors import UserError
 
     with pytest.raises(UserError):
-        finals.close_regular_phase(finished_league["competition"], finished_league["staff"])
+        phases.close_regular_phase(finished_league["competition"], finished_league["staff"])
 
 
 def test_closing_needs_a_finished_phase_and_staff(finished_league):
     from django.core.exceptions import PermissionDenied
 
     from events.errors import UserError
-    from leagues import finals
+    from leagues import phases
     from tests.factories import UserFactory
 
     competition = finished_league["competition"]
     with pytest.raises((PermissionDenied, UserError)):
-        finals.close_regular_phase(competition, UserFactory(username="nobody"))
+        phases.close_regular_phase(competition, UserFactory(username="nobody"))
     Match.objects.filter(pk=competition.matches.first().pk).update(
         status="scheduled", home_goals=None, away_goals=None
     )
     with pytest.raises(UserError, match="still to be played"):
-        finals.close_regular_phase(competition, finished_league["staff"])
+        phases.close_regular_phase(competition, finished_league["staff"])
     assert Competition.objects.filter(kind="knockout").count() == 0
 
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from events.errors import UserError
 from events.models import AuditLog
-from leagues import finals
+from leagues import brackets, phases
 from leagues.models import Competition, Match, SeasonRole
 from leagues.services import import_season
 from tests.factories import UserFactory
@@ -100,33 +100,33 @@ def higher_seed_wins(competition, tie):
 
 
 def bracket(competition):
-    return {t["id"]: t for t in finals.competition_bracket(competition)["ties"]}
+    return {t["id"]: t for t in brackets.competition_bracket(competition)["ties"]}
 
 
 # --------------------------------------------------------------------------- Primera A
 def test_primera_a_quarter_finals_to_the_champion(season):
     staff = season["staff"]
-    playoffs = finals.close_regular_phase(season["a"], staff)
+    playoffs = phases.close_regular_phase(season["a"], staff)
     for tie in ("qf1", "qf2", "qf3"):
         higher_seed_wins(playoffs, tie)
     # qf4 3v6: leg 2 missing → undecided: the stage is not closed, nothing is created.
     play(playoffs, "qf4-1", 0, 1)
     with pytest.raises(UserError, match="qf4"):
-        finals.advance_stage(playoffs, staff, "a_quarter_finals")
+        phases.advance_stage(playoffs, staff, "a_quarter_finals")
     assert playoffs.matches.count() == 8
     assert not AuditLog.objects.filter(action="league.stage_closed").exists()
     # Level 1–1 on aggregate (Tottenham–Ajax-like): closing creates the third match,
     # hosted by the better regular-phase position (t3, 3rd), and nothing else.
     play(playoffs, "qf4-1", 1, 0)  # t6 1–0 t3
     play(playoffs, "qf4-2", 1, 0)  # t3 1–0 t6
-    result = finals.advance_stage(playoffs, staff, "a_quarter_finals")
+    result = phases.advance_stage(playoffs, staff, "a_quarter_finals")
     assert result == {"third_matches": ["qf4"], "created": []}
     assert legs_of(playoffs)["qf4-3"] == ("qf4", 3, "t3", "t6")
     # Still undecided until the third match is played (0–0, 5–4 on penalties as 1977).
     with pytest.raises(UserError, match="qf4"):
-        finals.advance_stage(playoffs, staff, "a_quarter_finals")
+        phases.advance_stage(playoffs, staff, "a_quarter_finals")
     play(playoffs, "qf4-3", 0, 0, extra_time=True, penalties_home=4, penalties_away=5)
-    result = finals.advance_stage(playoffs, staff, "a_quarter_finals")
+    result = phases.advance_stage(playoffs, staff, "a_quarter_finals")
     assert result == {"third_matches": [], "created": ["sf1", "sf2"]}
     legs = legs_of(playoffs)
     # Semi-finals in bracket order: winner qf1 (t1) v winner qf2 (t4); winner qf3 (t2) v
@@ -141,45 +141,45 @@ def test_primera_a_quarter_finals_to_the_champion(season):
     assert ties["qf4"]["winner"] == "t6" and ties["qf4"]["decided_by"] == "penalties"
     # Closing again creates nothing new: refused.
     with pytest.raises(UserError, match="closed already"):
-        finals.advance_stage(playoffs, staff, "a_quarter_finals")
+        phases.advance_stage(playoffs, staff, "a_quarter_finals")
     higher_seed_wins(playoffs, "sf1")
     play(playoffs, "sf2-1", 3, 0)  # t6 wins 3–1 on aggregate
     play(playoffs, "sf2-2", 1, 0)
-    assert finals.advance_stage(playoffs, staff, "a_semi_finals")["created"] == ["final"]
+    assert phases.advance_stage(playoffs, staff, "a_semi_finals")["created"] == ["final"]
     legs = legs_of(playoffs)
     assert legs["final-1"] == ("final", 1, "t6", "t1")
     assert legs["final-2"] == ("final", 2, "t1", "t6")
     higher_seed_wins(playoffs, "final")
-    assert finals.advance_stage(playoffs, staff, "a_final")["created"] == []
-    doc = finals.competition_bracket(playoffs)
+    assert phases.advance_stage(playoffs, staff, "a_final")["created"] == []
+    doc = brackets.competition_bracket(playoffs)
     assert doc["outcomes"]["champion_a"]["team"] == "t1"
     assert AuditLog.objects.filter(action="league.stage_closed").count() == 3
     assert AuditLog.objects.filter(action="league.third_matches_created").count() == 1
 
 
 def test_a_stage_needs_staff_and_a_known_stage(season):
-    playoffs = finals.close_regular_phase(season["a"], season["staff"])
+    playoffs = phases.close_regular_phase(season["a"], season["staff"])
     for tie in ("qf1", "qf2", "qf3", "qf4"):
         higher_seed_wins(playoffs, tie)
     for user in (season["tribunal"], UserFactory(username="player")):
         with pytest.raises(PermissionDenied):
-            finals.advance_stage(playoffs, user, "a_quarter_finals")
+            phases.advance_stage(playoffs, user, "a_quarter_finals")
     for stage in ("a_semi_finals", "nope", ""):
         with pytest.raises(UserError):
-            finals.advance_stage(playoffs, season["staff"], stage)
+            phases.advance_stage(playoffs, season["staff"], stage)
     with pytest.raises(UserError):
-        finals.advance_stage(season["a"], season["staff"], "a_quarter_finals")
+        phases.advance_stage(season["a"], season["staff"], "a_quarter_finals")
     assert playoffs.matches.count() == 8
     assert not AuditLog.objects.filter(action="league.stage_closed").exists()
 
 
 def test_a_friendly_leg_leaves_the_tie_undecided(season):
-    playoffs = finals.close_regular_phase(season["a"], season["staff"])
+    playoffs = phases.close_regular_phase(season["a"], season["staff"])
     for tie in ("qf1", "qf2", "qf3", "qf4"):
         higher_seed_wins(playoffs, tie)
     Match.objects.filter(competition=playoffs, code="qf2-2").update(stream_url="")
     with pytest.raises(UserError, match="qf2"):
-        finals.advance_stage(playoffs, season["staff"], "a_quarter_finals")
+        phases.advance_stage(playoffs, season["staff"], "a_quarter_finals")
     assert playoffs.matches.count() == 8
 
 
@@ -187,13 +187,13 @@ def test_a_friendly_leg_leaves_the_tie_undecided(season):
 def finish_stage(competition, stage, staff, ties):
     for tie in ties:
         higher_seed_wins(competition, tie)
-    return finals.advance_stage(competition, staff, stage)
+    return phases.advance_stage(competition, staff, stage)
 
 
 def test_primera_b_promotion_zones_liguilla_and_next_divisions(client, season):
     staff = season["staff"]
     # Primera B goes first: the title_decider flag marks it.
-    post = finals.close_regular_phase(season["b"], staff)
+    post = phases.close_regular_phase(season["b"], staff)
     assert (post.slug, post.kind) == ("t24-primera-b-playoffs", "knockout")
     # 2nd (t18) v 5th (t21), 3rd (t19) v 4th (t20); the better-placed hosts leg 2.
     assert legs_of(post) == {
@@ -241,14 +241,14 @@ def test_primera_b_promotion_zones_liguilla_and_next_divisions(client, season):
     assert legs["lig1-2"] == ("lig1", 2, "t12", "t21")
     assert legs["lig2-2"] == ("lig2", 2, "t13", "t20")
     # Next season's divisions wait for the Liguilla.
-    assert finals.season_next_divisions(season["season"])["primera_a"] is None
+    assert phases.season_next_divisions(season["season"])["primera_a"] is None
     # lig1: the Primera B side wins; lig2, lig3: the Primera A side.
     play(post, "lig1-1", 2, 0)  # t21 at home
     play(post, "lig1-2", 0, 0)
     higher_seed_wins(post, "lig2")
     higher_seed_wins(post, "lig3")
-    assert finals.advance_stage(post, staff, "liguilla")["created"] == []
-    nxt = finals.season_next_divisions(season["season"])
+    assert phases.advance_stage(post, staff, "liguilla")["created"] == []
+    nxt = phases.season_next_divisions(season["season"])
     up = {m["team"] for m in nxt["moves"] if m["to"] == "primera_a"}
     down = {m["team"] for m in nxt["moves"] if m["to"] == "primera_b"}
     assert up == {"t17", "t18", "t21"}
@@ -264,13 +264,13 @@ def test_primera_b_needs_its_table_resolved(season):
     m = b.matches.first()
     Match.objects.filter(pk=m.pk).update(status="scheduled", home_goals=None, away_goals=None)
     with pytest.raises(UserError, match="still to be played"):
-        finals.close_regular_phase(b, season["staff"])
+        phases.close_regular_phase(b, season["staff"])
     assert not Competition.objects.filter(kind="knockout").exists()
 
 
 # --------------------------------------------------------------------------- pages
 def test_the_stage_button_and_its_permissions(client, season):
-    playoffs = finals.close_regular_phase(season["a"], season["staff"])
+    playoffs = phases.close_regular_phase(season["a"], season["staff"])
     for tie in ("qf1", "qf2", "qf3", "qf4"):
         higher_seed_wins(playoffs, tie)
     page_url = reverse("leagues:competition", kwargs={"slug": playoffs.slug})
@@ -299,7 +299,7 @@ def test_the_stage_button_and_its_permissions(client, season):
 
 
 def test_pages_cost_bounded_queries(client, season, django_assert_max_num_queries):
-    post = finals.close_regular_phase(season["b"], season["staff"])
+    post = phases.close_regular_phase(season["b"], season["staff"])
     finish_stage(post, "b_promotion_semi_finals", season["staff"], ["psf1", "psf2"])
     url = reverse("api-competition-bracket", kwargs={"slug": post.slug})
     # The zones are in: the bracket reads both league tables for the Liguilla's slots.
@@ -332,7 +332,7 @@ def test_the_demo_final_phases_can_be_played_through(client, settings, tmp_path)
     play(playoffs, "qf2-3", 2, 1)
     client.post(action, {"stage": "a_quarter_finals", "confirm": "1"})
     assert {"sf1-1", "sf2-2"} <= set(legs_of(playoffs))
-    result = finals.advance_stage(post, staff, "b_promotion_semi_finals")
+    result = phases.advance_stage(post, staff, "b_promotion_semi_finals")
     assert "pfinal" in result["created"] and "za_sf1" in result["created"]
     page = client.get(reverse("leagues:competition", kwargs={"slug": post.slug}))
     assert page.status_code == 200 and "lig3" in page.content.decode()
@@ -364,7 +364,7 @@ def test_a_cup_from_a_file_only_gets_third_matches(season):
     SeasonRole.objects.create(
         season=competition.season, user=season["staff"], role=SeasonRole.Role.STAFF
     )
-    result = finals.advance_stage(competition, season["staff"], "round_1")
+    result = phases.advance_stage(competition, season["staff"], "round_1")
     assert result == {"third_matches": ["semi-a"], "created": []}
     # No rank across competitions: the host of leg 2 hosts the third match.
     assert legs_of(competition)["semi-a-3"] == ("semi-a", 3, "t2", "t1")
@@ -372,15 +372,15 @@ def test_a_cup_from_a_file_only_gets_third_matches(season):
         status="played", home_goals=0, away_goals=1
     )
     with pytest.raises(UserError, match="season file"):
-        finals.advance_stage(competition, season["staff"], "round_1")
+        phases.advance_stage(competition, season["staff"], "round_1")
     assert competition.matches.count() == 5
 
 
 def test_a_level_promotion_semi_final_is_hosted_by_the_better_placed(season):
-    post = finals.close_regular_phase(season["b"], season["staff"])
+    post = phases.close_regular_phase(season["b"], season["staff"])
     home_wins(post, "psf2")  # 3rd (t19) v 4th (t20): 1–1
     higher_seed_wins(post, "psf1")
-    result = finals.advance_stage(post, season["staff"], "b_promotion_semi_finals")
+    result = phases.advance_stage(post, season["staff"], "b_promotion_semi_finals")
     assert result["third_matches"] == ["psf2"]
     assert legs_of(post)["psf2-3"] == ("psf2", 3, "t19", "t20")
     assert not post.matches.filter(tie="pfinal").exists()

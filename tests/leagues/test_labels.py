@@ -33,7 +33,7 @@ def test_source_and_stage_labels_read_as_the_rules_in_english(spec):
         for stage in spec.stages:
             expected = bracket_rules.STAGES.get(stage)
             if expected is None:  # a cup round
-                from leagues.finals import cup_stage_name
+                from leagues.brackets import cup_stage_name
 
                 expected = cup_stage_name(stage)
             assert str(labels.stage_label(stage)) == expected

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from events.errors import UserError
 from events.models import AuditLog
-from leagues import finals, sanctions
+from leagues import adapters, brackets, broadcast, sanctions
 from leagues.access import season_permissions
 from leagues.models import Adjustment, Competition, Match, ResultReport, SeasonRole, Team
 from leagues.services import competition_table, import_season
@@ -359,23 +359,23 @@ def test_a_superuser_records_an_incident(small):
 # --------------------------------------------------------------------------- must stream
 def test_must_stream_is_set_and_lifted_by_league_staff(small):
     m = match("m3")
-    sanctions.set_must_stream(m, small["staff"], True, reason="title at stake")
+    broadcast.set_must_stream(m, small["staff"], True, reason="title at stake")
     assert match("m3").must_stream is True
     entry = AuditLog.objects.latest("id")
     assert entry.action == "league.must_stream_set" and entry.comment == "title at stake"
     assert (entry.before, entry.after["must_stream"]) == ({"must_stream": False}, True)
     with pytest.raises(UserError, match="already requires"):
-        sanctions.set_must_stream(match("m3"), small["staff"], True)
-    sanctions.set_must_stream(match("m3"), small["staff"], False)
+        broadcast.set_must_stream(match("m3"), small["staff"], True)
+    broadcast.set_must_stream(match("m3"), small["staff"], False)
     assert match("m3").must_stream is False
     with pytest.raises(UserError, match="does not require"):
-        sanctions.set_must_stream(match("m3"), small["staff"], False)
+        broadcast.set_must_stream(match("m3"), small["staff"], False)
 
 
 @pytest.mark.parametrize("who", ["tribunal", "player", "outsider"])
 def test_must_stream_needs_the_calendar_permission(small, who):
     with pytest.raises(PermissionDenied):
-        sanctions.set_must_stream(match("m3"), small[who], True)
+        broadcast.set_must_stream(match("m3"), small[who], True)
     assert match("m3").must_stream is False
 
 
@@ -383,21 +383,21 @@ def test_must_stream_refusals_change_nothing(small):
     before = snapshot(small["season"])
     for m in (match("k1", CUP), match("g1", GROUPS)):  # final phases and cups: no
         with pytest.raises(UserError, match="regular-phase"):
-            sanctions.set_must_stream(m, small["staff"], True)
+            broadcast.set_must_stream(m, small["staff"], True)
     with pytest.raises(UserError, match="not waiting to be played"):
-        sanctions.set_must_stream(match("m1"), small["staff"], True)  # after the fact
+        broadcast.set_must_stream(match("m1"), small["staff"], True)  # after the fact
     with pytest.raises(UserError):
-        sanctions.set_must_stream(match("m3"), small["staff"], "yes")
+        broadcast.set_must_stream(match("m3"), small["staff"], "yes")
     open_report(match("m3"))
     before = snapshot(small["season"])
     with pytest.raises(UserError, match="open result report"):
-        sanctions.set_must_stream(match("m3"), small["staff"], True)
+        broadcast.set_must_stream(match("m3"), small["staff"], True)
     assert snapshot(small["season"]) == before
 
 
 def test_a_must_stream_match_without_its_link_does_not_count_in_the_table(small):
     m = match("m3")
-    sanctions.set_must_stream(m, small["staff"], True)
+    broadcast.set_must_stream(m, small["staff"], True)
     Match.objects.filter(pk=m.pk).update(
         status="played", home_goals=3, away_goals=0, reported_at=timezone.now()
     )
@@ -411,7 +411,7 @@ def test_a_must_stream_match_without_its_link_does_not_count_in_the_table(small)
     # Lifting the requirement after the fact makes it count again.
     Match.objects.filter(pk=m.pk).update(must_stream=True)
     assert row("t1")["played"] == 1
-    sanctions.set_must_stream(match("m3"), small["staff"], False)
+    broadcast.set_must_stream(match("m3"), small["staff"], False)
     assert row("t1")["played"] == 2
 
 
@@ -439,13 +439,13 @@ def test_brackets_read_a_must_stream_match_without_link_as_void(small):
         "leg": None,
         "must_stream": True,
     }
-    assert "must_stream" in finals.MATCH_FIELDS
-    assert finals._rule_match(row_).status == "void"
-    assert finals._rule_match({**row_, "stream_url": "https://y.tv/1"}).status == "played"
-    assert finals._rule_match({**row_, "must_stream": False}).status == "played"
+    assert "must_stream" in adapters.MATCH_FIELDS
+    assert adapters.rule_match(row_).status == "void"
+    assert adapters.rule_match({**row_, "stream_url": "https://y.tv/1"}).status == "played"
+    assert adapters.rule_match({**row_, "must_stream": False}).status == "played"
     # The real bracket loads the field (one query, as before).
     Match.objects.filter(competition__slug=CUP, code="k1").update(must_stream=True)
-    doc = finals.competition_bracket(Competition.objects.get(slug=CUP))
+    doc = brackets.competition_bracket(Competition.objects.get(slug=CUP))
     legs = [leg for tie in doc["ties"] for leg in tie["legs"] if leg["match"] == "k1"]
     assert [(leg["status"], leg["counted"]) for leg in legs] == [("void", False)]
 
@@ -558,7 +558,7 @@ def test_match_page_shows_the_broadcast_requirement(client, small):
     client.force_login(small["player"])  # t1, home
     page = client.get(url("match")).content.decode()
     assert "Broadcast required" not in page and 'name="stream_url"' not in page
-    sanctions.set_must_stream(m, small["staff"], True)
+    broadcast.set_must_stream(m, small["staff"], True)
     page = client.get(url("match")).content.decode()
     assert "Broadcast required" in page
     assert "Stream link (broadcast required)" in page and 'name="stream_url"' in page

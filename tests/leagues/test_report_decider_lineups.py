@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from events.errors import UserError
-from leagues import finals, reporting
+from leagues import bracket_decisions, brackets, phases, reporting, suspensions
 from leagues.models import Card, Match, Team
 from tests.factories import UserFactory
 from tests.leagues.test_finals_stages import (
@@ -29,7 +29,7 @@ def playoffs(season):  # noqa: F811
         user = UserFactory(username=f"owner-{code}")
         Team.objects.filter(season=season["season"], code=code).update(user=user)
         players[code] = user
-    competition = finals.close_regular_phase(season["a"], season["staff"])
+    competition = phases.close_regular_phase(season["a"], season["staff"])
     return {"competition": competition, "players": players, **season}
 
 
@@ -57,7 +57,7 @@ def test_a_player_reports_a_third_match_won_on_penalties(client, playoffs):
     home_wins(comp, "qf4")  # t3 v t6, 1–1 on aggregate
     for tie in ("qf1", "qf2", "qf3"):
         higher_seed_wins(comp, tie)
-    assert finals.advance_stage(comp, staff, "a_quarter_finals")["third_matches"] == ["qf4"]
+    assert phases.advance_stage(comp, staff, "a_quarter_finals")["third_matches"] == ["qf4"]
     third = get(comp, "qf4-3")
     home_user = playoffs["players"][third.home.code]
     away_user = playoffs["players"][third.away.code]
@@ -104,7 +104,7 @@ def test_a_player_reports_a_third_match_won_on_penalties(client, playoffs):
     reporting.confirm_report(report, away_user)
     third.refresh_from_db()
     assert (third.extra_time, third.penalties_home, third.penalties_away) == (True, 5, 4)
-    tie = {t["id"]: t for t in finals.competition_bracket(comp)["ties"]}["qf4"]
+    tie = {t["id"]: t for t in brackets.competition_bracket(comp)["ties"]}["qf4"]
     assert tie["winner"] == third.home.code
 
 
@@ -130,7 +130,7 @@ def test_a_suspended_footballer_in_a_lineup_flags_the_fixture(client, playoffs):
         {"team": "t1", "footballer": "n. red"},
         {"team": "t8", "footballer": "A. Other"},
     ]
-    flags = finals.suspension_flags(comp.season)
+    flags = suspensions.suspension_flags(comp.season)
     assert [(f["match"], f["footballer"], f["where"], f["report"]) for f in flags] == [
         (f"{comp.slug}/qf1-2", "N. Red", "lineup", report.pk)
     ]
@@ -143,7 +143,7 @@ def test_a_suspended_footballer_in_a_lineup_flags_the_fixture(client, playoffs):
     reporting.confirm_report(report, t8)
     leg2.refresh_from_db()
     Match.objects.filter(pk=leg2.pk).update(lineup=[{"team": "t1", "footballer": "N. Red"}])
-    flags = finals.suspension_flags(comp.season)
+    flags = suspensions.suspension_flags(comp.season)
     assert [(f["match"], f["where"], f["report"]) for f in flags] == [
         (f"{comp.slug}/qf1-2", "lineup", None)
     ]
@@ -173,9 +173,9 @@ def test_bookings_naming_a_suspended_footballer_flag_an_open_report(playoffs):
         0,
         cards=[{"team": "t1", "footballer": "N. Red", "card": "yellow"}],
     )
-    flags = finals.suspension_flags(comp.season, match=get(comp, "qf1-2"))
+    flags = suspensions.suspension_flags(comp.season, match=get(comp, "qf1-2"))
     assert [(f["where"], f["report"]) for f in flags] == [("cards", report.pk)]
-    assert finals.suspension_flags(comp.season, match=get(comp, "qf2-1")) == []
+    assert suspensions.suspension_flags(comp.season, match=get(comp, "qf2-1")) == []
 
 
 def test_the_flagged_pages_cost_bounded_queries(client, playoffs, django_assert_max_num_queries):
@@ -208,7 +208,7 @@ def test_an_award_names_the_open_reports_it_rejects_in_the_audit(playoffs):
 
     comp = playoffs["competition"]
     report = send(get(comp, "qf4-1"), playoffs["players"]["t3"], 1, 0)
-    finals.award_tie(comp, playoffs["tribunal"], tie="qf4", team="t6", reason="§III.2")
+    bracket_decisions.award_tie(comp, playoffs["tribunal"], tie="qf4", team="t6", reason="§III.2")
     report.refresh_from_db()
     assert report.status == ResultReport.Status.REJECTED
     entry = AuditLog.objects.get(action="league.tie_awarded")
@@ -233,7 +233,7 @@ def test_a_staff_correction_takes_the_same_decider_checks_as_a_report(playoffs):
     home_wins(comp, "qf4")
     for tie in ("qf1", "qf2", "qf3"):
         higher_seed_wins(comp, tie)
-    finals.advance_stage(comp, staff, "a_quarter_finals")
+    phases.advance_stage(comp, staff, "a_quarter_finals")
     third = get(comp, "qf4-3")
     with pytest.raises(UserError, match="after extra time"):
         reporting.correct_result(

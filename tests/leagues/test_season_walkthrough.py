@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.utils import timezone
 
-from leagues import finals, reporting
+from leagues import brackets, cups, phases, reporting
 from leagues.models import Competition, Match, Season
 from leagues.services import competition_table
 from tests.leagues.test_reporting import png
@@ -63,11 +63,11 @@ def play_out(competition, staff, *, before_close=None) -> list[str]:
         if before_close:
             before_close(competition)
         play_scheduled(competition, staff)
-        stages = finals.bracket_display(finals.competition_bracket(competition))
+        stages = brackets.bracket_display(brackets.competition_bracket(competition))
         stage = next((s for s in stages if s["can_close"]), None)
         if stage is None:
             return closed
-        finals.advance_stage(competition, staff, stage["code"])
+        phases.advance_stage(competition, staff, stage["code"])
         closed.append(stage["code"])
     raise AssertionError("the knockout never ended")
 
@@ -75,7 +75,7 @@ def play_out(competition, staff, *, before_close=None) -> list[str]:
 def ties(competition):
     return {
         t["id"]: t
-        for t in finals.competition_bracket(competition)["ties"]
+        for t in brackets.competition_bracket(competition)["ties"]
         if t["legs"] or t["winner"]
     }
 
@@ -105,7 +105,7 @@ def test_the_t24_regular_phase_is_finished_and_makes_the_playoffs(demo):
         for tie in table["unresolved"]:
             decide_tie(league, staff, tie["teams"])
         order = [row["team"] for row in competition_table(league)["rows"]]
-    playoffs = finals.close_regular_phase(league, staff)
+    playoffs = phases.close_regular_phase(league, staff)
     seeds = {i + 1: code for i, code in enumerate(order)}
     legs = {
         m.code: (m.home.code, m.away.code) for m in playoffs.matches.select_related("home", "away")
@@ -136,7 +136,7 @@ def test_the_t23_post_season_and_next_divisions(client, demo):
     ]
     # qf2 is level on aggregate in the demo: closing creates its third match, which its
     # two players report (extra time, penalties) and confirm with their demo accounts.
-    assert finals.advance_stage(a_playoffs, staff, "a_quarter_finals")["third_matches"] == ["qf2"]
+    assert phases.advance_stage(a_playoffs, staff, "a_quarter_finals")["third_matches"] == ["qf2"]
     third = a_playoffs.matches.select_related("competition__season", "home", "away").get(
         code="qf2-3"
     )
@@ -188,9 +188,9 @@ def test_the_t23_post_season_and_next_divisions(client, demo):
     assert [s["team"] for s in b["lig3"]["slots"]] == [A[14], B[3]]
     # Every stage is closed: no "close this stage" is offered any more.
     for comp in (a_playoffs, b_post):
-        stages = finals.bracket_display(finals.competition_bracket(comp))
+        stages = brackets.bracket_display(brackets.competition_bracket(comp))
         assert all(s["closed"] and not s["can_close"] for s in stages if s["has_matches"])
-    nxt = finals.season_next_divisions(season)
+    nxt = phases.season_next_divisions(season)
     assert nxt["pending"] == []
     up = {m["team"] for m in nxt["moves"] if m["to"] == "primera_a"}
     down = {m["team"] for m in nxt["moves"] if m["to"] == "primera_b"}
@@ -204,18 +204,18 @@ def test_both_cups_are_played_through(demo):
     staff = demo
     season = Season.objects.get(slug="anfpes-t23-cups")
     groups = Competition.objects.get(slug="anfpes-t23-cups-champagne")
-    knockout, conference = finals.close_group_stage(groups, staff)
+    knockout, conference = cups.close_group_stage(groups, staff)
     assert knockout.matches.filter(leg=1).count() == conference.matches.filter(leg=1).count() == 8
     for cup in (knockout, conference):
         closed = play_out(cup, staff)
         assert len(closed) == 4  # round of 16, quarter-finals, semi-finals, final
         final = [t for t in ties(cup).values() if t["stage"].endswith("_final")]
         assert len(final) == 1 and final[0]["winner"] is not None
-    nucommunity, _draw = finals.nucommunity_create(
+    nucommunity, _draw = cups.nucommunity_create(
         season, staff, format="knockout", method="seed", seed="walkthrough", legs=1
     )
     closed = play_out(nucommunity, staff)
     assert len(closed) == 5  # 32 entrants: five rounds
     assert Match.objects.filter(competition=nucommunity, status="scheduled").count() == 0
-    finals.add_cup_bonus(season, staff, team="t1", points=3, reason="Nucommunity Shit final")
-    assert finals.cup_bonus_ledger(season)[0]["reason"] == "Nucommunity Shit final"
+    cups.add_cup_bonus(season, staff, team="t1", points=3, reason="Nucommunity Shit final")
+    assert cups.cup_bonus_ledger(season)[0]["reason"] == "Nucommunity Shit final"

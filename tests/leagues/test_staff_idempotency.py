@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from events.models import AuditLog
-from leagues import finals, sanctions
+from leagues import cups, sanctions
 from leagues.models import Adjustment, Competition, CupBonus, Match, StaffSubmission
 from tests.factories import UserFactory
 from tests.leagues.test_reporting import league  # noqa: F401 - fixture
@@ -212,8 +212,8 @@ def test_cup_bonus_points_sent_twice_are_saved_once(client, league):  # noqa: F8
 def test_the_cup_bonus_service_is_idempotent_by_client_id(league):  # noqa: F811
     cid = uuid.uuid4()
     kwargs = {"team": "t1", "points": 2, "reason": "final", "client_id": cid}
-    first = finals.add_cup_bonus(league["season"], league["staff"], **kwargs)
-    again = finals.add_cup_bonus(league["season"], league["staff"], **kwargs)
+    first = cups.add_cup_bonus(league["season"], league["staff"], **kwargs)
+    again = cups.add_cup_bonus(league["season"], league["staff"], **kwargs)
     assert (first.already_saved, again.already_saved, again.pk) == (False, True, first.pk)
     assert CupBonus.objects.count() == 1
 

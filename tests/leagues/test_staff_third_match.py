@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from events.errors import UserError
-from leagues import finals, reporting
+from leagues import brackets, reporting
 from leagues.models import Competition, Match, SeasonRole
 from leagues.services import import_season
 from tests.factories import UserFactory
@@ -26,7 +26,7 @@ def cup(db):
 
 
 def winner(slug="t24-cup"):
-    doc = finals.competition_bracket(Competition.objects.get(slug=slug))
+    doc = brackets.competition_bracket(Competition.objects.get(slug=slug))
     tie = next(t for t in doc["ties"] if t["id"] == "f1")
     return tie["winner"]
 

@@ -369,11 +369,11 @@ class Command(BaseCommand):
         """A season whose regular phases are over (ANFPES T23): Primera A (the demo
         league's 16 teams) and Primera B (16 more, ``title_decider``), every fixture played
         so that the lower team id always wins (tables t1…t16 and b1…b16). Both regular
-        phases are closed by ``organiser`` (:func:`leagues.finals.close_regular_phase`):
+        phases are closed by ``organiser`` (:func:`leagues.phases.close_regular_phase`):
         Primera A's quarter-finals are played (qf2 level on aggregate: a third match comes
         when staff close the stage) and so are Primera B's promotion semi-finals, so staff
         can try "Close this stage" on both brackets. Stream links are set (final phases)."""
-        from leagues import finals
+        from leagues import phases
         from leagues.models import Competition, Match, Season, SeasonRole
         from leagues.services import import_season
 
@@ -433,7 +433,7 @@ class Command(BaseCommand):
         Match.objects.bulk_update(matches, ["status", "home_goals", "away_goals"])
         stream = "https://twitch.tv/anfpes-demo"
         for slug in ("anfpes-t23-primera-a", "anfpes-t23-primera-b"):
-            post = finals.close_regular_phase(Competition.objects.get(slug=slug), staff)
+            post = phases.close_regular_phase(Competition.objects.get(slug=slug), staff)
             for m in post.matches.order_by("code"):
                 # The better-placed team (host of leg 2) wins 2–0 on aggregate, except in
                 # qf2: 1–0 each → level, a third match.
@@ -451,8 +451,8 @@ class Command(BaseCommand):
         a Champagne League drawn by ``organiser`` from the pasted T23 tables (seed
         ``demo-2023``, one leg) and its group stage played (the team higher in last
         season's tables always wins), so staff can close the group stage and get the
-        knockout and the Conference Lag (:func:`leagues.finals.close_group_stage`)."""
-        from leagues import finals
+        knockout and the Conference Lag (:func:`leagues.cups.close_group_stage`)."""
+        from leagues import cups
         from leagues.models import Match, Season, SeasonRole
         from leagues.services import import_season
 
@@ -487,7 +487,7 @@ class Command(BaseCommand):
             user=User.objects.get(username="headjudge"),
             role=SeasonRole.Role.TRIBUNAL,
         )
-        groups, _draw = finals.champagne_draw(
+        groups, _draw = cups.champagne_draw(
             season,
             staff,
             base="pasted",
