@@ -580,8 +580,8 @@ class AuditLog(models.Model):
         # The event's audit page lists entries newest first.
         indexes = [
             models.Index(fields=["event", "-at"], name="events_audit_event_at"),
-            # League decisions looked up by what they were about (leagues.finals:
-            # whether a regular phase was closed, on every correction and staff page).
+            # Entries looked up by what they were about (an action on a target); the
+            # closed regular phase, once read here, is now a column of the competition.
             models.Index(fields=["action", "target"], name="events_audit_action_target"),
         ]
 

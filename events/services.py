@@ -430,9 +430,7 @@ def first_played_event(claim) -> Event | None:
     "Account claims"."""
     if not claim.vekn_number:
         return None
-    seat = (
-        _played_seats(claim.vekn_number).select_related("round__event__organisation").first()
-    )
+    seat = _played_seats(claim.vekn_number).select_related("round__event__organisation").first()
     return seat.round.event if seat is not None else None
 
 
