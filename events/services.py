@@ -408,30 +408,31 @@ def register(event: Event, person: Person, actor=None, *, check_in: bool = False
     return reg
 
 
-def _played_seats(vekn_number):
-    """The seats that count as having **played** for an account claim (a ``Seat``
-    queryset, first first): a seat of a competing registration of the person with
-    ``vekn_number`` (a value or an ``OuterRef``) — a VEKN table, a MyL match or a bye.
-    Rule: ``docs/deploy.md`` "Account claims"."""
-    return Seat.objects.filter(
-        registration__person__vekn_number=vekn_number,
-        registration__competing=True,
-    ).order_by("created_at", "id")
+def _registrations_of(vekn_number):
+    """The competing registrations of the person with ``vekn_number`` (a value or an
+    ``OuterRef``), first recorded first (spectators and staff registered only to receive a
+    penalty left out). Rule: ``docs/deploy.md`` "Account claims"."""
+    return Registration.objects.filter(person__vekn_number=vekn_number, competing=True).order_by(
+        "created_at", "id"
+    )
 
 
 def first_played_event(claim) -> Event | None:
-    """The event where the person with ``claim``'s VEKN number **first played** (see
-    :func:`_played_seats`), or ``None`` if they never did. "First" is the seat the server
-    recorded first, not the event's date **[choice]**: an event's date is typed by its
-    organiser and can be changed at any time, so ordering by it would let any
-    organisation back-date an event of its own and make itself "first"; when a seat was
-    recorded cannot be changed. The claim's own time does not matter: a player who signs
-    up at the venue before round 1 is confirmed once seated. Rule: ``docs/deploy.md``
+    """The event that vouches for the person with ``claim``'s VEKN number: the event of
+    their **first registration** the server recorded, once they **played** there (were
+    seated in a round: a VEKN table, a MyL match or a bye); ``None`` while they did not
+    (or have no registration). "First" is when the registration was recorded, not the
+    event's date **[choice]**: an event's date is typed by its organiser and can be
+    changed at any time, and seating a round is quick, so ordering by either would let
+    any organisation register the number in an event of its own and make itself "first";
+    when a registration was recorded cannot be changed. Rule: ``docs/deploy.md``
     "Account claims"."""
     if not claim.vekn_number:
         return None
-    seat = _played_seats(claim.vekn_number).select_related("round__event__organisation").first()
-    return seat.round.event if seat is not None else None
+    first = _registrations_of(claim.vekn_number).select_related("event__organisation").first()
+    if first is None or not Seat.objects.filter(registration=first).exists():
+        return None
+    return first.event
 
 
 def decidable_claims(user, claims=None):
@@ -439,11 +440,11 @@ def decidable_claims(user, claims=None):
     ``user`` may decide, as a queryset (one query, whatever the number of claims).
 
     A platform administrator (superuser) may decide every claim. Anyone else only a claim
-    whose person **first played** in an event of an organisation where ``user`` holds
-    the Organiser role, or in an event where ``user`` holds it (:func:`first_played_event`:
-    the first seat the server recorded). A person not seated yet waits until their first
-    round is seated (or for an administrator). Registering, or even seating, the number
-    in one's own event gives no say while the person played elsewhere first.
+    whose person was **first registered**, and has played (been seated) there, in an
+    event of an organisation where ``user`` holds the Organiser role, or in an event where
+    ``user`` holds it (:func:`first_played_event`). A person not seated there yet waits
+    until they are (or for an administrator). Registering, or even seating, the number in
+    one's own event gives no say while the person was registered elsewhere first.
     Anonymous users decide nothing. Rule: ``docs/deploy.md`` "Account claims" [choice]:
     a VEKN number is public, so only the organisation that first met the player can
     vouch that the account is theirs — and no organisation can make itself that one."""
@@ -457,13 +458,15 @@ def decidable_claims(user, claims=None):
         return claims.none()
     if user.is_superuser:
         return claims
-    first = _played_seats(OuterRef("vekn_number"))
+    first = _registrations_of(OuterRef("vekn_number"))
     return (
         claims.exclude(vekn_number="")
         .annotate(
-            first_event_id=Subquery(first.values("round__event_id")[:1]),
-            first_organisation_id=Subquery(first.values("round__event__organisation_id")[:1]),
+            first_registration_id=Subquery(first.values("id")[:1]),
+            first_event_id=Subquery(first.values("event_id")[:1]),
+            first_organisation_id=Subquery(first.values("event__organisation_id")[:1]),
         )
+        .filter(Exists(Seat.objects.filter(registration_id=OuterRef("first_registration_id"))))
         .filter(
             Q(
                 Exists(

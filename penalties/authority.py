@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from events.access import authority_rulesets, holds_staff_role
 from events.errors import UserError
 from events.limits import check_free_text, field_label
-from events.models import Event
+from events.models import Event, EventRole
 from events.services import SANCTION_RELATED, audit, sanction_summary
 from penalties.models import Appeal, Level, Penalty, Sanction
 from penalties.sanction_rules import BLOCKING, Reach
@@ -263,6 +263,16 @@ def _with_appeals(qs):
     )
 
 
+def _staffed_events(user) -> frozenset[int]:
+    """Ids of the events where ``user`` holds a staff role (on the event or on its
+    organisation); superusers: none (they may confirm anything). Two queries."""
+    if getattr(user, "is_superuser", False) or not getattr(user, "is_authenticated", False):
+        return frozenset()
+    own = set(EventRole.objects.filter(user=user).values_list("event_id", flat=True))
+    own |= set(Event.objects.filter(organisation__roles__user=user).values_list("id", flat=True))
+    return frozenset(own)
+
+
 def authority_lists(user, today: dt.date | None = None) -> dict[str, dict]:
     """For each ruleset ``user`` is the authority of: ``pending`` (sanctions of every
     organisation's events waiting for confirmation, oldest first), ``confirmed`` (live
@@ -271,6 +281,7 @@ def authority_lists(user, today: dt.date | None = None) -> dict[str, dict]:
     queries whatever the rows (at most :data:`LIST_LIMIT` each)."""
     today = today or timezone.localdate()
     out: dict[str, dict] = {}
+    staffed = _staffed_events(user)
     for ruleset in sorted(authority_rulesets(user)):
         live = _with_appeals(Sanction.objects.filter(_live(today), ruleset=ruleset))
         pending = list(live.filter(confirmed_at__isnull=True).order_by("created_at", "id"))
@@ -279,6 +290,9 @@ def authority_lists(user, today: dt.date | None = None) -> dict[str, dict]:
         )
         for s in pending[:LIST_LIMIT] + confirmed:
             _describe(s)
+            # Confirmed by someone else: the user is on the staff of the event that gave it
+            # (:func:`confirm_sanction` refuses them).
+            s.own_event = bool(s.penalty_id) and s.penalty.event_id in staffed
         entry = {"pending": pending[:LIST_LIMIT], "confirmed": confirmed}
         if ruleset == "vekn":
             entry["escalatable"] = list(

@@ -534,3 +534,60 @@ def test_deciding_claims_takes_one_query_for_any_number_of_claims(
         client.logout()
     with django_assert_max_num_queries(1):
         assert len(list(services.decidable_claims(organiser, PlayerClaim.objects.all()))) == 5
+
+
+def test_a_player_registered_but_not_yet_seated_at_home_is_not_claimable_elsewhere(client, db):
+    """Issue 12 finding 4, as the second attacker trial did it: VEKN Chile registers a new
+    player (not seated yet); B registers her number in a back-dated MyL event of its own
+    and pairs a round with her before an impostor claims it. B does not vouch for her
+    (she was registered in Chile first); Chile does once she has played there."""
+    import datetime as dt
+
+    from events import services, swiss_services
+    from events.errors import UserError
+    from events.models import PlayerClaim
+    from events.permissions import Role
+    from tests.factories import (
+        EventFactory,
+        OrganisationFactory,
+        OrganisationRoleFactory,
+        UserFactory,
+    )
+
+    chile = OrganisationFactory(slug="vekn-chile")
+    org_b = OrganisationFactory(slug="org-b")
+    a_organiser, orgb = UserFactory(username="organiser"), UserFactory(username="borg")
+    OrganisationRoleFactory(organisation=chile, user=a_organiser, role=Role.ORGANISER)
+    OrganisationRoleFactory(organisation=org_b, user=orgb, role=Role.ORGANISER)
+    demo_next = EventFactory(organisation=chile, slug="demo-next")
+    zoe = services.find_or_create_person("Zoe Nueva", "3299999")
+    home = services.register(demo_next, zoe, check_in=True)
+    b_myl = EventFactory(
+        organisation=org_b,
+        slug="b-myl2",
+        date=dt.date(2025, 1, 1),
+        ruleset="myl",
+        preset="myl-2026",
+        round_minutes=50,
+        best_of=3,
+        top_cut=0,
+        final_mode="none",
+    )
+    services.register(b_myl, zoe, check_in=True)
+    services.register(b_myl, PersonFactory(), check_in=True)
+    swiss_services.pair_next_round(b_myl, seed=1)
+    signup(client, username="imp_zoe", vekn_number="3299999", name="Zoe Nueva")
+    claims = PlayerClaim.objects.filter(user__username="imp_zoe")
+    assert list(services.decidable_claims(orgb, claims)) == []
+    with pytest.raises(UserError, match="cannot decide this claim"):
+        services.decide_claim(claims.get(), True, orgb, b_myl)
+    # Chile, where she was registered first, decides once she has played there.
+    assert list(services.decidable_claims(a_organiser, claims)) == []
+    for _ in range(3):
+        services.register(demo_next, PersonFactory(), check_in=True)
+    services.seat_next_round(demo_next, seed=1)
+    assert home.person.vekn_number == "3299999"
+    assert len(services.decidable_claims(a_organiser, claims)) == 1
+    services.decide_claim(claims.get(), False, a_organiser, demo_next)
+    zoe.refresh_from_db()
+    assert zoe.user is None

@@ -177,6 +177,9 @@ def test_an_authority_never_confirms_its_own_events_sanction(client, two_orgs):
     ban = _ban_in_b(client, w)
     _grant(w["org_b"], "myl")  # B's organiser is also the national OP manager
     client.force_login(w["org_b"])
+    page = client.get(reverse("authority-sanctions")).content.decode()
+    row = page[page.index(f'id="sanction-{ban.pk}"') :].split("</li>")[0]
+    assert 'value="confirm"' not in row and "another authority or a platform" in row
     response = client.post(
         reverse("authority-sanctions"), {"action": "confirm", "sanction": ban.pk}, follow=True
     )
