@@ -74,7 +74,15 @@ def _lock(sanction_id: int) -> Sanction:
         raise UserError(_("No such suspension or ban."), field="sanction") from None
 
 
-def confirm_sanction(sanction_id: int, actor) -> Outcome:
+def shown_as(s: Sanction) -> str:
+    """A sanction's kind and days as a page shows them (``kind:YYYY-MM-DD:YYYY-MM-DD``,
+    the last day empty for a ban): the confirm form sends it back, so that a sanction
+    changed since the page was loaded is not confirmed unseen."""
+    until = s.ends_on.isoformat() if s.ends_on else ""
+    return f"{s.kind}:{s.starts_on.isoformat()}:{until}"
+
+
+def confirm_sanction(sanction_id: int, actor, *, expected: str | None = None) -> Outcome:
     """The authority of the sanction's ruleset confirms it: from now on it blocks the
     events of that ruleset of every organisation (``penalties.sanction_rules``).
     ``UserError``: not the authority, unknown or lifted sanction, or an authority on the
@@ -100,6 +108,14 @@ def confirm_sanction(sanction_id: int, actor) -> Outcome:
             raise UserError(_("This suspension or ban was lifted."), field="sanction")
         if s.confirmed_at is not None:
             return Outcome(s, False)
+        if expected is not None and expected != shown_as(s):
+            raise UserError(
+                _(
+                    "This suspension or ban changed since the page was loaded (its days "
+                    "or kind): look at it again before confirming it."
+                ),
+                field="sanction",
+            )
         s.confirmed_by = _actor(actor)
         s.confirmed_at = timezone.now()
         s.save(update_fields=["confirmed_by", "confirmed_at"])
@@ -293,6 +309,7 @@ def authority_lists(user, today: dt.date | None = None) -> dict[str, dict]:
             # Confirmed by someone else: the user is on the staff of the event that gave it
             # (:func:`confirm_sanction` refuses them).
             s.own_event = bool(s.penalty_id) and s.penalty.event_id in staffed
+            s.shown_as = shown_as(s)
         entry = {"pending": pending[:LIST_LIMIT], "confirmed": confirmed}
         if ruleset == "vekn":
             entry["escalatable"] = list(

@@ -28,6 +28,11 @@ class AuthorityActionForm(forms.Form):
     ends_on = forms.DateField(
         label=_("Until"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
+    expected = forms.CharField(
+        required=False,
+        max_length=40,
+        help_text=_("The sanction as the page showed it (kind and days), for confirm."),
+    )
     reason = forms.CharField(
         label=_("Reason"), required=False, max_length=FREE_TEXT_MAX_LENGTH, widget=forms.Textarea
     )

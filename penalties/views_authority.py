@@ -59,7 +59,9 @@ def _act(request, data) -> None:
     action = data["action"]
     try:
         if action == AuthorityActionForm.CONFIRM:
-            outcome = authority.confirm_sanction(data["sanction"], request.user)
+            outcome = authority.confirm_sanction(
+                data["sanction"], request.user, expected=data.get("expected") or None
+            )
             done, already = _("Confirmed."), _("It was already confirmed.")
         elif action == AuthorityActionForm.LIFT:
             outcome = authority.lift_sanction(data["sanction"], data["reason"], request.user)

@@ -331,3 +331,38 @@ def test_changing_a_suspensions_last_day_applies_it(client, two_orgs):
         myl_services.change_level(
             p, "suspension", "x", w["org_b"], ends_on="2026-11-01", with_dq=True
         )
+
+
+def test_a_suspension_changed_while_the_authority_looks_is_not_confirmed_unseen(client, two_orgs):
+    """The third trial: the OP manager loads the page showing a suspension to 2027-06-01;
+    B shortens it to 2026-12-02; the manager's form, sent as loaded, must not confirm
+    the new days. Reloaded, it confirms what it shows."""
+    import re
+
+    w = two_orgs
+    _register_in_b(client, w)
+    p = _suspension_in_b(w, ends="2027-06-01")
+    s = Sanction.objects.get(penalty=p)
+    manager = _manager()
+    client.force_login(manager)
+    page = client.get(reverse("authority-sanctions")).content.decode()
+    expected = re.search(
+        rf'name="sanction" value="{s.pk}"><input type="hidden" '
+        r'name="expected" value="([^"]+)"',
+        page,
+    ).group(1)
+    assert expected == "suspension:2026-12-01:2027-06-01"
+    myl_services.change_level(
+        p, "suspension", "Shorter", w["org_b"], ends_on="2026-12-02", with_dq=True
+    )
+    data = {"action": "confirm", "sanction": s.pk, "expected": expected}
+    response = client.post(reverse("authority-sanctions"), data, follow=True)
+    assert "changed since the page was loaded" in response.content.decode()
+    s.refresh_from_db()
+    assert s.confirmed_at is None
+    page = client.get(reverse("authority-sanctions")).content.decode()
+    assert 'value="suspension:2026-12-01:2026-12-02"' in page
+    data["expected"] = "suspension:2026-12-01:2026-12-02"
+    client.post(reverse("authority-sanctions"), data)
+    s.refresh_from_db()
+    assert s.confirmed_by == manager and s.ends_on == dt.date(2026, 12, 2)
