@@ -288,7 +288,7 @@ class EventRole(models.Model):
 class AuthorityRole(models.Model):
     """The national authority over one ruleset's sanctions and written appeals: the
     Mitos y Leyendas Organised Play manager (MyL conduct rules §4.5) or the VEKN national
-    coordinator (``events.permissions.AUTHORITY_TITLES``). It confirms or lifts the
+    coordinator (``events.permissions.AUTHORITIES``). It confirms or lifts the
     suspensions and bans that reach beyond their event, escalates VEKN disqualifications
     and decides written appeals on every event of its ruleset except those where it holds
     a staff role (``events.access.user_permissions``). Granted only by a platform
@@ -318,7 +318,7 @@ class AuthorityRole(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "ruleset"], name="events_authority_once"),
             models.CheckConstraint(
-                condition=Q(ruleset__in=["vekn", "myl"]), name="events_authority_ruleset"
+                condition=Q(ruleset__in=Ruleset.values), name="events_authority_ruleset"
             ),
         ]
 
@@ -328,9 +328,9 @@ class AuthorityRole(models.Model):
     @property
     def title(self) -> str:
         """ "Organised Play manager" (MyL) or "National coordinator" (VEKN)."""
-        from events.permissions import AUTHORITY_TITLES
+        from events.permissions import AUTHORITIES
 
-        return str(AUTHORITY_TITLES.get(self.ruleset, self.ruleset))
+        return str(AUTHORITIES[self.ruleset].title)
 
 
 class Registration(models.Model):

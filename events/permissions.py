@@ -5,6 +5,8 @@ itself and on the organisation that owns it. Superusers hold every permission.
 Pattern: Tabbycat ``users/permissions.py`` and ``users/groups.py``.
 """
 
+from dataclasses import dataclass
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -78,18 +80,41 @@ event of that ruleset: it sees the staff pages and decides the written appeals
 (Mitos y Leyendas conduct rules §4.5, §5.10) — except on an event where it also holds a
 staff role (:func:`permissions_for`)."""
 
-AUTHORITY_TITLES = {
-    "myl": _("Organised Play manager"),
-    "vekn": _("National coordinator"),
-}
-"""The authority's title per ruleset: the national Organised Play manager of Mitos y
-Leyendas (MyL conduct rules §4.5) and, for VEKN, the national coordinator **[choice]**
-(the body a VEKN country appoints to escalate disqualifications, docs/rules-vekn-penalties.md)."""
 
-AUTHORITY_PENDING = {
-    "myl": _("pending the Organised Play manager"),
-    "vekn": _("pending the national coordinator"),
+@dataclass(frozen=True)
+class Authority:
+    """What one ruleset's national authority is (the registry :data:`AUTHORITIES`, the
+    one place these differences live): its ``title``, the ``pending`` words of a sanction
+    waiting for it, whether it may escalate a confirmed disqualification into a
+    suspension or ban (``escalates_disqualifications``) and whether the ruleset has
+    written appeals to it with a deadline (``written_appeals``)."""
+
+    title: str
+    pending: str
+    escalates_disqualifications: bool
+    written_appeals: bool
+
+
+AUTHORITIES: dict[str, Authority] = {
+    # MyL conduct rules §4.5: the national Organised Play manager decides written appeals
+    # (5 business days, §5.10); suspensions and bans are penalties of the conduct rules.
+    "myl": Authority(
+        title=_("Organised Play manager"),
+        pending=_("pending the Organised Play manager"),
+        escalates_disqualifications=False,
+        written_appeals=True,
+    ),
+    # VEKN: the national coordinator **[choice]**, the body a VEKN country appoints to
+    # escalate disqualifications (JG §1.1.4 leaves sanctions beyond the event to it;
+    # docs/rules-vekn-penalties.md "Sanctions beyond the event").
+    "vekn": Authority(
+        title=_("National coordinator"),
+        pending=_("pending the national coordinator"),
+        escalates_disqualifications=True,
+        written_appeals=False,
+    ),
 }
+"""The national authority of each ruleset code (``events.models.Ruleset``)."""
 
 
 def permissions_for(roles, *, authority: bool = False) -> frozenset[Permission]:

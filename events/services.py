@@ -232,7 +232,7 @@ def sanction_summary(sanction) -> str:
     """One sentence for organisers: the sanction, its ruleset, where and by whom it was
     given, and the authority's confirmation or that it waits for it (issue 12). Load the
     sanction with :data:`SANCTION_RELATED`."""
-    from events.permissions import AUTHORITY_PENDING, AUTHORITY_TITLES
+    from events.permissions import AUTHORITIES
 
     values = {
         "kind": sanction.get_kind_display(),
@@ -251,11 +251,11 @@ def sanction_summary(sanction) -> str:
     if sanction.confirmed_at is not None:
         confirmed = _("confirmed by %(who)s, %(title)s, on %(day)s") % {
             "who": display_user(sanction.confirmed_by),
-            "title": AUTHORITY_TITLES.get(sanction.ruleset, ""),
+            "title": AUTHORITIES[sanction.ruleset].title,
             "day": timezone.localdate(sanction.confirmed_at).isoformat(),
         }
     else:
-        confirmed = str(AUTHORITY_PENDING.get(sanction.ruleset, ""))
+        confirmed = str(AUTHORITIES[sanction.ruleset].pending)
     return f"{given}; {confirmed}."
 
 

@@ -26,6 +26,7 @@ from events.access import authority_rulesets, holds_staff_role
 from events.errors import UserError
 from events.limits import check_free_text, field_label
 from events.models import Event, EventRole
+from events.permissions import AUTHORITIES
 from events.services import SANCTION_RELATED, audit, sanction_summary
 from penalties.models import Appeal, Level, Penalty, Sanction
 from penalties.sanction_rules import BLOCKING, Reach
@@ -178,7 +179,9 @@ def escalate_disqualification(
             raise UserError(
                 _("The suspension's last day is before its first day."), field="ends_on"
             )
-    _require_authority(actor, "vekn")
+    escalating = {r for r, a in AUTHORITIES.items() if a.escalates_disqualifications}
+    if not escalating & authority_rulesets(actor):
+        _require_authority(actor, next(iter(sorted(escalating)), ""))
     with transaction.atomic():
         try:
             p = (
@@ -189,7 +192,7 @@ def escalate_disqualification(
         except Penalty.DoesNotExist:
             raise UserError(_("No such disqualification."), field="penalty") from None
         if not (
-            p.ruleset == "vekn"
+            p.ruleset in escalating
             and p.level == Level.DISQUALIFICATION
             and p.status == Penalty.Status.CONFIRMED
             and not p.is_linked
@@ -197,6 +200,7 @@ def escalate_disqualification(
             raise UserError(
                 _("Only a confirmed VEKN disqualification can be escalated."), field="penalty"
             )
+        _require_authority(actor, p.ruleset)
         live = Sanction.objects.filter(penalty=p, lifted_at__isnull=True).first()
         if live is not None:
             return Outcome(live, False)
@@ -208,7 +212,7 @@ def escalate_disqualification(
             ends_on=ends_on if kind == Sanction.Kind.SUSPENSION else None,
             penalty=p,
             reason=reason,
-            ruleset="vekn",
+            ruleset=p.ruleset,
             organisation=None,
             confirmed_by=_actor(actor),
             confirmed_at=timezone.now(),
@@ -311,10 +315,10 @@ def authority_lists(user, today: dt.date | None = None) -> dict[str, dict]:
             s.own_event = bool(s.penalty_id) and s.penalty.event_id in staffed
             s.shown_as = shown_as(s)
         entry = {"pending": pending[:LIST_LIMIT], "confirmed": confirmed}
-        if ruleset == "vekn":
+        if AUTHORITIES[ruleset].escalates_disqualifications:
             entry["escalatable"] = list(
                 Penalty.objects.filter(
-                    ruleset="vekn",
+                    ruleset=ruleset,
                     level=Level.DISQUALIFICATION,
                     status=Penalty.Status.CONFIRMED,
                     is_linked=False,
@@ -355,7 +359,7 @@ def appeal_state(s: Sanction) -> str:
                 else "—",
             }
         )
-    if written is None and s.penalty.ruleset == "myl":
+    if written is None and AUTHORITIES[s.penalty.ruleset].written_appeals:
         # MyL conduct rules §5.10: the written appeal is open for 5 business days.
         from penalties.myl_services import appeal_window, today
 

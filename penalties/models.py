@@ -373,7 +373,7 @@ class Sanction(models.Model):
             length_constraint("penalties_sanction", "reason"),
             length_constraint("penalties_sanction", "lift_reason"),
             models.CheckConstraint(
-                condition=Q(ruleset__in=["vekn", "myl"]), name="penalties_sanction_ruleset"
+                condition=Q(ruleset__in=Ruleset.values), name="penalties_sanction_ruleset"
             ),
             # Given by an authority (no issuing organisation) means confirmed.
             models.CheckConstraint(

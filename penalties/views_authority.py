@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from events.access import authority_rulesets
 from events.errors import UserError
 from events.models import Ruleset
-from events.permissions import AUTHORITY_TITLES
+from events.permissions import AUTHORITIES
 from penalties import authority
 from penalties.forms import AuthorityActionForm
 from penalties.myl_services import pending_written_appeals_for
@@ -39,7 +39,7 @@ def sanctions(request):
         {
             "ruleset": code,
             "label": labels[code],
-            "title": AUTHORITY_TITLES[code],
+            "title": AUTHORITIES[code].title,
             **entry,
         }
         for code, entry in lists.items()

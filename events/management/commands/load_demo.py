@@ -18,6 +18,7 @@ from events.models import (
     Organisation,
     OrganisationRole,
     Person,
+    Ruleset,
 )
 from events.permissions import Role
 from standings import vekn
@@ -172,7 +173,7 @@ class Command(BaseCommand):
             users[username] = user
             if role:
                 OrganisationRole.objects.get_or_create(organisation=org, user=user, role=role)
-        for ruleset in ("myl", "vekn"):
+        for ruleset in Ruleset.values:
             AuthorityRole.objects.get_or_create(
                 user=users[AUTHORITY_LOGIN],
                 ruleset=ruleset,
