@@ -1,0 +1,101 @@
+"""The ruleset registry: the one place that knows which rulesets exist (pattern: Tabbycat
+``draw/manager.py``, ``DRAW_MANAGER_CLASSES``; docs/architecture.md "The ruleset seam").
+
+Each entry of :data:`REGISTRY` maps a ruleset code (the values of
+``events.models.Ruleset``, stored on events, penalties and sanctions: never rename one) to
+a :class:`RulesetSpec`: its display facts, its template folder and its **adapters**, one
+per layer that differs between the games:
+
+``rounds``      event-day: starting, seating or pairing rounds, entering results, the
+                manager's round pages (``events`` event-day layer)
+``standings``   computing standings from stored results (``standings`` layer)
+``penalties``   judging: preview, log, void, change of a penalty (``penalties`` layer)
+
+Adapters are named by dotted path and imported on first use
+(``django.utils.module_loading.import_string``), as Django names its authentication and
+cache backends: the registry sits in the kernel and so imports nothing above it, and a
+layer only ever asks for its own adapter or one below it (the import contracts in
+``pyproject.toml`` check the modules themselves). Adding a third game means adding one
+entry here and its adapter modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from types import MappingProxyType
+
+from django.utils.module_loading import import_string
+from django.utils.translation import gettext_lazy as _
+
+
+class UnknownRuleset(LookupError):
+    """A ruleset code that no entry of :data:`REGISTRY` has (a corrupt row or file)."""
+
+
+@dataclass(frozen=True)
+class RulesetSpec:
+    """One ruleset: ``code`` (as stored), ``label`` (translated name), ``template_folder``
+    (where its own event-day templates live, under ``templates/``), ``adapters`` (layer
+    role → dotted path of the adapter object, see the module docstring) and the facts
+    pages and files read instead of comparing codes:
+
+    - ``pairs_matches``: rounds are 1-v-1 matches (Swiss pairing, best of N games) rather
+      than tables of 4–5 seated by the VEKN rules;
+    - ``screen_tables_per_page``: tables (or matches) on one page of the venue's big
+      screen.
+    """
+
+    code: str
+    label: str
+    template_folder: str
+    pairs_matches: bool
+    screen_tables_per_page: int
+    adapters: Mapping[str, str] = field(default_factory=dict)
+
+    def adapter(self, role: str):
+        """The adapter object of ``role`` (``"rounds"``, ``"standings"``,
+        ``"penalties"``…), imported on first use. ``KeyError`` if this ruleset has none."""
+        return _load(self.adapters[role])
+
+
+@cache
+def _load(path: str):
+    return import_string(path)
+
+
+VEKN = RulesetSpec(
+    code="vekn",
+    label=_("VEKN (Vampire: The Eternal Struggle)"),
+    template_folder="manage",
+    pairs_matches=False,
+    screen_tables_per_page=8,
+    adapters=MappingProxyType({}),
+)
+
+MYL = RulesetSpec(
+    code="myl",
+    label=_("Mitos y Leyendas"),
+    template_folder="swiss",
+    pairs_matches=True,
+    screen_tables_per_page=16,
+    adapters=MappingProxyType({}),
+)
+
+REGISTRY: Mapping[str, RulesetSpec] = MappingProxyType({spec.code: spec for spec in (VEKN, MYL)})
+"""Every ruleset, by code. ``events.models.Ruleset`` draws its choices from here."""
+
+
+def get(code: str) -> RulesetSpec:
+    """The spec of ruleset ``code``; :class:`UnknownRuleset` if there is none."""
+    try:
+        return REGISTRY[code]
+    except KeyError:
+        raise UnknownRuleset(code) from None
+
+
+def of(obj) -> RulesetSpec:
+    """The spec of anything with a ``ruleset`` code (an event, penalty, sanction, stored
+    result or file): ``rulesets.of(event).pairs_matches``."""
+    return get(obj.ruleset)
