@@ -526,8 +526,8 @@ def import_event(
 ):
     """Validate and save an event file in one transaction (CONTRACTS §1). An existing event
     with the same slug is an error unless ``replace``. Returns the new ``Event``."""
+    from events.audit import audit
     from events.models import Event, Organisation, Person, Registration, Round, Seat, Table
-    from events.services import audit
 
     ef = validate_event_file(data)
     with transaction.atomic():

@@ -566,6 +566,10 @@ class AuditLog(models.Model):
     at = models.DateTimeField(_("at"), auto_now_add=True)
     action = models.CharField(_("action"), max_length=60)
     target = models.CharField(_("target"), max_length=200, blank=True, default="")
+    # What the entry is about, as (model label, primary key): histories are read back by
+    # these, never by the display string ``target`` (events.audit.entries_about).
+    target_type = models.CharField(_("target type"), max_length=60, blank=True, default="")
+    target_id = models.PositiveBigIntegerField(_("target id"), null=True, blank=True)
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)
     comment = models.TextField(
@@ -583,6 +587,7 @@ class AuditLog(models.Model):
             # Entries looked up by what they were about (an action on a target); the
             # closed regular phase, once read here, is now a column of the competition.
             models.Index(fields=["action", "target"], name="events_audit_action_target"),
+            models.Index(fields=["target_type", "target_id"], name="events_audit_about"),
         ]
 
     def __str__(self):

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from events import cache as page_cache
 from events import seating as seating_rules
+from events.audit import audit
 from events.errors import ConflictError, UserError
 from events.limits import check_free_text, field_label
 from events.models import (
@@ -41,23 +42,6 @@ TENTH = Decimal("0.1")
 
 
 # --------------------------------------------------------------------------- audit
-def audit(event, actor, action: str, target: str = "", before=None, after=None, comment=""):
-    """Append one entry to the audit log (never edited afterwards). ``comment`` is
-    usually a reason the user typed, checked by the service against
-    ``events.limits.FREE_TEXT_MAX_LENGTH``; one too long here (a service that forgot)
-    is a ``UserError``, raised inside the caller's transaction, so nothing is saved."""
-    comment = check_free_text(comment, field_label(AuditLog, "comment"))
-    return AuditLog.objects.create(
-        event=event,
-        actor=actor if getattr(actor, "is_authenticated", False) else None,
-        action=action,
-        target=str(target)[:200],
-        before=before,
-        after=after,
-        comment=comment or "",
-    )
-
-
 def _changed(event: Event, *, seating: bool = True) -> None:
     """Invalidate the event's cached public pages (in the caller's transaction);
     ``seating=False`` keeps the seating page, for a change it cannot show (a result, a

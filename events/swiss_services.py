@@ -33,10 +33,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from events import swiss
+from events.audit import audit
 from events.errors import ConflictError, UserError
 from events.exports import csv_text
 from events.models import AuditLog, Event, Registration, Round, Seat, Table
-from events.services import _changed, audit, refuse_blocked_players
+from events.services import _changed, refuse_blocked_players
 from standings import myl
 
 __all__ = [

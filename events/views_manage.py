@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from events import exports, services, views_swiss
 from events.access import organisation_organiser_required, staff_required
+from events.audit import audit
 from events.errors import ConflictError, UserError
 from events.forms import (
     AddPlayerForm,
@@ -635,9 +636,7 @@ def staff(request, event):
             role = EventRole.objects.filter(pk=role_id, event=event).first()
             if role is None:
                 raise Http404
-            services.audit(
-                event, request.user, "staff.remove", role.user.username, {"role": role.role}
-            )
+            audit(event, request.user, "staff.remove", role.user.username, {"role": role.role})
             role.delete()
             return _back(event, "staff")
         if form.is_valid():

@@ -12,9 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text
-from events.services import audit
 from leagues import labels
 from leagues.access import LeaguePermission, require
 from leagues.brackets import (

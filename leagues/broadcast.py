@@ -17,8 +17,8 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from events.audit import audit
 from events.errors import UserError
-from events.services import audit
 from leagues.access import LeaguePermission, require, season_permissions
 from leagues.brackets import played_without_stream
 from leagues.models import (

@@ -15,10 +15,10 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text
 from events.models import AuditLog
-from events.services import audit
 from leagues.access import LeaguePermission, require
 from leagues.adapters import rule_match
 from leagues.brackets import PRIMERA_A, PRIMERA_B, _cup_setup, _ids, _problems, league_standings

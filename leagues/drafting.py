@@ -39,8 +39,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events.audit import audit
 from events.errors import UserError
-from events.services import audit
 from leagues.access import LeaguePermission, require
 from leagues.models import DraftLot, Review, Season, Team
 from leagues.rules import compliance as compliance_rules

@@ -16,8 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from events.audit import audit
 from events.errors import UserError
-from events.services import audit
 from leagues.access import LeaguePermission, require
 from leagues.adapters import MATCH_FIELDS, rule_match
 from leagues.brackets import (

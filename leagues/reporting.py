@@ -35,9 +35,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text, field_label
-from events.services import audit
 from leagues import images
 from leagues.access import LeaguePermission, require, season_permissions
 from leagues.brackets import requires_stream

@@ -37,10 +37,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events.audit import audit
 from events.errors import UserError
 from events.limits import FREE_TEXT_MAX_LENGTH, check_free_text
 from events.models import AuditLog
-from events.services import audit
 from leagues.access import LeaguePermission, require
 from leagues.adapters import rule_match_of
 from leagues.models import (

@@ -1,6 +1,6 @@
 """League services: the only code that turns the league rules (:mod:`leagues.rules`) into
 database rows and back. Every change runs in one transaction and writes the audit log
-(``events.AuditLog`` through :func:`events.services.audit`, with no event and the season
+(``events.AuditLog`` through :func:`events.audit.audit`, with no event and the season
 slug as target).
 
 - :func:`import_season` / :func:`export_season` — the ``arbitro.season/1`` file
@@ -33,9 +33,9 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text
-from events.services import audit
 from leagues.access import LeaguePermission, require
 from leagues.adapters import is_friendly, league_final_phase, rule_match
 from leagues.models import Adjustment, Card, Competition, Entry, Match, Review, Season, Team

@@ -8,7 +8,7 @@ organisers' players page show.
 
 Every change locks the row (``select_for_update``), checks its state (a double submit
 changes nothing and says so) and is written to the audit log of the penalty's event
-(``events.services.audit``). Documented in docs/rules-myl-penalties.md and
+(``events.audit.audit``). Documented in docs/rules-myl-penalties.md and
 docs/rules-vekn-penalties.md ("Sanctions beyond the event").
 """
 
@@ -23,11 +23,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events.access import authority_rulesets, holds_staff_role
+from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text, field_label
 from events.models import Event, EventRole
 from events.permissions import AUTHORITIES
-from events.services import SANCTION_RELATED, audit, sanction_summary
+from events.services import SANCTION_RELATED, sanction_summary
 from penalties.models import Appeal, Level, Penalty, Sanction
 from penalties.sanction_rules import BLOCKING, Reach
 
@@ -61,7 +62,7 @@ def _target(s: Sanction) -> str:
 
 def _audit(s: Sanction, actor, action: str, *, after=None, comment: str = "") -> None:
     event = s.penalty.event if s.penalty_id else None
-    audit(event, actor, action, _target(s), after=after, comment=comment)
+    audit(event, actor, action, _target(s), after=after, comment=comment, about=s)
 
 
 def _lock(sanction_id: int) -> Sanction:

@@ -4,7 +4,7 @@ changes — penalties, their effects (game loss, disqualification, suspension, p
 ban), appeals and aggression reports (SPEC-penalties §2; MyL conduct §4–§5).
 
 Every change runs in one transaction (the registration or penalty row locked) and is
-written to the audit log (``events.services.audit``). The VEKN adapter
+written to the audit log (``events.audit.audit``). The VEKN adapter
 (``penalties.services``) hands MyL penalties over to this module for confirm, change and
 void, so both rulesets share the judge's pages and the penalty rows.
 
@@ -44,11 +44,12 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from events.audit import audit
 from events.errors import ConflictError, UserError
 from events.limits import check_free_text, field_label
 from events.models import Event, Person, Registration, Round, Seat, Table
 from events.permissions import Permission as P
-from events.services import _changed, audit
+from events.services import _changed
 from penalties import appeals as appeal_rules
 from penalties import myl_rules as rules
 from penalties.authority import confirmed_hold, refuse_if_confirmed

@@ -18,11 +18,12 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text, field_label
 from events.models import Event, Person, Registration, Round, Seat, Table
 from events.permissions import Permission as P
-from events.services import _changed, audit
+from events.services import _changed
 from penalties import vekn_guide as guide
 from penalties.authority import confirmed_hold, refuse_if_confirmed
 from penalties.models import (

@@ -3,7 +3,9 @@
 import pytest
 
 from events import rulesets
+from events.audit import audit, entries_about
 from events.models import Ruleset
+from tests.factories import EventFactory
 
 
 def test_the_registry_has_exactly_the_stored_ruleset_codes():
@@ -21,3 +23,11 @@ def test_every_adapter_path_imports():
     for spec in rulesets.REGISTRY.values():
         for role in spec.adapters:
             assert spec.adapter(role) is not None
+
+
+@pytest.mark.django_db
+def test_an_audit_entry_is_read_back_by_what_it_is_about_not_by_its_display_string():
+    first, second = EventFactory(), EventFactory()
+    audit(first, None, "event.edit", "same display", about=first)
+    audit(second, None, "event.edit", "same display", about=second)
+    assert [e.event for e in entries_about(first)] == [first]

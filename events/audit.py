@@ -1,0 +1,45 @@
+"""The audit log: one append-only entry per change (pattern: Tabbycat ``actionlog``,
+pretix ``LoggedModel.log_action``; docs/architecture.md "Audit").
+
+An entry says what it is about twice: ``target``, a short display string for people, and
+(``target_type``, ``target_id``), the model label and primary key a history is read back by
+(:func:`entries_about`). Nothing reads a history back by its display string.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Model, QuerySet
+
+from events.limits import check_free_text, field_label
+from events.models import AuditLog
+
+
+def audit(
+    event, actor, action: str, target: str = "", before=None, after=None, comment="", about=None
+) -> AuditLog:
+    """Append one entry to the audit log (never edited afterwards).
+
+    ``event``: the event or ``None`` (league entries); ``actor``: the user (anonymous →
+    none); ``action``: a dotted code (``"penalty.logged"``); ``target``: display string
+    (cut to 200 characters); ``about``: the model instance the entry is about, stored as
+    (label, pk) for :func:`entries_about`. ``comment`` is usually a reason the user typed,
+    checked by the service against ``events.limits.FREE_TEXT_MAX_LENGTH``; one too long
+    here (a service that forgot) is a ``UserError``, raised inside the caller's
+    transaction, so nothing is saved."""
+    comment = check_free_text(comment, field_label(AuditLog, "comment"))
+    return AuditLog.objects.create(
+        event=event,
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        action=action,
+        target=str(target)[:200],
+        target_type=about._meta.label_lower if about is not None else "",
+        target_id=about.pk if about is not None else None,
+        before=before,
+        after=after,
+        comment=comment or "",
+    )
+
+
+def entries_about(obj: Model) -> QuerySet[AuditLog]:
+    """Every audit entry about ``obj`` (written with ``about=obj``), newest first."""
+    return AuditLog.objects.filter(target_type=obj._meta.label_lower, target_id=obj.pk)
