@@ -14,8 +14,8 @@ from django.db.models import CharField, Value
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from events.models import AuthorityRole, Event, EventRole, OrganisationRole, Ruleset
-from events.permissions import Permission, permissions_for
+from events.models import AuthorityRole, Event, EventRole, Organisation, OrganisationRole, Ruleset
+from events.permissions import Permission, Role, permissions_for
 
 AUTHORITY = "__authority__"
 """Marker row of the permissions query: the user is the event's ruleset's authority."""
@@ -117,8 +117,6 @@ def staff_required(permission: Permission):
 def organisation_organiser_required(view):
     """Decorator for organisation-level pages (create an event): organisers of the
     organisation (or superusers) only; others get 404."""
-    from events.models import Organisation
-    from events.permissions import Role
 
     @wraps(view)
     def wrapped(request, org_slug, *args, **kwargs):

@@ -17,6 +17,9 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 from django.db.models import F
+from django.middleware.csrf import _add_new_csrf_cookie
+
+from events.models import Event
 
 __all__ = [
     "CSRF_PLACEHOLDER",
@@ -80,7 +83,6 @@ def invalidate(event, *, seating: bool = True) -> None:
     only for a change that page cannot show (a result, a toss: not a seating, a
     publication, a drop, a Loss, a name, the round's number). When in doubt, leave the
     default."""
-    from events.models import Event
 
     versions = {"public_version": F("public_version") + 1}
     if seating:
@@ -138,7 +140,6 @@ def personalise(page: bytes | str, request) -> bytes | str:
 def _csrf_secret(request) -> str:
     """The visitor's CSRF secret (read from the cookie by ``CsrfViewMiddleware``), or a new
     one; either way the middleware then sends the cookie — ``get_token`` without the mask."""
-    from django.middleware.csrf import _add_new_csrf_cookie
 
     if "CSRF_COOKIE" in request.META:
         request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True

@@ -19,6 +19,9 @@ characters. Three layers enforce it:
 No ORM here: the rules modules (``leagues.rules.season``) import the constant.
 """
 
+from django.db import migrations, models
+from django.db.models.functions import Length
+from django.db.models.lookups import LessThanOrEqual
 from django.utils.translation import gettext_lazy as _
 
 from events.errors import UserError
@@ -61,9 +64,6 @@ def field_label(model, name: str) -> str:
 def length_constraint(table: str, field: str, limit: int = FREE_TEXT_MAX_LENGTH):
     """A ``CheckConstraint`` ``LENGTH(field) <= limit`` named ``<table>_<field>_length``
     (works on SQLite and PostgreSQL)."""
-    from django.db import models
-    from django.db.models.functions import Length
-    from django.db.models.lookups import LessThanOrEqual
 
     return models.CheckConstraint(
         condition=LessThanOrEqual(Length(field), limit), name=f"{table}_{field}_length"
@@ -81,8 +81,6 @@ def refuse_over_long_rows(fields: dict[str, tuple[str, ...]], limit: int = FREE_
     before the limit hold longer text, stop with a message listing how many per field
     (so the operator decides what to shorten; nothing is truncated silently). ``fields``:
     ``{"app_label.Model": ("field", …)}``. Reversible (nothing to undo)."""
-    from django.db import migrations
-    from django.db.models.functions import Length
 
     def check(apps, schema_editor):
         found = []

@@ -43,6 +43,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language_from_request
 
 from events import cache as page_cache
+from events.models import Event, Round
 
 _PUBLIC_PAGE = re.compile(r"/events/(?P<slug>[-a-zA-Z0-9_]+)/(?P<page>standings|seating)/\Z")
 
@@ -124,7 +125,6 @@ _BROKEN = object()
 
 @functools.cache
 def _sql(page: str) -> str:
-    from events.models import Event, Round
 
     q = connection.ops.quote_name
     event, rnd = Event._meta, Round._meta

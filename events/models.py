@@ -5,6 +5,7 @@ Invariants live in the database (named constraints below); services lock rows wi
 """
 
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import models
@@ -14,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from events.limits import FREE_TEXT_MAX_LENGTH, length_constraint
-from events.permissions import Role
+from events.permissions import AUTHORITIES, Role
 
 
 class Organisation(models.Model):
@@ -243,9 +244,6 @@ class Event(models.Model):
     @property
     def zone(self):
         """The event's time zone as a ``tzinfo`` (the site's for an unknown name)."""
-        from zoneinfo import ZoneInfo
-
-        from django.utils import timezone
 
         try:
             return ZoneInfo(self.time_zone)
@@ -328,7 +326,6 @@ class AuthorityRole(models.Model):
     @property
     def title(self) -> str:
         """ "Organised Play manager" (MyL) or "National coordinator" (VEKN)."""
-        from events.permissions import AUTHORITIES
 
         return str(AUTHORITIES[self.ruleset].title)
 

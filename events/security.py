@@ -8,12 +8,21 @@ reports — in a fixed number of queries whatever the history's length. Other pe
 identities (the judges and staff who acted) are left out: the export is the player's data.
 """
 
+import hashlib
 from datetime import date, datetime
 from decimal import Decimal
 from uuid import UUID
 
+from axes.helpers import get_cool_off, get_failure_limit
+from django.conf import settings
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.shortcuts import render
+
+from events.models import Person, PlayerClaim, Registration
+from leagues.models import Adjustment, Excuse, ResultReport, Team
+from penalties.models import Appeal, Penalty, Sanction
 
 
 def _iso(value):
@@ -30,9 +39,6 @@ def _row(obj, fields):
 
 def player_data(user) -> dict:
     """The document of ``/players/me/data.json`` for ``user`` (bounded queries)."""
-    from events.models import Person, PlayerClaim, Registration
-    from leagues.models import Adjustment, Excuse, ResultReport, Team
-    from penalties.models import Appeal, Penalty, Sanction
 
     person = Person.objects.filter(user=user).first()
     document = {
@@ -232,7 +238,6 @@ def client_ip(request) -> str | None:
     replacing the header), the client is the *n*-th entry from the right: entries further
     left were sent by the client and cannot be trusted. With fewer entries than proxies
     (a request that did not come through them) it falls back to ``REMOTE_ADDR``."""
-    from django.conf import settings
 
     count = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
     remote = request.META.get("REMOTE_ADDR") or None
@@ -247,8 +252,6 @@ def client_ip(request) -> str | None:
 
 def locked_out(request, original_response=None, credentials=None):
     """django-axes' lockout answer (``AXES_LOCKOUT_CALLABLE``): a page, status 429."""
-    from axes.helpers import get_cool_off, get_failure_limit
-    from django.conf import settings
 
     cool_off = get_cool_off(request)
     context = {
@@ -271,19 +274,16 @@ def locked_out(request, original_response=None, credentials=None):
 
 
 def _digest(value: str) -> str:
-    import hashlib
 
     return hashlib.sha256(value.encode()).hexdigest()[:32]
 
 
 def _hits(key: str) -> int:
-    from django.core.cache import cache
 
     return cache.get(key) or 0
 
 
 def _hit(key: str, window_seconds: int) -> None:
-    from django.core.cache import cache
 
     if cache.add(key, 1, window_seconds):
         return
@@ -307,7 +307,6 @@ def sign_in_address_locked(request) -> bool:
     It adds to django-axes' lock of one username from one address: it stops one address
     trying many usernames. The limit is well above axes' own so that a venue's players
     sharing one Wi-Fi address are not locked out together **[choice]**."""
-    from django.conf import settings
 
     if not settings.AXES_ENABLED or request is None:
         return False
@@ -318,7 +317,6 @@ def count_failed_sign_in(sender, credentials=None, request=None, **kwargs) -> No
     """Receiver of ``user_login_failed`` (connected in ``events.apps``): one more failure
     for the request's address. A success does not reset it (anyone could sign in to their
     own account to go on guessing others)."""
-    from django.conf import settings
 
     if not settings.AXES_ENABLED or request is None or not hasattr(request, "META"):
         return
@@ -331,7 +329,6 @@ class AddressThrottleBackend:
     middleware answer with the lockout page (:func:`locked_out`, HTTP 429)."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
-        from django.core.exceptions import PermissionDenied
 
         if sign_in_address_locked(request):
             request.axes_locked_out = True
@@ -349,7 +346,6 @@ def password_reset_allowed(request, email: str) -> bool:
     that the answer never tells whether an account has it) and
     ``PASSWORD_RESET_LIMIT_PER_ADDRESS`` from one client address, per
     ``PASSWORD_RESET_LIMIT_MINUTES``. A refused request is not counted."""
-    from django.conf import settings
 
     window = settings.PASSWORD_RESET_LIMIT_MINUTES * 60
     keys = [

@@ -11,6 +11,8 @@ from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext_lazy as _
 
+from events.models import Event, Registration
+
 register = template.Library()
 
 ACTION_LABELS = {
@@ -208,7 +210,6 @@ def _model_words() -> tuple[dict, dict]:
     event and registration models, for the keys and values of settings and status changes that
     ``KEY_LABELS``/``VALUE_LABELS`` do not list (lazy texts: read in the reader's
     language)."""
-    from events.models import Event, Registration
 
     keys, values = {}, {}
     for model in (Event, Registration):

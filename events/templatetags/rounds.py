@@ -3,13 +3,14 @@ top-cut stage (quarter-finals, semi-finals, top-cut final) from the event's top-
 
 from django import template
 
+from events.swiss_services import round_label
+
 register = template.Library()
 
 
 @register.filter
 def round_name(rnd, event) -> str:
     """The name of ``rnd`` (a ``Round`` of ``event``): top-cut rounds by their stage."""
-    from events.swiss_services import round_label
 
     if not rnd.is_top_cut or not event.top_cut:
         return str(rnd)

@@ -7,8 +7,10 @@ import datetime as dt
 import random
 
 from django.contrib.auth import get_user_model
+from django.core.files.base import ContentFile
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from events import services
 from events.models import (
@@ -21,6 +23,9 @@ from events.models import (
     Ruleset,
 )
 from events.permissions import Role
+from leagues import cups, phases
+from leagues.models import Adjustment, Competition, Concession, Excuse, Match, Season, SeasonRole
+from leagues.services import import_season
 from standings import vekn
 from standings.services import event_standings
 
@@ -249,11 +254,6 @@ class Command(BaseCommand):
         walkover with its −3 ledger entry, one approved excuse, one concession, one fixture
         left unplayed past its deadline), team t1 owned by ``player`` with its matchday-6
         fixture still to play. Staff: ``organiser``; tribunal: ``headjudge``."""
-        from django.core.files.base import ContentFile
-        from django.utils import timezone
-
-        from leagues.models import Adjustment, Concession, Excuse, Match, Season, SeasonRole
-        from leagues.services import import_season
 
         if Season.objects.filter(slug=LEAGUE_SLUG).exists():
             return False
@@ -374,9 +374,6 @@ class Command(BaseCommand):
         Primera A's quarter-finals are played (qf2 level on aggregate: a third match comes
         when staff close the stage) and so are Primera B's promotion semi-finals, so staff
         can try "Close this stage" on both brackets. Stream links are set (final phases)."""
-        from leagues import phases
-        from leagues.models import Competition, Match, Season, SeasonRole
-        from leagues.services import import_season
 
         if Season.objects.filter(slug=FINALS_SLUG).exists():
             return False
@@ -453,9 +450,6 @@ class Command(BaseCommand):
         ``demo-2023``, one leg) and its group stage played (the team higher in last
         season's tables always wins), so staff can close the group stage and get the
         knockout and the Conference Lag (:func:`leagues.cups.close_group_stage`)."""
-        from leagues import cups
-        from leagues.models import Match, Season, SeasonRole
-        from leagues.services import import_season
 
         if Season.objects.filter(slug=CUPS_SLUG).exists():
             return False
