@@ -9,9 +9,12 @@ with abandonments staff decide, at least one team relegated directly; Liguilla: 
 promotion-final loser, 12th and 13th v the zone winners), §1.3 (Primera B champion, or a
 decider when tied on points; promotion playoffs 2v5, 3v4 and the promotion final; zones A
 and B; 12th v the worse-placed zone winner, 13th v the better-placed), §III.4 (a suspended
-Primera A team goes down). Page for users: ``docs/leagues-final-phases.md`` ("Primera A",
-"Primera B"). Every name here is re-exported by :mod:`leagues.rules.brackets` (importers
-use it).
+Primera A team goes down). The divisions' table rules (§1.2.1 tie-breaker order, 3/1/0;
+Primera B's title decider, §1.3.1) are :data:`PRIMERA_A`, :data:`PRIMERA_B` and
+:data:`ANFPES_TIE_BREAKERS`, defined in :mod:`leagues.rules.table` (the default of its
+``TableConfig``) and re-exported here so the whole format reads from this module. Page
+for users: ``docs/leagues-final-phases.md`` ("Primera A", "Primera B"). The post-season
+names are re-exported by :mod:`leagues.rules.brackets` (importers use it).
 """
 
 from __future__ import annotations
@@ -31,6 +34,26 @@ from leagues.rules.bracket_engine import (
     worse_of,
 )
 from leagues.rules.errors import LeagueRuleError
+from leagues.rules.table import ANFPES_TIE_BREAKERS, PRIMERA_A, PRIMERA_B
+
+# Re-exported: the format's divisions and tie-breakers (defined in leagues.rules.table).
+__all__ = [
+    "ANFPES_TIE_BREAKERS",
+    "LIGUILLA_TIES",
+    "PRIMERA_A",
+    "PRIMERA_B",
+    "STAGES",
+    "Move",
+    "NextDivisions",
+    "Relegation",
+    "league_post_season",
+    "liguilla",
+    "next_divisions",
+    "post_season_zones",
+    "primera_a_playoffs",
+    "primera_b_promotion",
+    "relegation",
+]
 
 STAGES = {
     "a_quarter_finals": "Primera A playoffs: quarter-finals (ANFPES T24 §1.1.3)",
