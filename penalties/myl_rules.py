@@ -1,8 +1,8 @@
 """Mitos y Leyendas (MyL) penalty rules: the conduct rulebook's catalogue and its engine.
 
 The source is the *Reglamento de Conducta y Sanciones en Torneos Mitos y Leyendas*
-(``shared/rules/mitos-y-leyendas-conduct.es.txt``, Spanish only); SPEC-penalties §2 restates
-what the product computes from it. Every section of §2.1–§3.4.3 is one :class:`Infraction`
+(``shared/rules/mitos-y-leyendas-conduct.es.txt``, Spanish only); ``docs/rules-myl-penalties.md``
+restates for users what the product computes from it. Every section of §2.1–§3.4.3 is one :class:`Infraction`
 whose code is the section number (``"2.1"``, ``"3.1.5"``); the penalties of §4.1, the
 severity table of §4.2, the criteria of §4.3 and the violence scale of §4.2 are data the UI
 shows. Citations read ``"MyL conduct §3.2.4"``. Appeal deadlines (§4.5, §5.10) are in
@@ -12,6 +12,11 @@ Pure rules, no ORM and no request: frozen dataclasses in, frozen dataclasses out
 :mod:`penalties.vekn_guide`, whose error classes are reused here (:class:`UnknownRuleset`,
 :class:`UnknownInfraction`, :class:`MissingCondition`, :class:`UnknownCondition`,
 :class:`InvalidCondition`, all :class:`ConditionError` subclasses but the first two).
+
+This module holds the registry (:data:`MYL_V1`, :data:`RULESETS`), the engine and the docs
+page; it re-exports, so importers keep using it, the vocabulary of
+:mod:`penalties.myl_terms` (levels, severities, criteria, violence scale, catalogue types)
+and the data of :mod:`penalties.myl_catalogue` (the sections and :data:`CHOICES`).
 
 Public API:
 
@@ -31,7 +36,7 @@ ruleset's page):
 1. **[choice]** First instance: the first penalty the section names. Repeat (the text says
    *persiste*, *reincidencia*, *reiterado*, *abuso*): the first penalty the section names
    for that case. The other penalties the text allows for the case are ``alternatives``
-   (SPEC-penalties §2.2).
+   (docs/rules-myl-penalties.md "How a penalty is proposed").
 2. **[choice]** Two penalties named at once (3.1.1 grave: disqualification and suspension;
    3.1.5: disqualification and permanent ban; 3.3.4 repeated: disqualification and
    suspension): ``level`` is the more severe, the other is in ``also``.
@@ -41,7 +46,7 @@ ruleset's page):
    penalty that section names for a repeat, so a repeat proposes it.
 4. **[choice]** A repeat is an earlier penalty for the same section by the same person, in
    this event (``history``) or an earlier one (``prior_events``): both count, whatever the
-   earlier level (SPEC-penalties §2.2, §4.3 "Reincidencia"). Entries marked ``linked`` (not
+   earlier level (docs/rules-myl-penalties.md "How a penalty is proposed"; §4.3 "Reincidencia"). Entries marked ``linked`` (not
    issued) do not count. *Abuso* (2.5, 3.2.6) is read as a repeat; a first instance grave
    enough to be abuse is a judge's change with a reason.
 5. **[choice]** Sections silent about repeats (2.3, 2.4, 3.1.1, 3.1.2, 3.1.5, 3.2.4, 3.3.1,
@@ -86,12 +91,37 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from types import MappingProxyType
 
 from django.utils import translation
-from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext
 
+from penalties.myl_catalogue import _INFRACTIONS, CHOICES
+from penalties.myl_terms import (
+    CRITERIA,
+    DEFAULT_SUSPENSION_DAYS,
+    DQ,
+    GL,
+    LEVELS,
+    PB,
+    SEVERITIES,
+    SOURCE,
+    SUS,
+    VIOLENCE,
+    Condition,
+    Criterion,
+    Group,
+    Infraction,
+    Level,
+    LevelInfo,
+    Outcome,
+    Severity,
+    SeverityInfo,
+    ViolenceCase,
+    W,
+    _spanish,
+    level_text,
+)
 from penalties.vekn_guide import (
     ConditionError,
     InvalidCondition,
@@ -101,17 +131,26 @@ from penalties.vekn_guide import (
     UnknownInfraction,
     UnknownRuleset,
     lookup_ruleset,
-    validate_answers,
 )
 
+# Re-exported: importers use this module; the vocabulary lives in penalties.myl_terms,
+# the catalogue and CHOICES in penalties.myl_catalogue.
 __all__ = [
     "CHOICES",
     "CRITERIA",
+    "DEFAULT_SUSPENSION_DAYS",
+    "DQ",
+    "GL",
     "LEVELS",
     "MYL_V1",
+    "PB",
     "RULESETS",
+    "RULESET_VERSIONS",
     "SEVERITIES",
+    "SOURCE",
+    "SUS",
     "VIOLENCE",
+    "W",
     "Assessment",
     "Condition",
     "ConditionError",
@@ -133,997 +172,11 @@ __all__ = [
     "ViolenceCase",
     "assess",
     "get_ruleset",
+    "level_text",
     "render_markdown",
 ]
 
 _ = Translatable  # catalogue texts: English values, translated by str() (see vekn_guide)
-
-SOURCE = "MyL conduct"
-"""Prefix of every ``source`` string."""
-
-DEFAULT_SUSPENSION_DAYS: int | None = None
-"""The rulebook gives no length for a temporary suspension (§4.1): the judge or organiser
-sets it (**[choice]** 11)."""
-
-
-# ---------------------------------------------------------------------------------------
-# Penalties (§4.1; SPEC-penalties §2.1; CONTRACTS §2)
-# ---------------------------------------------------------------------------------------
-
-
-class Level(StrEnum):
-    """The penalties of §4.1, lightest first. Stored codes (CONTRACTS §2): never rename."""
-
-    WARNING = "warning"
-    GAME_LOSS = "game_loss"
-    DISQUALIFICATION = "disqualification"
-    SUSPENSION = "suspension"
-    PERMANENT_BAN = "permanent_ban"
-
-    @property
-    def severity(self) -> int:
-        """0 for a warning … 4 for a permanent ban (order of §4.1)."""
-        return _SEVERITY[self]
-
-    @property
-    def label(self) -> str:
-        """English name, e.g. ``"Game Loss"`` (:func:`level_text` gives it in the active
-        language)."""
-        return LEVELS[self].name
-
-    @property
-    def label_es(self) -> str:
-        """Spanish name, e.g. ``"Pérdida de juego"``."""
-        return LEVELS[self].name_es
-
-
-_SEVERITY = {level: i for i, level in enumerate(Level)}
-
-_LEVEL_TEXT = {
-    Level.WARNING: pgettext_lazy("MyL penalty", "Warning"),
-    Level.GAME_LOSS: pgettext_lazy("MyL penalty", "Game Loss"),
-    Level.DISQUALIFICATION: pgettext_lazy("MyL penalty", "Disqualification"),
-    Level.SUSPENSION: pgettext_lazy("MyL penalty", "Suspension"),
-    Level.PERMANENT_BAN: pgettext_lazy("MyL penalty", "Permanent Ban"),
-}
-
-
-def level_text(level: Level | str) -> str:
-    """The penalty's name in the active language (``"Game Loss"`` in English, ``"Pérdida
-    de juego"`` in Spanish), for composed explanations."""
-    return str(_LEVEL_TEXT[Level(level)])
-
-
-def _spanish() -> bool:
-    return (get_language() or "").startswith("es")
-
-
-W, GL, DQ, SUS, PB = (
-    Level.WARNING,
-    Level.GAME_LOSS,
-    Level.DISQUALIFICATION,
-    Level.SUSPENSION,
-    Level.PERMANENT_BAN,
-)
-
-
-@dataclass(frozen=True, slots=True)
-class LevelInfo:
-    """What a penalty means (§4.1): English and Spanish names and its effect in our words.
-    Every penalty is recorded in the event's database (§4.4)."""
-
-    level: Level
-    name: str
-    name_es: str
-    effect: str
-    recorded: bool = True
-    source: str = f"{SOURCE} §4.1"
-
-
-LEVELS: Mapping[Level, LevelInfo] = MappingProxyType(
-    {
-        W: LevelInfo(
-            W,
-            "Warning",
-            "Advertencia",
-            _("For minor infractions or first offences; recorded, no effect on the result."),
-        ),
-        GL: LevelInfo(
-            GL,
-            "Game Loss",
-            "Pérdida de juego",
-            _("The opponent is given the win of the current round's match."),
-        ),
-        DQ: LevelInfo(
-            DQ,
-            "Disqualification",
-            "Descalificación del torneo",
-            _("The player is removed from the event and cannot continue in it."),
-        ),
-        SUS: LevelInfo(
-            SUS,
-            "Suspension",
-            "Suspensión temporal",
-            _(
-                "The person may not register for events for a set period (the rulebook gives "
-                "no length: the judge or organiser sets it)."
-            ),
-        ),
-        PB: LevelInfo(
-            PB,
-            "Permanent Ban",
-            "Prohibición permanente",
-            _(
-                "The person may never again take part in events; for grave infractions against "
-                "the integrity of the game or the community."
-            ),
-        ),
-    }
-)
-
-
-# ---------------------------------------------------------------------------------------
-# Severity table (§4.2), criteria (§4.3), violence scale (§4.2)
-# ---------------------------------------------------------------------------------------
-
-
-class Severity(StrEnum):
-    """The four rows of the §4.2 table (stored codes)."""
-
-    LEVE = "leve"
-    MODERADA = "moderada"
-    GRAVE = "grave"
-    MUY_GRAVE = "muy_grave"
-
-    @property
-    def label(self) -> str:
-        return SEVERITIES[self].name
-
-    @property
-    def label_es(self) -> str:
-        return SEVERITIES[self].name_es
-
-
-@dataclass(frozen=True, slots=True)
-class SeverityInfo:
-    """One row of §4.2: names, the table's examples (English / Spanish), the initial
-    penalties (``initial``, the first one is what the app proposes) and the escalated one
-    (``escalated``, given ``when``)."""
-
-    severity: Severity
-    name: str
-    name_es: str
-    examples: str
-    examples_es: str
-    initial: tuple[Level, ...]
-    escalated: Level
-    when: str
-    source: str = f"{SOURCE} §4.2"
-
-
-SEVERITIES: Mapping[Severity, SeverityInfo] = MappingProxyType(
-    {
-        Severity.LEVE: SeverityInfo(
-            Severity.LEVE,
-            "Minor",
-            "Leve",
-            "delays, inappropriate language",
-            "retrasos, lenguaje inadecuado",
-            (W,),
-            GL,
-            _("if it persists"),
-        ),
-        Severity.MODERADA: SeverityInfo(
-            Severity.MODERADA,
-            "Moderate",
-            "Moderada",
-            "intentional slow play, breaking the rules",
-            "juego lento intencional, incumplimiento de reglas",
-            (W, GL),
-            DQ,
-            _("if repeated"),
-        ),
-        Severity.GRAVE: SeverityInfo(
-            Severity.GRAVE,
-            "Serious",
-            "Grave",
-            "verbal aggression, cheating, bribery",
-            "agresión verbal, trampa, soborno",
-            (GL, DQ),
-            SUS,
-            _("on escalation"),
-        ),
-        Severity.MUY_GRAVE: SeverityInfo(
-            Severity.MUY_GRAVE,
-            "Very serious",
-            "Muy grave",
-            "physical aggression, fraud, disclosing confidential information",
-            "agresión física, fraude, difusión de información confidencial",
-            (DQ,),
-            PB,
-            _("on escalation"),
-        ),
-    }
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Criterion:
-    """A criterion judges weigh to decide how severe an infraction is (§4.3)."""
-
-    code: str
-    name: str
-    name_es: str
-    question: str
-    question_es: str
-    source: str = f"{SOURCE} §4.3"
-
-
-CRITERIA: tuple[Criterion, ...] = (
-    Criterion(
-        "intent",
-        "Intent",
-        "Intención del jugador",
-        "Was the act accidental or deliberate?",
-        "¿La acción fue accidental o deliberada?",
-    ),
-    Criterion(
-        "impact",
-        "Impact on the event",
-        "Impacto en el torneo",
-        "Did it affect a game's result or the fairness of the event?",
-        "¿Afectó el resultado de una partida o la equidad del evento?",
-    ),
-    Criterion(
-        "repetition",
-        "Repetition",
-        "Reincidencia",
-        "Has the player committed the same infraction before (in this or an earlier event)?",
-        "¿El jugador ya cometió la misma infracción en el pasado?",
-    ),
-    Criterion(
-        "cooperation",
-        "Cooperation",
-        "Cooperación del infractor",
-        "Does the player accept the correction, or resist the judge's ruling?",
-        "¿Acepta la corrección o se resiste al fallo del juez?",
-    ),
-)
-"""The four criteria of §4.3, shown with the offender's history next to the proposal."""
-
-
-@dataclass(frozen=True, slots=True)
-class ViolenceCase:
-    """A step of §4.2's scale for violent conduct: the penalty (``level``), what the text
-    allows instead (``alternatives``), and what else it asks for (``note``)."""
-
-    code: str
-    name: str
-    name_es: str
-    level: Level
-    alternatives: tuple[Level, ...] = ()
-    note: str = ""
-    source: str = f"{SOURCE} §4.2"
-
-
-VIOLENCE: tuple[ViolenceCase, ...] = (
-    ViolenceCase(
-        "verbal_minor",
-        "Minor verbal aggression",
-        "Agresión verbal leve",
-        W,
-        note=_("Warning, and the player's behaviour is monitored."),
-    ),
-    ViolenceCase(
-        "threats_or_harassment",
-        "Threats or repeated harassment",
-        "Amenazas o acoso reiterado",
-        GL,
-        (DQ,),
-        note=_("Game loss or immediate disqualification."),
-    ),
-    ViolenceCase(
-        "physical",
-        "Physical aggression",
-        "Agresión física",
-        DQ,
-        (PB,),
-        note=_(
-            "Immediate disqualification and possible permanent ban; follow the violence "
-            "protocol of §5.8 (separate the parties, witnesses, incident report, authorities "
-            "if needed)."
-        ),
-    ),
-)
-
-
-# ---------------------------------------------------------------------------------------
-# Catalogue types (§2–§3; SPEC-penalties §2.2)
-# ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What the text gives in one case: ``level`` (the penalty the app proposes),
-    ``alternatives`` (other penalties the text allows instead) and ``also`` (a second
-    penalty named together with ``level``, less severe — **[choice]** 2)."""
-
-    level: Level
-    alternatives: tuple[Level, ...] = ()
-    also: tuple[Level, ...] = ()
-
-    def __post_init__(self):
-        object.__setattr__(self, "level", Level(self.level))
-        object.__setattr__(self, "alternatives", tuple(Level(x) for x in self.alternatives))
-        object.__setattr__(self, "also", tuple(Level(x) for x in self.also))
-
-    def text(self) -> str:
-        """E.g. ``"Suspension with Disqualification"``, ``"Game Loss (or Disqualification)"``
-        (in the active language)."""
-        out = level_text(self.level)
-        if self.also:
-            out = gettext("%(level)s with %(also)s") % {
-                "level": out,
-                "also": gettext(" and ").join(level_text(x) for x in self.also),
-            }
-        if self.alternatives:
-            out = gettext("%(outcome)s (or %(alternatives)s)") % {
-                "outcome": out,
-                "alternatives": gettext(" or ").join(level_text(x) for x in self.alternatives),
-            }
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class Condition:
-    """A yes/no question for one offence (SPEC-penalties §2.2): ``name`` is the key of the
-    API and the event file (``"grave"``, ``"intentional"``, ``"late_stage"``; stored, never
-    renamed); a yes gives ``outcome``. ``required``: if False, a missing answer means no."""
-
-    name: str
-    question: str
-    question_es: str
-    outcome: Outcome
-    required: bool = True
-    yes_means: str = ""
-
-
-class Group(StrEnum):
-    """The rulebook's headings over the sections (stored codes)."""
-
-    GENERAL = "general"
-    UNSPORTSMANLIKE = "unsportsmanlike_conduct"
-    GAME = "game_conduct"
-    DECK = "deck"
-    OUTSIDE = "outside_events"
-
-    @property
-    def label(self) -> str:
-        return _GROUPS[self][0]
-
-    @property
-    def label_es(self) -> str:
-        return _GROUPS[self][1]
-
-    @property
-    def section(self) -> str:
-        return _GROUPS[self][2]
-
-
-_GROUPS = {
-    Group.GENERAL: ("General tournament rules", "Reglas Generales del Torneo", "2"),
-    Group.UNSPORTSMANLIKE: (
-        "Further unsportsmanlike conduct",
-        "Conductas Antideportivas Adicionales",
-        "3.1",
-    ),
-    Group.GAME: ("Conduct related to the game", "Conductas Relacionadas con el Juego", "3.2"),
-    Group.DECK: ("Deck use and handling", "Uso y Manipulación del Mazo", "3.3"),
-    Group.OUTSIDE: ("Conduct outside the event", "Comportamiento fuera del torneo", "3.4"),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Infraction:
-    """One section of §2–§3 (SPEC-penalties §2.2).
-
-    - ``code``: the section number (stored, never renamed); ``name``: English name;
-      ``title_es``: the section's Spanish title; ``group``: its heading.
-    - ``severity``: its row of the §4.2 table (**[choice]** 6).
-    - ``first``: the first-instance :class:`Outcome`.
-    - ``repeat``: the outcomes the text names for a repeat — offence 2, 3, …; the last one
-      holds for later offences. Empty when the text is silent: the severity table decides
-      (:attr:`repeat_outcomes`, **[choice]** 5). ``repeat_term``: the text's word for it.
-    - ``conditions``: yes/no questions (``grave``, ``intentional``, ``late_stage``).
-    - ``definition``, ``corrective_action``, ``notes``: short English texts.
-    """
-
-    code: str
-    name: str
-    title_es: str
-    group: Group
-    severity: Severity
-    definition: str
-    first: Outcome
-    repeat: tuple[Outcome, ...] = ()
-    repeat_term: str = ""
-    conditions: tuple[Condition, ...] = ()
-    corrective_action: str = ""
-    notes: tuple[str, ...] = ()
-
-    @property
-    def source(self) -> str:
-        """E.g. ``"MyL conduct §3.2.4"``."""
-        return f"{SOURCE} §{self.code}"
-
-    @property
-    def title(self) -> str:
-        """E.g. ``"3.2.4 Card Manipulation and Information Theft"``."""
-        return f"{self.code} {self.name}"
-
-    @property
-    def repeat_from_text(self) -> bool:
-        """True when the section itself names the repeat's penalty."""
-        return bool(self.repeat)
-
-    @property
-    def repeat_outcomes(self) -> tuple[Outcome, ...]:
-        """What a repeat gives: the text's own outcomes, else the severity table's
-        (**[choice]** 5)."""
-        return self.repeat or (_from_severity(self.first, self.severity),)
-
-    def repeat_outcome(self, offence: int) -> Outcome:
-        """The outcome of the ``offence``-th offence (2 or more), conditions aside."""
-        outcomes = self.repeat_outcomes
-        return outcomes[min(offence - 2, len(outcomes) - 1)]
-
-    def condition(self, name: str) -> Condition:
-        """The condition called ``name``; ``KeyError`` if the section has none."""
-        for condition in self.conditions:
-            if condition.name == name:
-                return condition
-        raise KeyError(name)
-
-    def answers(self, conditions: Mapping[str, object] | None) -> dict[str, bool]:
-        """Validate the judge's answers: ``{name: bool}`` for every condition of this
-        section, optional ones defaulting to False.
-
-        Raises :class:`MissingCondition` (a required one is absent — checked first),
-        :class:`UnknownCondition` (a name this section does not have),
-        :class:`InvalidCondition` (not a bool).
-        """
-        return validate_answers(self.conditions, conditions, title=self.title, code=self.code)
-
-
-def _from_severity(first: Outcome, severity: Severity) -> Outcome:
-    """A repeat where the section names nothing (**[choice]** 5): the §4.2 escalated
-    penalty of ``severity``, never below ``first``; ``first`` and the row's initial
-    penalties in between are alternatives; a first-instance DQ stays in ``also``."""
-    row = SEVERITIES[severity]
-    if row.escalated.severity <= first.level.severity:
-        return first
-    level = row.escalated
-    between = [x for x in row.initial if first.level.severity < x.severity < level.severity]
-    if first.level is DQ:
-        return Outcome(level, tuple(between), (DQ,))
-    return Outcome(level, (first.level, *between))
-
-
-# ---------------------------------------------------------------------------------------
-# The catalogue (§2.1–§3.4.3)
-# ---------------------------------------------------------------------------------------
-
-_LEVE, _MOD, _GRAVE, _MUY = Severity.LEVE, Severity.MODERADA, Severity.GRAVE, Severity.MUY_GRAVE
-_GRAVE_Q_ES = "¿Es un caso grave?"
-_INTENT_Q_ES = "¿Fue intencional?"
-
-
-def _grave(question: str, outcome: Outcome, yes_means: str) -> Condition:
-    return Condition("grave", question, _GRAVE_Q_ES, outcome, yes_means=yes_means)
-
-
-def _intentional(question: str, outcome: Outcome) -> Condition:
-    return Condition("intentional", question, _INTENT_Q_ES, outcome, yes_means=_("intentional"))
-
-
-_INFRACTIONS: tuple[Infraction, ...] = (
-    # -- §2 General tournament rules ----------------------------------------------------
-    Infraction(
-        "2.1",
-        "Minor Unsportsmanlike Conduct",
-        "Respeto y Deportividad",
-        Group.GENERAL,
-        _LEVE,
-        _(
-            "Discourtesy or disrespect towards opponents, judges or organisers: insults, "
-            "mocking an opponent after a win, arguing disrespectfully with judges."
-        ),
-        Outcome(W),
-        (Outcome(GL, (DQ,)),),
-        "si la conducta persiste",
-        corrective_action=_("The player stops the behaviour."),
-    ),
-    Infraction(
-        "2.2",
-        "Failure to Respect the Rules or Judges' Decisions",
-        "Cumplimiento del Reglamento y Decisiones Arbitrales",
-        Group.GENERAL,
-        _MOD,
-        _(
-            "Refusing to follow a judge's or organiser's decision, objecting improperly, or "
-            "holding up play to argue about a ruling."
-        ),
-        Outcome(W),
-        (Outcome(GL, (DQ,)),),
-        "en caso de conducta persistente",
-        corrective_action=_("The ruling stands; play resumes."),
-    ),
-    Infraction(
-        "2.3",
-        "Untidy Play Area",
-        "Mantenimiento del Área de Juego",
-        Group.GENERAL,
-        _LEVE,
-        _(
-            "Leaving litter on the table or handling tournament material (cards, playmats, "
-            "counters, furniture) carelessly."
-        ),
-        Outcome(W),
-        repeat_term="en caso de reincidencia, se podrá imponer una penalización adicional",
-        corrective_action=_("The player tidies the play area."),
-        notes=(
-            _(
-                "On a repeat the text says an additional penalty *may* be imposed without "
-                "naming it: the severity table proposes it (Game Loss for a minor infraction "
-                "that persists); a Warning stays available."
-            ),
-        ),
-    ),
-    Infraction(
-        "2.4",
-        "Inappropriate Personal Presentation",
-        "Presentación Personal y Comportamiento",
-        Group.GENERAL,
-        _LEVE,
-        _(
-            "Coming to the event in unsuitable clothing (e.g. with offensive messages) or with "
-            "unacceptable personal hygiene."
-        ),
-        Outcome(W),
-        conditions=(
-            _grave(
-                "Is it a serious case, one where the player should be excluded from the event?",
-                Outcome(DQ),
-                _("serious case: the player is excluded from the event"),
-            ),
-        ),
-        corrective_action=_(
-            "Ask the player, privately, to correct the issue (cover or "
-            "change the clothing, freshen up)."
-        ),
-    ),
-    Infraction(
-        "2.5",
-        "Unauthorised Use of Electronic Devices",
-        "Uso de Dispositivos Electrónicos",
-        Group.GENERAL,
-        _MOD,
-        _(
-            "Using a phone, tablet or other device during a game without the judge's "
-            "permission (medical devices and other justified needs excepted), e.g. to look up "
-            "a card."
-        ),
-        Outcome(W),
-        (Outcome(GL, (DQ,)),),
-        "en caso de abuso o reincidencia",
-        corrective_action=_("The device is put away."),
-        notes=(_("3.2.6 covers consulting notes or digital material during a game."),),
-    ),
-    # -- §3.1 Further unsportsmanlike conduct -------------------------------------------
-    Infraction(
-        "3.1.1",
-        "Disruptive Behaviour towards Tournament Staff",
-        "Comportamiento disruptivo hacia el personal del torneo",
-        Group.UNSPORTSMANLIKE,
-        _MOD,
-        _("Verbal or physical mistreatment of judges, organisers or event staff."),
-        Outcome(W),
-        conditions=(
-            _grave(
-                "Is it a serious case (e.g. physical mistreatment, or grave or sustained "
-                "verbal abuse)?",
-                Outcome(SUS, also=(DQ,)),
-                _("serious case: disqualification and suspension"),
-            ),
-        ),
-        corrective_action=_("Stop the behaviour; separate the people involved if needed."),
-        notes=(
-            _(
-                "Physical aggression: §4.2 (immediate disqualification, possible permanent "
-                "ban) and the violence protocol of §5.8, with an incident report."
-            ),
-        ),
-    ),
-    Infraction(
-        "3.1.2",
-        "Offensive Language or Behaviour",
-        "Uso inapropiado de lenguaje o comportamiento ofensivo",
-        Group.UNSPORTSMANLIKE,
-        _LEVE,
-        _(
-            "Insults, discriminatory language or threats, in person or on social media linked "
-            "to the event or the community; aggression, harassment or misinformation aimed at "
-            "community members, judges or organisers."
-        ),
-        Outcome(W),
-        conditions=(
-            _grave(
-                "Is it a serious case (e.g. threats, discrimination, harassment or aggression)?",
-                Outcome(GL, (DQ, PB)),
-                _("serious case: game loss, disqualification or permanent ban"),
-            ),
-        ),
-        corrective_action=_("Stop the behaviour (and remove the posts, if online)."),
-        notes=(
-            _(
-                "§4.2 on violence: minor verbal aggression → warning and monitoring; threats or "
-                "repeated harassment → game loss or immediate disqualification."
-            ),
-        ),
-    ),
-    Infraction(
-        "3.1.3",
-        "Spreading False Information",
-        "Difusión de información falsa sobre el torneo o la empresa",
-        Group.UNSPORTSMANLIKE,
-        _GRAVE,
-        _(
-            "Publishing misleading information about the event, its judges, its organisers or "
-            "the company."
-        ),
-        Outcome(W),
-        (Outcome(SUS),),
-        "en casos reiterados",
-        corrective_action=_("The person corrects or withdraws what was published."),
-    ),
-    Infraction(
-        "3.1.4",
-        "Breach of Inclusion and Respect",
-        "Incumplimiento de normas de inclusión y respeto",
-        Group.UNSPORTSMANLIKE,
-        _MOD,
-        _("Acts that discriminate against, exclude or harass other players."),
-        Outcome(W),
-        (Outcome(DQ),),
-        "si la conducta persiste",
-        corrective_action=_("Stop the behaviour."),
-    ),
-    Infraction(
-        "3.1.5",
-        "Identity or Document Fraud",
-        "Falsificación de identidad o documentos",
-        Group.UNSPORTSMANLIKE,
-        _MUY,
-        _("Presenting false credentials or impersonating another player."),
-        Outcome(PB, also=(DQ,)),
-        corrective_action=_("Immediate disqualification; the person is banned from events."),
-    ),
-    Infraction(
-        "3.1.6",
-        "Repeated Interference with Judges and Organisers",
-        "Interrupciones reiteradas a la labor de jueces y organizadores",
-        Group.UNSPORTSMANLIKE,
-        _MOD,
-        _(
-            "Disregarding the decisions of judges and organisers or arguing aggressively with "
-            "them, so that they cannot do their work."
-        ),
-        Outcome(W),
-        (Outcome(DQ),),
-        "si la conducta persiste",
-        corrective_action=_("Stop the behaviour; the decision stands."),
-    ),
-    # -- §3.2 Conduct related to the game -----------------------------------------------
-    Infraction(
-        "3.2.1",
-        "Result Manipulation",
-        "Manipulación del resultado de un encuentro",
-        Group.GAME,
-        _MOD,
-        _(
-            "Fixing a match result outside play: agreed intentional draws, asking the opponent "
-            "to concede, deciding the winner by a random method."
-        ),
-        Outcome(W),
-        (Outcome(GL, (DQ,)),),
-        "en caso de reincidencia",
-        corrective_action=_("The match is played out normally."),
-        notes=(
-            _(
-                "§5.7: attempted fraud or bribery to change a result is reported to the "
-                "organiser at once, who decides further penalties."
-            ),
-        ),
-    ),
-    Infraction(
-        "3.2.2",
-        "Intentional Slow Play (Stalling)",
-        "Juego lento intencional (stalling)",
-        Group.GAME,
-        _MOD,
-        _("Deliberately playing very slowly to force a result against the opponent."),
-        Outcome(W),
-        (Outcome(GL),),
-        "en caso de reincidencia",
-        corrective_action=_("Ask the player to keep a normal pace."),
-        notes=(
-            _(
-                "§5.5 also allows a loss of turn or less playing time between the warning and "
-                "the game loss; these are not §4.1 penalties, so the judge records them as a "
-                "change with a reason."
-            ),
-        ),
-    ),
-    Infraction(
-        "3.2.3",
-        "Deliberately Marked Cards",
-        "Marcar cartas deliberadamente",
-        Group.GAME,
-        _MOD,
-        _(
-            "Using sleeves or worn cards that can identify cards and so give the player an "
-            "advantage."
-        ),
-        Outcome(W),
-        (Outcome(GL),),
-        "en caso de reincidencia",
-        corrective_action=_(
-            "Correct the problem at once (sleeves, cards, deck or decklist) before play continues."
-        ),
-        notes=(
-            _(
-                "The heading says 'deliberately' yet the text starts at a warning; 3.2.4 "
-                "(intentional → disqualification) also covers the intentional use of marked "
-                "cards: the judge chooses the section."
-            ),
-        ),
-    ),
-    Infraction(
-        "3.2.4",
-        "Card Manipulation and Information Theft",
-        "Manipulación de cartas y robo de información",
-        Group.GAME,
-        _MOD,
-        _(
-            "Looking at the opponent's deck without permission, handling a deck improperly, or "
-            "playing marked, altered or off-format cards, on purpose or through carelessness."
-        ),
-        Outcome(W),
-        conditions=(
-            _intentional(
-                "Was it intentional?",
-                Outcome(DQ),
-            ),
-        ),
-        corrective_action=_(
-            "Correct the problem at once (sleeves, cards, deck or decklist) before play continues."
-        ),
-    ),
-    Infraction(
-        "3.2.5",
-        "Leaving the Event without Notice",
-        "Abandono del Torneo",
-        Group.GAME,
-        _LEVE,
-        _("Dropping from the event without telling the head judge before the next round."),
-        Outcome(W),
-        (Outcome(GL, (DQ, SUS)), Outcome(DQ, (GL, SUS)), Outcome(SUS, (GL, DQ))),
-        "en caso de reincidencia, sanción progresiva hasta la suspensión",
-        corrective_action=_("The player is dropped from the event."),
-        notes=(
-            _(
-                "Players may leave at any time, provided they tell the head judge before the "
-                "next round."
-            ),
-        ),
-    ),
-    Infraction(
-        "3.2.6",
-        "Improper Use of Notes or Devices",
-        "Uso indebido de notas y dispositivos electrónicos",
-        Group.GAME,
-        _MOD,
-        _("Consulting outside notes, on paper or digital, during a game."),
-        Outcome(W),
-        (Outcome(GL, (DQ,)),),
-        "en caso de abuso",
-        corrective_action=_("The notes or device are put away."),
-        notes=(
-            _(
-                "The rulebook's example for this section repeats 3.2.5's (leaving without "
-                "notice), apparently by mistake."
-            ),
-        ),
-    ),
-    # -- §3.3 Deck use and handling ------------------------------------------------------
-    Infraction(
-        "3.3.1",
-        "Banned or Off-Format Cards",
-        "Uso de cartas prohibidas o no permitidas en el formato",
-        Group.DECK,
-        _MOD,
-        _("Playing cards that are banned or not allowed in the event's format."),
-        Outcome(W),
-        conditions=(
-            _intentional("Was it intentional?", Outcome(DQ)),
-            Condition(
-                "late_stage",
-                "Was it only found at a very advanced stage of the event?",
-                "¿Se tomó conocimiento en una etapa muy avanzada del torneo?",
-                Outcome(DQ),
-                required=False,
-                yes_means=_("found at a very advanced stage of the event"),
-            ),
-        ),
-        corrective_action=_(
-            "Correct the problem at once (sleeves, cards, deck or decklist) before "
-            "play continues: the cards are removed and replaced."
-        ),
-    ),
-    Infraction(
-        "3.3.2",
-        "Deck Registration Problems",
-        "Problemas en la inscripción del mazo",
-        Group.DECK,
-        _MOD,
-        _("The deck's registration (decklist) is wrong, incomplete or does not match the deck."),
-        Outcome(W),
-        (Outcome(GL),),
-        "en caso de reincidencia",
-        corrective_action=_(
-            "Correct the problem at once (sleeves, cards, deck or decklist) before play continues."
-        ),
-    ),
-    Infraction(
-        "3.3.3",
-        "Unauthorised Proxies",
-        "Uso de proxies o cartas sin autorización",
-        Group.DECK,
-        _MOD,
-        _("Playing proxies or substitute cards without authorisation."),
-        Outcome(W),
-        (Outcome(GL, (DQ,)),),
-        "si se reincide",
-        corrective_action=_("The proxies are replaced by the real cards."),
-        notes=(
-            _(
-                "Custom cards or proxies used as starting gold (oro inicial) are allowed as an "
-                "exception, provided they infringe no intellectual property."
-            ),
-        ),
-    ),
-    Infraction(
-        "3.3.4",
-        "Counterfeit Cards",
-        "Uso de cartas falsas o que vulneren la propiedad intelectual de terceros",
-        Group.DECK,
-        _GRAVE,
-        _("Playing fake cards, or cards that infringe third parties' intellectual property."),
-        Outcome(DQ),
-        (Outcome(SUS, also=(DQ,)),),
-        "si el acto es reiterado",
-        corrective_action=_("Immediate disqualification."),
-    ),
-    # -- §3.4 Conduct outside the event --------------------------------------------------
-    Infraction(
-        "3.4.1",
-        "Selling or Distributing Counterfeit Material",
-        "Venta y distribución de material falsificado",
-        Group.OUTSIDE,
-        _MUY,
-        _("Selling or distributing counterfeit material."),
-        Outcome(SUS),
-        conditions=(
-            _grave(
-                "Is it a serious case (e.g. large-scale or organised sales)?",
-                Outcome(PB),
-                _("serious case: permanent ban"),
-            ),
-        ),
-    ),
-    Infraction(
-        "3.4.2",
-        "Disclosure of Confidential Information",
-        "Difusión de información confidencial",
-        Group.OUTSIDE,
-        _MUY,
-        _("Disclosing confidential information (of the event, the judges or the company)."),
-        Outcome(SUS),
-    ),
-    Infraction(
-        "3.4.3",
-        "Conflict of Interest with the Organising Company",
-        "Conflicto de intereses con la empresa organizadora",
-        Group.OUTSIDE,
-        _GRAVE,
-        _(
-            "Taking part while having a conflict of interest with the company that organises "
-            "the event."
-        ),
-        Outcome(DQ, (SUS,)),
-        notes=(
-            _(
-                "The text adds a 'possible' temporary suspension: offered as an alternative, in "
-                "addition to the disqualification."
-            ),
-        ),
-    ),
-)
-
-
-CHOICES: tuple[str, ...] = (
-    _(
-        "First instance: the first penalty the section names; repeat (persiste, reincidencia, "
-        "reiterado, abuso): the first penalty it names for that case; the other penalties the "
-        "text allows for the case are offered as alternatives."
-    ),
-    _(
-        "Two penalties named at once (3.1.1 grave, 3.1.5, a repeated 3.3.4): the level is the "
-        "more severe, the other is listed with it ('also')."
-    ),
-    _(
-        "A penalty the text only calls possible (3.4.3's temporary suspension; the possible "
-        "permanent ban for physical aggression, §4.2) is an alternative, not part of 'also'."
-    ),
-    _(
-        "A repeat is an earlier penalty for the same section by the same person, in this event "
-        "or an earlier one, whatever its level; entries recorded as linked do not count. "
-        "'Abuso' (2.5, 3.2.6) is read as a repeat."
-    ),
-    _(
-        "Sections silent about repeats (2.3, 2.4, 3.1.1, 3.1.2, 3.1.5, 3.2.4, 3.3.1, 3.4.1, "
-        "3.4.2, 3.4.3) take the §4.2 escalated penalty of their severity, never below the "
-        "first instance; the first-instance penalty and any initial penalty of that severity "
-        "in between are alternatives; a first-instance disqualification stays in 'also'."
-    ),
-    _(
-        "Each section's severity (leve, moderada, grave, muy grave) is ours: §4.2 gives only "
-        "examples; we pick the row whose examples and penalties fit the section best."
-    ),
-    _(
-        "'grave' (2.4, 3.1.1, 3.1.2, 3.4.1) and 'intentional' (3.2.4, 3.3.1) must be "
-        "answered; 3.3.1's 'found at a very advanced stage' is an optional 'late_stage' "
-        "question (missing means no)."
-    ),
-    _(
-        "When a condition answered yes and a repeat both apply, the more severe outcome wins; "
-        "on equal levels, the condition's."
-    ),
-    _(
-        "3.2.5 'progressive up to suspension': offence 2 → game loss, 3 → disqualification, "
-        "4 and later → suspension."
-    ),
-    _(
-        "2.4 'excluded from the event' is a disqualification; 'suspensión permanente' (3.1.5, "
-        "3.4.1) is a permanent ban."
-    ),
-    _(
-        "No suspension length is proposed: the rulebook gives none, so the judge or organiser "
-        "sets it."
-    ),
-    _(
-        "'Corrección inmediata' is a corrective action, not a penalty; §5.5's loss of turn or "
-        "reduced time for stalling are not §4.1 penalties (a note on 3.2.2)."
-    ),
-    _(
-        "Appeal deadline (§5.10): 5 business days after the penalty day (that day not "
-        "counted; the fifth business day is the last day to file), skipping weekends and the "
-        "public holidays of the configured country — Chile by default, optionally a region; "
-        "no country means weekends only."
-    ),
-    _("The rulebook is undated: this catalogue is version v1."),
-)
-"""The product's interpretations of the rulebook (**[choice]**), for the ruleset's page."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -1173,7 +226,7 @@ def get_ruleset(code: str, version: str | None = None) -> Ruleset:
 
 
 # ---------------------------------------------------------------------------------------
-# The engine (SPEC-penalties §2.2, §2.3)
+# The engine (docs/rules-myl-penalties.md "How a penalty is proposed")
 # ---------------------------------------------------------------------------------------
 
 
@@ -1274,8 +327,8 @@ def assess(
     *,
     ruleset: Ruleset = MYL_V1,
 ) -> Assessment:
-    """What the rulebook gives for one offence (the section, §4.2, §4.3; SPEC-penalties
-    §2.2).
+    """What the rulebook gives for one offence (the section, §4.2, §4.3;
+    docs/rules-myl-penalties.md "How a penalty is proposed").
 
     - ``infraction``: the section code (``"3.2.4"``); ``conditions``: ``{name: bool}``
       answers (see :meth:`Infraction.answers`).
