@@ -327,7 +327,7 @@ def players_for_round(event: Event, number: int) -> list[int]:
 
 def seat_next_round(event: Event, actor=None, *, seed: int | None = None) -> Round:
     """Seat the next preliminary round (TR §3.1.2): tables of 5 and 4, no predator→prey
-    pair repeated, the soft criteria of SPEC-events §1.6 minimised.
+    pair repeated, the soft criteria of ``docs/rules-vekn.md`` "Seating" minimised.
 
     ``UserError`` when the previous round is not finished, all preliminary rounds are
     seated, or there are too few players.
@@ -491,7 +491,7 @@ class NamedPlayer:
 
 
 def seating_score(rnd: Round) -> seating_rules.SeatingScore:
-    """The official criteria (SPEC-events §1.6) measured over the preliminary rounds up to
+    """The official criteria (``docs/rules-vekn.md`` "Seating") measured over the preliminary rounds up to
     ``rnd``; violation texts name the players. Three queries."""
     rounds = _previous_seatings(rnd.event, rnd.number) + [round_seating(rnd)]
     ids = {p for seating in rounds for table in seating for p in table}
@@ -535,7 +535,7 @@ def parse_vp(value) -> Decimal | None:
 
 def table_check(vps: Sequence[Decimal | None]) -> vekn.SheetCheck:
     """The sheet check of a table's playing seats (seats with a "Loss" left out). A table of
-    4 or 5 is checked against the legal sheets (SPEC-events §1.2); when drops left fewer
+    4 or 5 is checked against the legal sheets (TR §3.7.2; ``docs/rules-vekn.md`` "Result sheets"); when drops left fewer
     than 4 players at it, only the range of each value is checked **[choice]**: the legal
     endings of 2- and 3-player games are not enumerated."""
     if len(vps) in (4, 5):
@@ -579,7 +579,7 @@ def save_results(
 ) -> ResultOutcome:
     """Save the VP of a table (seat order), as one transaction.
 
-    The sheet is validated (SPEC-events §1.2, TR §3.7.2); an impossible complete sheet is
+    The sheet is validated (TR §3.7.2; ``docs/rules-vekn.md`` "Result sheets"); an impossible complete sheet is
     refused unless ``may_override`` and a non-empty ``override_reason`` are given (card
     effects, mid-game disqualification). "Loss" seats keep 0 VP and are left out of the
     check. ``version`` is the table version the form was loaded with: if somebody saved
