@@ -1,4 +1,4 @@
-"""JSON API v1 of events (CONTRACTS §2–§3)."""
+"""JSON API v1 of events (``docs/contracts.md``: standings, sheet check, penalty calculator)."""
 
 import json
 from decimal import Decimal, InvalidOperation
@@ -49,8 +49,8 @@ def standings(request, slug):
 @require_POST
 def check_table(request):
     """``POST /api/v1/vekn/check-table`` — body ``{"vp": [1.5, 0, 0.5, 0.5]}`` (seat order;
-    ``null`` for a seat not entered yet) → ``{"valid", "complete", "reason"}`` (CONTRACTS §3,
-    SPEC-events §1.2). No authentication, no database."""
+    ``null`` for a seat not entered yet) → ``{"valid", "complete", "reason"}`` (``docs/contracts.md``
+    "Check a result sheet"; TR §3.7.2). No authentication, no database."""
     try:
         body = json.loads(request.body or b"null")
     except (ValueError, UnicodeDecodeError, RecursionError):

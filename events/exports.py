@@ -1,6 +1,6 @@
 """Exports of an event's standings: CSV and the VEKN report ("archondata").
 
-SPEC-events §1.8, TR §9: per player rank, names, VEKN number, preliminary GW, preliminary
+TR §9, ``docs/rules-vekn.md`` "Reporting": per player rank, names, VEKN number, preliminary GW, preliminary
 VP, final VP, TP and toss.
 """
 
@@ -68,7 +68,7 @@ RECORD_SEPARATOR = "¤"
 
 
 def archondata(result: EventStandings) -> str:
-    """The VEKN "archondata" record layout (SPEC-events §1.8): one record per player in
+    """The VEKN "archondata" record layout (TR §9; ``docs/rules-vekn.md`` "Reporting"): one record per player in
     standings order, fields ``rank§first name§last name§VEKN number§prelim GW§prelim VP§
     final VP§TP§toss``, records joined by ``¤`` after a ``2¤`` header.
 

@@ -235,7 +235,7 @@ class AddPlayerForm(forms.Form):
         if not data.get("name") and not data.get("vekn_number"):
             raise forms.ValidationError(_("Give the player's name or VEKN number."))
         # Whether a number alone is enough is the service's to say, in the same words
-        # whether or not the number is known (events.services.find_or_create_person).
+        # whether or not the number is known (events.people.find_or_create_person).
         return data
 
 

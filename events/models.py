@@ -595,7 +595,7 @@ class PlayerClaim(models.Model):
     """A new account asking to be linked to an existing person record (found by VEKN
     number). A VEKN number alone is public and proves nothing: only an organiser of an
     organisation where that person first played before the claim, or a platform administrator,
-    decides it (``events.services.decidable_claims``)."""
+    decides it (``events.people.decidable_claims``)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")

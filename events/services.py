@@ -36,17 +36,10 @@ from events.models import (
 )
 from events.permissions import Role
 from events.presets import get_preset
+from events.sanctions import blocking_sanction, refuse_blocked_players, sanction_summary
 from standings import vekn
 
 TENTH = Decimal("0.1")
-
-
-# --------------------------------------------------------------------------- audit
-def _changed(event: Event, *, seating: bool = True) -> None:
-    """Invalidate the event's cached public pages (in the caller's transaction);
-    ``seating=False`` keeps the seating page, for a change it cannot show (a result, a
-    toss: ``events.cache.invalidate``)."""
-    page_cache.invalidate(event, seating=seating)
 
 
 # --------------------------------------------------------------------------- events
@@ -108,7 +101,7 @@ def update_event(event: Event, actor, **fields) -> Event:
             _jsonable_dates(before),
             _jsonable_dates(fields),
         )
-        _changed(event)
+        page_cache.invalidate(event)
     return event
 
 
@@ -126,219 +119,6 @@ def _next_code(event: Event) -> str:
     while f"p{n}" in existing:
         n += 1
     return f"p{n}"
-
-
-def _name_key(name: str) -> str:
-    """Names compared without case, accents or extra spaces ("José  Pérez" = "jose perez")."""
-    import unicodedata
-
-    decomposed = unicodedata.normalize("NFKD", name.casefold())
-    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
-
-
-def find_or_create_person(name: str, vekn_number: str = "", organisation=None) -> Person:
-    """The person with this VEKN number, or a new one. ``UserError`` if the number is not
-    digits, or is taken under a clearly different name (compared without case, accents or
-    extra spaces).
-
-    For an ``organisation`` (an ``Organisation``: the staff pages pass the event's) the
-    holder of a number is named only when that person already played in one of its
-    events **[choice]**: a number is public, so the name behind it must not be learnt by
-    typing numbers (``docs/deploy.md`` "Account claims"). There a number alone finds only
-    such a person — otherwise the name is asked for, in the same words whether or not the
-    number is known — and a name that does not match is refused without naming the
-    holder. Without ``organisation`` (imports, the shell) a number alone finds any record,
-    and a mismatch names nobody either."""
-    name = (name or "").strip()
-    vekn_number = (vekn_number or "").strip()
-    if vekn_number and not vekn_number.isdigit():
-        raise UserError(_("A VEKN number has only digits."), field="vekn_number")
-    person = Person.objects.filter(vekn_number=vekn_number).first() if vekn_number else None
-    known = (
-        person is not None
-        and organisation is not None
-        and person.registrations.filter(event__organisation=organisation).exists()
-    )
-    if vekn_number and not name and organisation is not None and not known:
-        raise UserError(
-            _(
-                "Give the player's name too: a number alone finds only a player who has "
-                "already played in this organisation's events."
-            ),
-            field="name",
-        )
-    if person:
-        if name and _name_key(name) != _name_key(person.name):
-            if known:
-                message = _(
-                    "VEKN number %(n)s belongs to %(owner)s, not %(name)s: check the number."
-                ) % {"n": vekn_number, "owner": person.name, "name": name}
-            else:
-                message = _(
-                    "VEKN number %(n)s is recorded under another name than %(name)s: "
-                    "check the number, or give the name the player registered with."
-                ) % {"n": vekn_number, "name": name}
-            raise UserError(message, field="vekn_number")
-        return person
-    if not name:
-        raise UserError(_("Give the player's name."), field="name")
-    return Person.objects.create(name=name, vekn_number=vekn_number)
-
-
-def display_user(user) -> str:
-    """How a staff member is named on pages and messages: full name, else username."""
-    if user is None:
-        return "—"
-    return user.get_full_name() or user.get_username()
-
-
-SANCTION_RELATED = (
-    "penalty__event__organisation",
-    "penalty__confirmed_by",
-    "penalty__reported_by",
-    "organisation",
-    "confirmed_by",
-    "created_by",
-)
-"""``select_related`` for :func:`sanction_summary` (one query for a list of sanctions)."""
-
-
-def sanction_giver(sanction):
-    """Who gave a sanction: the head judge who confirmed its penalty, else the judge who
-    logged it, else whoever created it (the authority for an escalation)."""
-    p = sanction.penalty
-    if p is not None and (p.confirmed_by_id or p.reported_by_id):
-        return p.confirmed_by if p.confirmed_by_id else p.reported_by
-    return sanction.created_by
-
-
-def sanction_summary(sanction) -> str:
-    """One sentence for organisers: the sanction, its ruleset, where and by whom it was
-    given, and the authority's confirmation or that it waits for it (issue 12). Load the
-    sanction with :data:`SANCTION_RELATED`."""
-    from events.permissions import AUTHORITIES
-
-    values = {
-        "kind": sanction.get_kind_display(),
-        "ruleset": sanction.get_ruleset_display(),
-        "judge": display_user(sanction_giver(sanction)),
-    }
-    if sanction.penalty_id is not None:
-        event = sanction.penalty.event
-        given = _("%(kind)s (%(ruleset)s) given at %(event)s (%(organisation)s) by %(judge)s") % {
-            **values,
-            "event": event.name,
-            "organisation": event.organisation.name,
-        }
-    else:
-        given = _("%(kind)s (%(ruleset)s) given by %(judge)s") % values
-    if sanction.confirmed_at is not None:
-        confirmed = _("confirmed by %(who)s, %(title)s, on %(day)s") % {
-            "who": display_user(sanction.confirmed_by),
-            "title": AUTHORITIES[sanction.ruleset].title,
-            "day": timezone.localdate(sanction.confirmed_at).isoformat(),
-        }
-    else:
-        confirmed = str(AUTHORITIES[sanction.ruleset].pending)
-    return f"{given}; {confirmed}."
-
-
-def blocking_sanction(person: Person, event: Event):
-    """The suspension or permanent ban that keeps ``person`` out of ``event``, or
-    ``None`` (MyL conduct rules §4.1; the reach of ``penalties.sanction_rules.reach``:
-    the event's ruleset only, the issuing organisation at once, every organisation once
-    the ruleset's authority confirmed it). Loaded for :func:`sanction_summary`."""
-    from penalties.models import Sanction
-
-    for sanction in (
-        Sanction.objects.filter(
-            person=person, ruleset=event.ruleset, lifted_at__isnull=True, starts_on__lte=event.date
-        )
-        .select_related(*SANCTION_RELATED)
-        .order_by("-starts_on", "-id")
-    ):
-        if sanction.blocks(event):
-            return sanction
-    return None
-
-
-@dataclass(frozen=True)
-class BlockedPlayer:
-    """A checked-in player whom a sanction keeps out of the event
-    (:func:`blocked_players`): the registration to drop and the sanction (loaded for
-    :func:`sanction_summary`)."""
-
-    registration_id: int
-    name: str
-    sanction: object
-
-
-def blocked_players(event: Event) -> list[BlockedPlayer]:
-    """The checked-in players of ``event`` whom a suspension or permanent ban keeps out
-    of it now (the rule of :func:`blocking_sanction`: ``Sanction.blocks``), by name, one
-    entry per player: e.g. one checked in while another organisation's ban waited for
-    the authority, confirmed since (issue 12). One query whatever the number of players.
-    Rounds are not seated or paired while this list is not empty
-    (:func:`refuse_blocked_players`)."""
-    from penalties.models import Sanction
-
-    out: dict[int, BlockedPlayer] = {}
-    for sanction in (
-        Sanction.objects.filter(
-            person__registrations__event=event,
-            person__registrations__status=Registration.Status.CHECKED_IN,
-            ruleset=event.ruleset,
-            lifted_at__isnull=True,
-            starts_on__lte=event.date,
-        )
-        .annotate(registration_id=F("person__registrations__id"))
-        .select_related("person", *SANCTION_RELATED)
-        .order_by("person__name", "-starts_on", "-id")
-    ):
-        if sanction.registration_id not in out and sanction.blocks(event):
-            out[sanction.registration_id] = BlockedPlayer(
-                sanction.registration_id, sanction.person.name, sanction
-            )
-    return list(out.values())
-
-
-def refuse_blocked_players(event: Event) -> None:
-    """``UserError`` naming the checked-in players a sanction keeps out of ``event``
-    (:func:`blocked_players`), telling to drop them first: a round is not seated or
-    paired with them (MyL conduct rules §4.1; docs/rules-myl-penalties.md "Sanctions
-    beyond the event")."""
-    blocked = blocked_players(event)
-    if blocked:
-        raise UserError(
-            _(
-                "Suspended or banned on this event's date, still checked in: %(names)s. "
-                "Drop them before the next round (players page)."
-            )
-            % {"names": ", ".join(b.name for b in blocked)}
-        )
-
-
-def namesake_sanction(name: str, event: Event):
-    """A sanction that would keep a person with the same name (accents and case aside)
-    out of ``event`` (as :func:`blocking_sanction`), or ``None``: a player added without
-    a number must not slip past a sanction by being created again under the same name
-    **[choice]**."""
-    from penalties.models import Sanction
-
-    key = _name_key(name)
-    for sanction in (
-        Sanction.objects.filter(
-            Q(organisation_id=event.organisation_id) | Q(confirmed_at__isnull=False),
-            ruleset=event.ruleset,
-            lifted_at__isnull=True,
-            starts_on__lte=event.date,
-        )
-        .select_related("person")
-        .order_by("-starts_on", "-id")
-    ):
-        if _name_key(sanction.person.name) == key and sanction.blocks(event):
-            return sanction
-    return None
 
 
 def register(event: Event, person: Person, actor=None, *, check_in: bool = False) -> Registration:
@@ -388,144 +168,8 @@ def register(event: Event, person: Person, actor=None, *, check_in: bool = False
             person.name,
             after={"code": reg.code, "first_round": first_round, "late": last > 0},
         )
-        _changed(event)
+        page_cache.invalidate(event)
     return reg
-
-
-def _registrations_of(vekn_number):
-    """The competing registrations of the person with ``vekn_number`` (a value or an
-    ``OuterRef``), first recorded first (spectators and staff registered only to receive a
-    penalty left out). Rule: ``docs/deploy.md`` "Account claims"."""
-    return Registration.objects.filter(person__vekn_number=vekn_number, competing=True).order_by(
-        "created_at", "id"
-    )
-
-
-def first_played_event(claim) -> Event | None:
-    """The event that vouches for the person with ``claim``'s VEKN number: the event of
-    their **first registration** the server recorded, once they **played** there (were
-    seated in a round: a VEKN table, a MyL match or a bye); ``None`` while they did not
-    (or have no registration). "First" is when the registration was recorded, not the
-    event's date **[choice]**: an event's date is typed by its organiser and can be
-    changed at any time, and seating a round is quick, so ordering by either would let
-    any organisation register the number in an event of its own and make itself "first";
-    when a registration was recorded cannot be changed. Rule: ``docs/deploy.md``
-    "Account claims"."""
-    if not claim.vekn_number:
-        return None
-    first = _registrations_of(claim.vekn_number).select_related("event__organisation").first()
-    if first is None or not Seat.objects.filter(registration=first).exists():
-        return None
-    return first.event
-
-
-def decidable_claims(user, claims=None):
-    """The claims of ``claims`` (a ``PlayerClaim`` queryset; default: every claim) that
-    ``user`` may decide, as a queryset (one query, whatever the number of claims).
-
-    A platform administrator (superuser) may decide every claim. Anyone else only a claim
-    whose person was **first registered**, and has played (been seated) there, in an
-    event of an organisation where ``user`` holds the Organiser role, or in an event where
-    ``user`` holds it (:func:`first_played_event`). A person not seated there yet waits
-    until they are (or for an administrator). Registering, or even seating, the number in
-    one's own event gives no say while the person was registered elsewhere first.
-    Anonymous users decide nothing. Rule: ``docs/deploy.md`` "Account claims" [choice]:
-    a VEKN number is public, so only the organisation that first met the player can
-    vouch that the account is theirs — and no organisation can make itself that one."""
-    from django.db.models import Exists, OuterRef, Q, Subquery
-
-    from events.models import EventRole, OrganisationRole, PlayerClaim
-    from events.permissions import Role
-
-    claims = PlayerClaim.objects.all() if claims is None else claims
-    if not getattr(user, "is_authenticated", False):
-        return claims.none()
-    if user.is_superuser:
-        return claims
-    first = _registrations_of(OuterRef("vekn_number"))
-    return (
-        claims.exclude(vekn_number="")
-        .annotate(
-            first_registration_id=Subquery(first.values("id")[:1]),
-            first_event_id=Subquery(first.values("event_id")[:1]),
-            first_organisation_id=Subquery(first.values("event__organisation_id")[:1]),
-        )
-        .filter(Exists(Seat.objects.filter(registration_id=OuterRef("first_registration_id"))))
-        .filter(
-            Q(
-                Exists(
-                    OrganisationRole.objects.filter(
-                        organisation_id=OuterRef("first_organisation_id"),
-                        user=user,
-                        role=Role.ORGANISER,
-                    )
-                )
-            )
-            | Q(
-                Exists(
-                    EventRole.objects.filter(
-                        event_id=OuterRef("first_event_id"), user=user, role=Role.ORGANISER
-                    )
-                )
-            )
-        )
-    )
-
-
-def decide_claim(claim, approve: bool, actor, event: Event) -> None:
-    """Link (``approve``) or not an account to the person record with the claim's VEKN
-    number (see ``PlayerClaim``).
-
-    Only a user allowed by :func:`decidable_claims` decides, checked here under a row
-    lock on the claim and the person. ``UserError`` — with one neutral message that says
-    nothing of who holds the number — when ``actor`` may not decide it; otherwise when
-    the claim was already decided, the record already has an account, or the claim's
-    account already has a record. The decision is audited on the event where the person
-    first played (:func:`first_played_event`), so that the organisation that vouches for
-    the player sees it; on ``event`` (the page it was decided from) only when the person
-    never played (an administrator's decision). Rule: ``docs/deploy.md``
-    "Account claims"."""
-    from events.models import PlayerClaim
-
-    with transaction.atomic():
-        claim = (
-            PlayerClaim.objects.select_for_update(of=("self",))
-            .select_related("user")
-            .get(pk=claim.pk)
-        )
-        person = Person.objects.select_for_update().filter(vekn_number=claim.vekn_number).first()
-        if (
-            person is None
-            or not decidable_claims(actor, PlayerClaim.objects.filter(pk=claim.pk)).exists()
-        ):
-            raise UserError(
-                _(
-                    "You cannot decide this claim: only an organiser of the organisation "
-                    "where this player first played, or a platform administrator, can."
-                )
-            )
-        if claim.status != PlayerClaim.Status.PENDING:
-            raise UserError(_("This claim was already decided."))
-        if approve and person.user_id is not None:
-            raise UserError(_("This player record is already linked: reject this claim."))
-        if approve and Person.objects.filter(user=claim.user).exists():
-            raise UserError(_("This account is already linked to a player record."))
-        home = first_played_event(claim)
-        claim.person = person
-        claim.status = PlayerClaim.Status.APPROVED if approve else PlayerClaim.Status.REJECTED
-        claim.decided_by = actor if getattr(actor, "is_authenticated", False) else None
-        claim.decided_at = timezone.now()
-        claim.save(update_fields=["person", "status", "decided_by", "decided_at"])
-        if approve:
-            person.user = claim.user
-            person.save(update_fields=["user"])
-        audit(
-            home or event,
-            actor,
-            "player.claim_approved" if approve else "player.claim_rejected",
-            person.name,
-            after={"account": claim.user.get_username(), "vekn_number": claim.vekn_number},
-        )
 
 
 def appoint_staff(event: Event, user, role: str, actor=None) -> bool:
@@ -610,7 +254,7 @@ def set_status(reg: Registration, status: str, actor=None) -> Registration:
             before,
             {"status": status, "loss_in_round": loss_round},
         )
-        _changed(event)
+        page_cache.invalidate(event)
     return reg
 
 
@@ -683,7 +327,7 @@ def players_for_round(event: Event, number: int) -> list[int]:
 
 def seat_next_round(event: Event, actor=None, *, seed: int | None = None) -> Round:
     """Seat the next preliminary round (TR §3.1.2): tables of 5 and 4, no predator→prey
-    pair repeated, the soft criteria of SPEC-events §1.6 minimised.
+    pair repeated, the soft criteria of ``docs/rules-vekn.md`` "Seating" minimised.
 
     ``UserError`` when the previous round is not finished, all preliminary rounds are
     seated, or there are too few players.
@@ -721,7 +365,7 @@ def seat_next_round(event: Event, actor=None, *, seed: int | None = None) -> Rou
         rnd = Round.objects.create(event=event, number=number)
         _save_seating(rnd, seating)
         audit(event, actor, "round.seat", str(rnd), after={"tables": seating, "seed": seed})
-        _changed(event)
+        page_cache.invalidate(event)
     return rnd
 
 
@@ -776,7 +420,7 @@ def reseat_round(rnd: Round, actor=None, *, seed: int | None = None) -> Round:
         Table.objects.filter(round=rnd).delete()
         _save_seating(rnd, seating)
         audit(rnd.event, actor, "round.reseat", str(rnd), {"tables": before}, {"tables": seating})
-        _changed(rnd.event)
+        page_cache.invalidate(rnd.event)
     return rnd
 
 
@@ -831,7 +475,7 @@ def swap_seats(rnd: Round, reg_a: int, reg_b: int, actor=None) -> None:
             before,
             {"a": [b.table.number, b_pos], "b": [a.table.number, a_pos], "players": [reg_a, reg_b]},
         )
-        _changed(rnd.event)
+        page_cache.invalidate(rnd.event)
 
 
 @dataclass(frozen=True)
@@ -847,7 +491,7 @@ class NamedPlayer:
 
 
 def seating_score(rnd: Round) -> seating_rules.SeatingScore:
-    """The official criteria (SPEC-events §1.6) measured over the preliminary rounds up to
+    """The official criteria (``docs/rules-vekn.md`` "Seating") measured over the preliminary rounds up to
     ``rnd``; violation texts name the players. Three queries."""
     rounds = _previous_seatings(rnd.event, rnd.number) + [round_seating(rnd)]
     ids = {p for seating in rounds for table in seating for p in table}
@@ -863,7 +507,7 @@ def set_seating_published(rnd: Round, published: bool, actor=None) -> None:
     with transaction.atomic():
         Round.objects.filter(pk=rnd.pk).update(seating_published=published)
         audit(rnd.event, actor, "round.publish" if published else "round.hide", str(rnd))
-        _changed(rnd.event)
+        page_cache.invalidate(rnd.event)
 
 
 # --------------------------------------------------------------------------- results
@@ -891,7 +535,7 @@ def parse_vp(value) -> Decimal | None:
 
 def table_check(vps: Sequence[Decimal | None]) -> vekn.SheetCheck:
     """The sheet check of a table's playing seats (seats with a "Loss" left out). A table of
-    4 or 5 is checked against the legal sheets (SPEC-events §1.2); when drops left fewer
+    4 or 5 is checked against the legal sheets (TR §3.7.2; ``docs/rules-vekn.md`` "Result sheets"); when drops left fewer
     than 4 players at it, only the range of each value is checked **[choice]**: the legal
     endings of 2- and 3-player games are not enumerated."""
     if len(vps) in (4, 5):
@@ -935,7 +579,7 @@ def save_results(
 ) -> ResultOutcome:
     """Save the VP of a table (seat order), as one transaction.
 
-    The sheet is validated (SPEC-events §1.2, TR §3.7.2); an impossible complete sheet is
+    The sheet is validated (TR §3.7.2; ``docs/rules-vekn.md`` "Result sheets"); an impossible complete sheet is
     refused unless ``may_override`` and a non-empty ``override_reason`` are given (card
     effects, mid-game disqualification). "Loss" seats keep 0 VP and are left out of the
     check. ``version`` is the table version the form was loaded with: if somebody saved
@@ -1014,7 +658,7 @@ def save_results(
             {"vp": [_dec(s.vp) for s in seats], "override": table.override_reason},
             comment=override_reason if overridden else "",
         )
-        _changed(event, seating=False)  # VP only: the seating page shows none
+        page_cache.invalidate(event, seating=False)  # VP only: the seating page shows none
     return ResultOutcome(check=check, version=table.version, overridden=overridden)
 
 
@@ -1055,7 +699,7 @@ def record_toss(event: Event, ordered_ids: Sequence[int], actor=None) -> None:
             Registration.objects.filter(pk=rid).update(toss_position=pos)
         after = [regs[r].code if r in regs else r for r in new_order]
         audit(event, actor, "standings.toss", event.slug, {"toss": before}, {"toss": after})
-        _changed(event, seating=False)  # the toss shows in the standings only
+        page_cache.invalidate(event, seating=False)  # the toss shows in the standings only
 
 
 def random_toss(event: Event, ids: Sequence[int], actor=None, *, rng: random.Random | None = None):
@@ -1102,7 +746,7 @@ def start_final(event: Event, actor=None) -> Round:
             str(rnd),
             after={"finalists": [result.code(f) for f in result.standings.finalists]},
         )
-        _changed(event)
+        page_cache.invalidate(event)
     return rnd
 
 
@@ -1148,7 +792,7 @@ def place_final_card(final: Round, reg_id: int, position: int, actor=None) -> li
         if len(steps) == len(order):
             _save_seating(final, [list(row)])
             audit(final.event, actor, "final.seated", str(final), after={"row": list(row)})
-        _changed(final.event)
+        page_cache.invalidate(final.event)
     return list(row)
 
 
@@ -1163,7 +807,7 @@ def undo_final_card(final: Round, actor=None) -> None:
         step = final.ritual.pop()
         final.save(update_fields=["ritual"])
         audit(final.event, actor, "final.ritual_undo", str(final), before={"step": step})
-        _changed(final.event)
+        page_cache.invalidate(final.event)
 
 
 def set_first_player(final: Round, reg_id: int, actor=None) -> None:
@@ -1194,7 +838,7 @@ def set_first_player(final: Round, reg_id: int, actor=None) -> None:
         Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
         Round.objects.filter(pk=final.pk).update(first_player_drawn_at=timezone.now())
         audit(final.event, actor, "final.first_player", str(final), {"row": ids}, {"row": rotated})
-        _changed(final.event)
+        page_cache.invalidate(final.event)
 
 
 def draw_first_player(final: Round, actor=None, *, rng: random.Random | None = None) -> int:
@@ -1213,7 +857,7 @@ def set_standings_published(event: Event, published: bool, actor=None) -> None:
     with transaction.atomic():
         Event.objects.filter(pk=event.pk).update(standings_published=published)
         audit(event, actor, "standings.publish" if published else "standings.hide", event.slug)
-        _changed(event)
+        page_cache.invalidate(event)
 
 
 # --------------------------------------------------------------------------- queries

@@ -4,7 +4,7 @@ Pure rules, no ORM and no request: frozen dataclasses in, frozen dataclasses out
 adapter loads the entrants of the next round (``standings.myl.pairing_entrants`` builds
 them from the results), calls :func:`pair_round` and saves the matches.
 
-Source: SPEC-events §2 — 1-v-1 matches, Swiss pairings with score groups, no rematches,
+Source: ``docs/rules-myl.md`` "Matches" and "Pairings" — 1-v-1 matches, Swiss pairings with score groups, no rematches,
 at most one bye per player, a bye is a win. The conduct rules of Mitos y Leyendas do not
 fix a pairing algorithm; the choices where they are silent are marked **[choice]** and
 follow the common card-game Swiss (score groups, pair down when a group is odd, random
@@ -68,7 +68,7 @@ _RANDOM_RANGE = 1 << 20
 
 
 class PairingError(ValueError):
-    """A pairing request the organiser can fix (SPEC-events §2): fewer than two entrants, a
+    """A pairing request the organiser can fix (``docs/rules-myl.md`` "Pairings"): fewer than two entrants, a
     player entered twice, or no pairing without a rematch (or a second bye) exists. The
     message says which players cannot be paired; ``allow_rematches=True`` is the fallback.
     """
@@ -153,7 +153,7 @@ def pair_round(
     seed: int | str = 0,
     allow_rematches: bool = False,
 ) -> Pairing:
-    """Pair one Swiss round (SPEC-events §2); the rules and their order are in the module
+    """Pair one Swiss round (``docs/rules-myl.md`` "Pairings"); the rules and their order are in the module
     docstring.
 
     ``entrants``: the players to pair, in any order (among entrants of equal rank the

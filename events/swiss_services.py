@@ -32,12 +32,13 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from events import cache as page_cache
 from events import swiss
 from events.audit import audit
 from events.errors import ConflictError, UserError
 from events.exports import csv_text
 from events.models import AuditLog, Event, Registration, Round, Seat, Table
-from events.services import _changed, refuse_blocked_players
+from events.sanctions import refuse_blocked_players
 from standings import myl
 
 __all__ = [
@@ -507,7 +508,7 @@ def pair_next_round(
                 "pair_downs": pairing.pair_downs,
             },
         )
-        _changed(event)
+        page_cache.invalidate(event)
     return rnd
 
 
@@ -542,7 +543,7 @@ def repair_round(
             {"tables": before},
             {"tables": tables, "seed": seed, "allow_rematches": allow_rematches},
         )
-        _changed(event)
+        page_cache.invalidate(event)
     return rnd
 
 
@@ -622,7 +623,7 @@ def pair_top_cut(event: Event, actor=None) -> Round:
             str(rnd),
             after={"tables": [[result.code(p) for p in pair] for pair in pairs]},
         )
-        _changed(event)
+        page_cache.invalidate(event)
     return rnd
 
 
@@ -774,7 +775,7 @@ def save_match_result(
             {"games": list(games)},
             comment=comment,
         )
-        _changed(event)
+        page_cache.invalidate(event)
     return MatchOutcome(version=table.version, games=games)
 
 

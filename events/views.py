@@ -211,7 +211,7 @@ def signup(request):
     """A player's account. A VEKN number is never linked at once, whether or not a record
     has it (and the page answers the same either way: it does not tell who holds a
     number): an organiser of the organisation where that person first played before the claim
-    confirms it (``services.decidable_claims``). Two sign-ups racing for one username: the
+    confirms it (``people.decidable_claims``). Two sign-ups racing for one username: the
     second gets the form's error, not a server error."""
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

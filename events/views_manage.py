@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from events import exports, services, views_swiss
+from events import exports, people, sanctions, services, views_swiss
 from events.access import organisation_organiser_required, staff_required
 from events.audit import audit
 from events.errors import ConflictError, UserError
@@ -146,15 +146,15 @@ def players(request, event):
 
 def _event_claims(event, user):
     """Pending account claims on a VEKN number of a player registered in this event that
-    ``user`` may decide (``services.decidable_claims``): others are not even listed."""
+    ``user`` may decide (``people.decidable_claims``): others are not even listed."""
     numbers = event.registrations.exclude(person__vekn_number="").values("person__vekn_number")
     pending = PlayerClaim.objects.filter(status=PlayerClaim.Status.PENDING, vekn_number__in=numbers)
-    return services.decidable_claims(user, pending).select_related("person", "user")
+    return people.decidable_claims(user, pending).select_related("person", "user")
 
 
 def _account_links(event, request):
     """The last account claims decided about players who first played in this event's
-    organisation (``services.decide_claim`` audits each on that event): who linked or
+    organisation (``people.decide_claim`` audits each on that event): who linked or
     refused which account, from any page, administrators included. One query; only for
     those who may decide claims here."""
     if P.EDIT_EVENT not in request.event_permissions:
@@ -173,7 +173,7 @@ def claim_decide(request, event, claim_id):
     """Confirm or reject an account's claim to a person registered in this event."""
     claim = get_object_or_404(_event_claims(event, request.user), pk=claim_id)
     try:
-        services.decide_claim(claim, request.POST.get("decision") == "approve", request.user, event)
+        people.decide_claim(claim, request.POST.get("decision") == "approve", request.user, event)
     except UserError as exc:
         _fail(request, exc)
     return _back(event, "players")
@@ -186,7 +186,7 @@ def player_add(request, event):
     if form.is_valid():
         try:
             if not form.cleaned_data["vekn_number"]:
-                namesake = services.namesake_sanction(form.cleaned_data["name"], event)
+                namesake = sanctions.namesake_sanction(form.cleaned_data["name"], event)
                 if namesake is not None:
                     raise UserError(
                         _(
@@ -196,7 +196,7 @@ def player_add(request, event):
                         % {"name": namesake.person.name},
                         field="vekn_number",
                     )
-            person = services.find_or_create_person(
+            person = people.find_or_create_person(
                 form.cleaned_data["name"],
                 form.cleaned_data["vekn_number"],
                 organisation=event.organisation,

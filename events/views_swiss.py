@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from events import services as event_services
+from events import sanctions
 from events import swiss_services as ss
 from events.access import staff_required, user_permissions
 from events.errors import ConflictError, UserError
@@ -109,15 +109,15 @@ def _bracket(result) -> list[tuple[str, list[dict]]]:
 
 # ---------------------------------------------------------------- staff pages (handed over)
 def blocked_rows(event) -> list[dict]:
-    """The checked-in players a sanction keeps out (``event_services.blocked_players``), each
+    """The checked-in players a sanction keeps out (``sanctions.blocked_players``), each
     with the sanction's summary, for the dashboard's drop buttons."""
     return [
         {
             "name": b.name,
             "registration_id": b.registration_id,
-            "summary": event_services.sanction_summary(b.sanction),
+            "summary": sanctions.sanction_summary(b.sanction),
         }
-        for b in event_services.blocked_players(event)
+        for b in sanctions.blocked_players(event)
     ]
 
 

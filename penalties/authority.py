@@ -28,7 +28,7 @@ from events.errors import UserError
 from events.limits import check_free_text, field_label
 from events.models import Event, EventRole
 from events.permissions import AUTHORITIES
-from events.services import SANCTION_RELATED, sanction_summary
+from events.sanctions import SANCTION_RELATED, sanction_summary
 from penalties.models import Appeal, Level, Penalty, Sanction
 from penalties.sanction_rules import BLOCKING, Reach
 

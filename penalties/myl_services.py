@@ -44,12 +44,12 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from events import cache as page_cache
 from events.audit import audit
 from events.errors import ConflictError, UserError
 from events.limits import check_free_text, field_label
 from events.models import Event, Person, Registration, Round, Seat, Table
 from events.permissions import Permission as P
-from events.services import _changed
 from penalties import appeals as appeal_rules
 from penalties import myl_rules as rules
 from penalties.authority import confirmed_hold, refuse_if_confirmed
@@ -494,7 +494,7 @@ def log_penalty(
             from penalties.services import shown_publicly
 
             if shown_publicly(penalty):
-                _changed(event)
+                page_cache.invalidate(event)
     except IntegrityError:
         existing = Penalty.objects.filter(client_id=client_id).first()
         if existing is None:
@@ -544,7 +544,7 @@ def confirm(
         penalty.save(update_fields=["status", "confirmed_by", "confirmed_at"])
         _sync_effects(penalty, False, actor=actor, starts_on=starts_on, ends_on=ends_on)
         audit(penalty.event, actor, "penalty.confirm", _target(penalty), before, _snapshot(penalty))
-        _changed(penalty.event)
+        page_cache.invalidate(penalty.event)
     return penalty
 
 
@@ -612,7 +612,7 @@ def change_level(
             _snapshot(penalty),
             comment=reason,
         )
-        _changed(penalty.event)
+        page_cache.invalidate(penalty.event)
     return penalty
 
 
@@ -659,7 +659,7 @@ def void(
             comment=reason,
         )
         _reassess(penalty.event, penalty.person, actor, reason)
-        _changed(penalty.event)
+        page_cache.invalidate(penalty.event)
     return penalty
 
 
@@ -832,7 +832,7 @@ def submit_written_appeal(penalty: Penalty, statement: str, user, *, on: dt.date
 
         if shown_publicly(locked):
             # Under appeal it leaves the public standings document (public_penalties).
-            _changed(locked.event, seating=False)
+            page_cache.invalidate(locked.event, seating=False)
     return appeal
 
 
@@ -925,7 +925,7 @@ def decide_written_appeal(appeal: Appeal, decision: str, reason: str, actor) -> 
 
             if shown_publicly(penalty):
                 # Final again: back in the public standings document (public_penalties).
-                _changed(penalty.event, seating=False)
+                page_cache.invalidate(penalty.event, seating=False)
     return appeal
 
 

@@ -1,6 +1,6 @@
 """Which events a suspension or permanent ban keeps a person out of (issue 12: trust
 between organisations). Pure Python: dataclasses in, a verdict out, no ORM; the adapter
-is ``events.services.blocking_sanction``.
+is ``events.sanctions.blocking_sanction``.
 
 The rule (docs/rules-myl-penalties.md and docs/rules-vekn-penalties.md, "Sanctions beyond
 the event"): a live sanction blocks an event on day D when

@@ -18,12 +18,12 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events import cache as page_cache
 from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text, field_label
 from events.models import Event, Person, Registration, Round, Seat, Table
 from events.permissions import Permission as P
-from events.services import _changed
 from penalties import vekn_guide as guide
 from penalties.authority import confirmed_hold, refuse_if_confirmed
 from penalties.models import (
@@ -364,7 +364,7 @@ def log_penalty(
                 )
             audit(event, actor, "penalty.log", _target(penalty), after=_snapshot(penalty) | offline)
             if linked_to is not None or shown_publicly(penalty):
-                _changed(event)
+                page_cache.invalidate(event)
     except IntegrityError:
         # The same client_id submitted twice at once: the other request saved it.
         existing = Penalty.objects.filter(client_id=client_id).first()
@@ -494,7 +494,7 @@ def confirm(penalty: Penalty, actor=None, *, expected: str | None = None) -> Pen
         penalty.save(update_fields=["status", "confirmed_by", "confirmed_at"])
         _apply_effects(penalty)
         audit(penalty.event, actor, "penalty.confirm", _target(penalty), before, _snapshot(penalty))
-        _changed(penalty.event)
+        page_cache.invalidate(penalty.event)
     return penalty
 
 
@@ -540,7 +540,7 @@ def change_level(
             comment=reason,
         )
         _reassess(penalty.event, penalty.person, actor)
-        _changed(penalty.event)
+        page_cache.invalidate(penalty.event)
     return penalty
 
 
@@ -589,7 +589,7 @@ def void(penalty: Penalty, reason: str, actor=None, *, expected: str | None = No
             comment=reason,
         )
         _reassess(penalty.event, penalty.person, actor)
-        _changed(penalty.event)
+        page_cache.invalidate(penalty.event)
     return penalty
 
 
@@ -672,7 +672,7 @@ def set_results_approved(event: Event, approved: bool, actor=None) -> None:
     with transaction.atomic():
         Event.objects.filter(pk=event.pk).update(results_approved=approved)
         audit(event, actor, "results.approve" if approved else "results.reopen", event.slug)
-        _changed(event)
+        page_cache.invalidate(event)
 
 
 def write_dq_report(
@@ -724,7 +724,7 @@ def write_dq_report(
 def add_non_competing(event: Event, name: str, vekn_number: str, actor=None) -> Registration:
     """Register a spectator or staff member as non-competing, to receive a penalty
     (JG §1.2; SPEC-penalties §1.6)."""
-    from events.services import find_or_create_person
+    from events.people import find_or_create_person
 
     with transaction.atomic():
         person = find_or_create_person(name, vekn_number, organisation=event.organisation)
@@ -997,7 +997,7 @@ def record_venue_interference(
             },
             comment=report,
         )
-        _changed(event)
+        page_cache.invalidate(event)
     return unsanctioned
 
 
@@ -1017,7 +1017,7 @@ def declare_force_majeure(event: Event, report: str, actor=None) -> None:
         if not updated:
             raise UserError(_("Force majeure is already recorded for this event."))
         audit(event, actor, "event.force_majeure", event.slug, comment=report)
-        _changed(event)
+        page_cache.invalidate(event)
 
 
 def lift_force_majeure(event: Event, reason: str, actor=None) -> None:
@@ -1029,7 +1029,7 @@ def lift_force_majeure(event: Event, reason: str, actor=None) -> None:
     with transaction.atomic():
         Event.objects.filter(pk=event.pk).update(force_majeure_at=None)
         audit(event, actor, "event.force_majeure_lifted", event.slug, comment=reason)
-        _changed(event)
+        page_cache.invalidate(event)
 
 
 def seat_substitute(
@@ -1078,5 +1078,5 @@ def seat_substitute(
             before,
             {"substitute": substitute.code},
         )
-        _changed(event)
+        page_cache.invalidate(event)
     return substitute

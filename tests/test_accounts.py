@@ -97,7 +97,7 @@ def test_unknown_vekn_number_waits_for_an_organiser_too(client, db):
     """No squatting: a number nobody has used yet is not linked at once either. The
     organiser who then seats the real player is where she first played: they see the
     squatter's claim under the name it gave, reject it, and confirm the real player's."""
-    from events import services
+    from events import people, services
     from events.models import PlayerClaim
     from events.permissions import Role
     from events.views_manage import _event_claims
@@ -108,7 +108,7 @@ def test_unknown_vekn_number_waits_for_an_organiser_too(client, db):
     assert not Person.objects.filter(vekn_number="3208888").exists()
     claim = PlayerClaim.objects.get(vekn_number="3208888", status="pending")
     # … so the organiser can still add the real player …
-    real = services.find_or_create_person("Zoe Real", "3208888")
+    real = people.find_or_create_person("Zoe Real", "3208888")
     event = EventFactory(slug="claims-event")
     organiser = UserFactory(username="org")
     OrganisationRoleFactory(organisation=event.organisation, user=organiser, role=Role.ORGANISER)
@@ -118,10 +118,10 @@ def test_unknown_vekn_number_waits_for_an_organiser_too(client, db):
     seat(reg)
     pending = list(_event_claims(event, organiser))
     assert [(c.vekn_number, c.name) for c in pending] == [("3208888", "Zoe Fake")]
-    services.decide_claim(claim, False, organiser, event)
+    people.decide_claim(claim, False, organiser, event)
     client.logout()
     signup(client, username="zoe", vekn_number="3208888", name="Zoe Real")
-    services.decide_claim(PlayerClaim.objects.get(status="pending"), True, organiser, event)
+    people.decide_claim(PlayerClaim.objects.get(status="pending"), True, organiser, event)
     real.refresh_from_db()
     assert real.user.username == "zoe" and real.name == "Zoe Real"
 
@@ -130,7 +130,7 @@ def test_a_player_who_signs_up_before_round_one_is_confirmed_once_seated(client,
     """[choice] When the claim was made does not matter, only where the player first
     played: a new player signs up at the venue while being checked in, before round 1,
     and the organiser confirms the claim once the round is seated."""
-    from events import services
+    from events import people, services
     from events.models import PlayerClaim
     from events.permissions import Role
     from tests.factories import EventFactory, OrganisationRoleFactory, UserFactory
@@ -138,14 +138,14 @@ def test_a_player_who_signs_up_before_round_one_is_confirmed_once_seated(client,
     event = EventFactory(slug="store-night")
     organiser = UserFactory(username="org")
     OrganisationRoleFactory(organisation=event.organisation, user=organiser, role=Role.ORGANISER)
-    ana = services.find_or_create_person("Ana Nueva", "3209999")
+    ana = people.find_or_create_person("Ana Nueva", "3209999")
     reg = services.register(event, ana, check_in=True)
     signup(client, vekn_number="3209999", name="Ana Nueva")
     claims = PlayerClaim.objects.all()
-    assert list(services.decidable_claims(organiser, claims)) == []
+    assert list(people.decidable_claims(organiser, claims)) == []
     seat(reg)
-    assert len(services.decidable_claims(organiser, claims)) == 1
-    services.decide_claim(claims.get(), True, organiser, event)
+    assert len(people.decidable_claims(organiser, claims)) == 1
+    people.decide_claim(claims.get(), True, organiser, event)
     ana.refresh_from_db()
     assert ana.user.username == "newplayer"
 
@@ -196,7 +196,7 @@ def _claims_world(client):
 def test_an_organiser_of_another_organisation_cannot_hand_a_player_to_an_impostor(client, db):
     """Issue 12 finding 4: registering the number in one's own event after the claim
     gives no say on it; the refusal names neither the player nor any account."""
-    from events import services
+    from events import people
     from events.errors import UserError
 
     w = _claims_world(client)
@@ -219,13 +219,13 @@ def test_an_organiser_of_another_organisation_cannot_hand_a_player_to_an_imposto
     assert client.post(url, {"decision": "approve"}).status_code == 404
     # The service refuses too, in words that disclose nothing.
     with pytest.raises(UserError) as refused:
-        services.decide_claim(w["impostor"], True, w["b_organiser"], w["event_b"])
+        people.decide_claim(w["impostor"], True, w["b_organiser"], w["event_b"])
     message = str(refused.value)
     assert "cannot decide this claim" in message
     assert "Ana" not in message and "impostor" not in message and "real_ana" not in message
     # Rejecting the real player's claim is refused as well.
     with pytest.raises(UserError, match="cannot decide this claim"):
-        services.decide_claim(w["real"], False, w["b_organiser"], w["event_b"])
+        people.decide_claim(w["real"], False, w["b_organiser"], w["event_b"])
     w["ana"].refresh_from_db()
     w["impostor"].refresh_from_db()
     w["real"].refresh_from_db()
@@ -295,7 +295,7 @@ def test_what_does_not_count_as_having_first_played(client, db, case):
     only, or the organisation where the player played second, does not decide."""
     import datetime as dt
 
-    from events import services
+    from events import people
     from events.models import PlayerClaim
     from events.permissions import Role
     from tests.factories import EventFactory, EventRoleFactory, OrganisationRoleFactory, UserFactory
@@ -319,7 +319,7 @@ def test_what_does_not_count_as_having_first_played(client, db, case):
     if case == "non_competing":
         seat(RegistrationFactory(event=event, person=ana, competing=False))
     signup(client, vekn_number="3200001", name="Ana Rojas")
-    claims = services.decidable_claims(user, PlayerClaim.objects.all())
+    claims = people.decidable_claims(user, PlayerClaim.objects.all())
     assert list(claims) == []
     # The control: the organisation's organiser, with the first seat before the claim.
     if case in ("judge", "other_event_only"):
@@ -327,17 +327,17 @@ def test_what_does_not_count_as_having_first_played(client, db, case):
         OrganisationRoleFactory(
             organisation=event.organisation, user=organiser, role=Role.ORGANISER
         )
-        assert len(services.decidable_claims(organiser, PlayerClaim.objects.all())) == 1
+        assert len(people.decidable_claims(organiser, PlayerClaim.objects.all())) == 1
     if case == "played_elsewhere_first":
         first = UserFactory(username="first_organiser")
         OrganisationRoleFactory(organisation=later.organisation, user=first, role=Role.ORGANISER)
-        assert len(services.decidable_claims(first, PlayerClaim.objects.all())) == 1
+        assert len(people.decidable_claims(first, PlayerClaim.objects.all())) == 1
 
 
 def test_the_organiser_of_the_very_event_where_the_player_played_decides(client, db):
     """[choice] An organiser appointed to one event (not the organisation) decides claims
     on that event's players."""
-    from events import services
+    from events import people
     from events.models import PlayerClaim
     from events.permissions import Role
     from tests.factories import EventRoleFactory, UserFactory
@@ -347,7 +347,7 @@ def test_the_organiser_of_the_very_event_where_the_player_played_decides(client,
     organiser = UserFactory(username="event_organiser")
     EventRoleFactory(event=reg.event, user=organiser, role=Role.ORGANISER)
     signup(client, vekn_number="3200001")
-    assert len(services.decidable_claims(organiser, PlayerClaim.objects.all())) == 1
+    assert len(people.decidable_claims(organiser, PlayerClaim.objects.all())) == 1
 
 
 def test_a_username_taken_between_the_check_and_the_save_is_a_form_error(client, db, monkeypatch):
@@ -386,7 +386,7 @@ def test_an_organisation_cannot_make_itself_the_one_that_vouches_for_a_player(cl
 
     from django.utils import timezone
 
-    from events import services, swiss_services
+    from events import people, services, swiss_services
     from events.errors import UserError
     from events.models import PlayerClaim
     from events.permissions import Role
@@ -443,17 +443,17 @@ def test_an_organisation_cannot_make_itself_the_one_that_vouches_for_a_player(cl
     url = reverse("manage:claim-decide", kwargs={"slug": event_b.slug, "claim_id": claim.pk})
     assert client.post(url, {"decision": "approve"}).status_code == 404
     with pytest.raises(UserError) as refused:
-        services.decide_claim(claim, True, orgb, event_b)
+        people.decide_claim(claim, True, orgb, event_b)
     assert "Camila" not in str(refused.value) and "imp3" not in str(refused.value)
     # Back-dating B's event before Chile's does not make B "first" either.
     event_b.date = dt.date(2020, 1, 1)
     event_b.save(update_fields=["date"])
-    assert list(services.decidable_claims(orgb, PlayerClaim.objects.all())) == []
+    assert list(people.decidable_claims(orgb, PlayerClaim.objects.all())) == []
     with pytest.raises(UserError, match="cannot decide this claim"):
-        services.decide_claim(claim, True, orgb, event_b)
+        people.decide_claim(claim, True, orgb, event_b)
     camila.refresh_from_db()
     assert camila.user is None
-    assert services.first_played_event(claim) == event_a
+    assert people.first_played_event(claim) == event_a
     # VEKN Chile's organiser, where she first played, decides (here: approves).
     client.force_login(a_organiser)
     players = client.get(reverse("manage:players", kwargs={"slug": event_a.slug}))
@@ -478,7 +478,7 @@ def test_an_organisation_cannot_make_itself_the_one_that_vouches_for_a_player(cl
 def test_the_organisation_of_the_only_event_played_decides(client, db):
     """[choice] A person who played (was seated) in one organisation's event only, before
     the claim, is vouched for by that organisation: it is where they first played."""
-    from events import services
+    from events import people
     from events.models import PlayerClaim
     from events.permissions import Role
     from tests.factories import EventFactory, OrganisationRoleFactory, UserFactory
@@ -489,15 +489,15 @@ def test_the_organisation_of_the_only_event_played_decides(client, db):
     OrganisationRoleFactory(organisation=event.organisation, user=organiser, role=Role.ORGANISER)
     signup(client, vekn_number="3200001")
     claim = PlayerClaim.objects.get()
-    assert list(services.decidable_claims(organiser, PlayerClaim.objects.all())) == [claim]
-    services.decide_claim(claim, True, organiser, event)
+    assert list(people.decidable_claims(organiser, PlayerClaim.objects.all())) == [claim]
+    people.decide_claim(claim, True, organiser, event)
     assert Person.objects.get(vekn_number="3200001").user.username == "newplayer"
 
 
 def test_a_player_who_never_played_waits_for_an_administrator(client, db):
     """No seat before the claim (registered only, or never seen): no organiser decides;
     an administrator does, audited on the page's event."""
-    from events import services
+    from events import people
     from events.errors import UserError
     from events.models import PlayerClaim
     from events.permissions import Role
@@ -509,18 +509,18 @@ def test_a_player_who_never_played_waits_for_an_administrator(client, db):
     OrganisationRoleFactory(organisation=event.organisation, user=organiser, role=Role.ORGANISER)
     signup(client, vekn_number="3200001")
     claim = PlayerClaim.objects.get()
-    assert services.first_played_event(claim) is None
+    assert people.first_played_event(claim) is None
     with pytest.raises(UserError, match="cannot decide this claim"):
-        services.decide_claim(claim, True, organiser, event)
+        people.decide_claim(claim, True, organiser, event)
     admin = UserFactory(username="root", is_superuser=True)
-    services.decide_claim(claim, False, admin, event)
+    people.decide_claim(claim, False, admin, event)
     assert event.audit_entries.filter(action="player.claim_rejected").count() == 1
 
 
 def test_deciding_claims_takes_one_query_for_any_number_of_claims(
     client, db, django_assert_max_num_queries
 ):
-    from events import services
+    from events import people
     from events.models import PlayerClaim
     from events.permissions import Role
     from tests.factories import EventFactory, OrganisationRoleFactory, UserFactory
@@ -533,7 +533,7 @@ def test_deciding_claims_takes_one_query_for_any_number_of_claims(
         signup(client, username=f"claimant{i}", vekn_number=f"320000{i}")
         client.logout()
     with django_assert_max_num_queries(1):
-        assert len(list(services.decidable_claims(organiser, PlayerClaim.objects.all()))) == 5
+        assert len(list(people.decidable_claims(organiser, PlayerClaim.objects.all()))) == 5
 
 
 def test_a_player_registered_but_not_yet_seated_at_home_is_not_claimable_elsewhere(client, db):
@@ -543,7 +543,7 @@ def test_a_player_registered_but_not_yet_seated_at_home_is_not_claimable_elsewhe
     (she was registered in Chile first); Chile does once she has played there."""
     import datetime as dt
 
-    from events import services, swiss_services
+    from events import people, services, swiss_services
     from events.errors import UserError
     from events.models import PlayerClaim
     from events.permissions import Role
@@ -560,7 +560,7 @@ def test_a_player_registered_but_not_yet_seated_at_home_is_not_claimable_elsewhe
     OrganisationRoleFactory(organisation=chile, user=a_organiser, role=Role.ORGANISER)
     OrganisationRoleFactory(organisation=org_b, user=orgb, role=Role.ORGANISER)
     demo_next = EventFactory(organisation=chile, slug="demo-next")
-    zoe = services.find_or_create_person("Zoe Nueva", "3299999")
+    zoe = people.find_or_create_person("Zoe Nueva", "3299999")
     home = services.register(demo_next, zoe, check_in=True)
     b_myl = EventFactory(
         organisation=org_b,
@@ -578,16 +578,16 @@ def test_a_player_registered_but_not_yet_seated_at_home_is_not_claimable_elsewhe
     swiss_services.pair_next_round(b_myl, seed=1)
     signup(client, username="imp_zoe", vekn_number="3299999", name="Zoe Nueva")
     claims = PlayerClaim.objects.filter(user__username="imp_zoe")
-    assert list(services.decidable_claims(orgb, claims)) == []
+    assert list(people.decidable_claims(orgb, claims)) == []
     with pytest.raises(UserError, match="cannot decide this claim"):
-        services.decide_claim(claims.get(), True, orgb, b_myl)
+        people.decide_claim(claims.get(), True, orgb, b_myl)
     # Chile, where she was registered first, decides once she has played there.
-    assert list(services.decidable_claims(a_organiser, claims)) == []
+    assert list(people.decidable_claims(a_organiser, claims)) == []
     for _ in range(3):
         services.register(demo_next, PersonFactory(), check_in=True)
     services.seat_next_round(demo_next, seed=1)
     assert home.person.vekn_number == "3299999"
-    assert len(services.decidable_claims(a_organiser, claims)) == 1
-    services.decide_claim(claims.get(), False, a_organiser, demo_next)
+    assert len(people.decidable_claims(a_organiser, claims)) == 1
+    people.decide_claim(claims.get(), False, a_organiser, demo_next)
     zoe.refresh_from_db()
     assert zoe.user is None

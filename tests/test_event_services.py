@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from events import services
+from events import people, services
 from events.errors import ConflictError, UserError
 from events.models import AuditLog, Registration, Seat
 from standings.services import event_standings
@@ -256,25 +256,25 @@ def test_vekn_number_of_someone_else_is_refused(db):
     home = EventFactory(slug="home-event")
     RegistrationFactory(event=home, person=ana)
     with pytest.raises(UserError, match="belongs to Ana Rojas"):
-        services.find_or_create_person("Bob Someone", "3200001", organisation=home.organisation)
+        people.find_or_create_person("Bob Someone", "3200001", organisation=home.organisation)
     for stranger in (None, OrganisationFactory(slug="stranger")):
         with pytest.raises(UserError, match="recorded under another name") as refused:
-            services.find_or_create_person("Bob Someone", "3200001", organisation=stranger)
+            people.find_or_create_person("Bob Someone", "3200001", organisation=stranger)
         assert "Ana" not in str(refused.value)
     # Same person, written differently: accepted.
-    assert services.find_or_create_person("ana  rojas", "3200001").name == "Ana Rojas"
+    assert people.find_or_create_person("ana  rojas", "3200001").name == "Ana Rojas"
     # A number alone finds her only where she played; elsewhere the name is asked for, in
     # the same words as for a number nobody has.
-    found = services.find_or_create_person("", "3200001", organisation=home.organisation)
+    found = people.find_or_create_person("", "3200001", organisation=home.organisation)
     assert found == ana
     stranger = OrganisationFactory(slug="stranger-2")
     answers = []
     for number in ("3200001", "3299999"):
         with pytest.raises(UserError, match="Give the player's name too") as refused:
-            services.find_or_create_person("", number, organisation=stranger)
+            people.find_or_create_person("", number, organisation=stranger)
         answers.append(str(refused.value))
     assert answers[0] == answers[1] and "Ana" not in answers[0]
-    assert services.find_or_create_person("", "3200001").name == "Ana Rojas"
+    assert people.find_or_create_person("", "3200001").name == "Ana Rojas"
 
 
 @pytest.mark.parametrize("players", [6, 7, 11])

@@ -13,8 +13,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
+from events import sanctions, swiss_services
 from events import services as event_services
-from events import swiss_services
 from events.access import user_permissions
 from events.errors import UserError
 from events.models import AuditLog, EventRole, Registration, Round
@@ -273,7 +273,7 @@ def test_seating_a_vekn_round_refuses_a_blocked_checked_in_player(
         confirmed_at=timezone.now(),
     )
     with django_assert_max_num_queries(1):
-        blocked = event_services.blocked_players(event)
+        blocked = sanctions.blocked_players(event)
     assert sorted(b.registration_id for b in blocked) == sorted(r.pk for r in regs[:2])
     with pytest.raises(UserError, match=regs[0].person.name):
         event_services.seat_next_round(event)

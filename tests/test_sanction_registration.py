@@ -6,7 +6,7 @@ from datetime import date, timedelta
 import pytest
 from django.utils import timezone
 
-from events import services
+from events import people, services
 from events.errors import UserError
 from penalties.models import Sanction
 from tests.factories import EventFactory
@@ -14,7 +14,7 @@ from tests.factories import EventFactory
 
 @pytest.fixture
 def person(db):
-    return services.find_or_create_person("Rafa Soto", "")
+    return people.find_or_create_person("Rafa Soto", "")
 
 
 def sanction(person, kind, start, end=None, **extra):

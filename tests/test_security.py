@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 from PIL import Image
 
-from events import services
+from events import people, services
 from events.permissions import ROLE_PERMISSIONS, Role
 from leagues import reporting
 from leagues import sanctions as league_sanctions
@@ -776,7 +776,7 @@ def test_script_payloads_in_free_text_are_escaped_everywhere(client, event, staf
         {"name": f"Ann {IMG}", "vekn_number": ""},
     )
     assert response.status_code == 302
-    person = services.find_or_create_person(f"Bea {SCRIPT}")
+    person = people.find_or_create_person(f"Bea {SCRIPT}")
     script_reg = services.register(event, person, check_in=True)
     add_players(event, 10)
     event.registrations.update(status="checked_in")

@@ -216,14 +216,14 @@ def event_with_round_2_running(
 ) -> RunningRound:
     """An event of 10 checked-in players: round 1 seated and played (``round_1`` sheets),
     round 2 seated (tables 5 + 5) with only table 2's result (``table_2``) entered."""
-    from events import services
+    from events import people, services
     from events.models import Seat
 
     event = services.create_event(
         organisation, preset="vekn-2026", slug=slug, name=name, date=date(2026, 11, 28)
     )
     for name, number in PLAYERS:
-        services.register(event, services.find_or_create_person(name, number), check_in=True)
+        services.register(event, people.find_or_create_person(name, number), check_in=True)
     rnd = services.seat_next_round(event, seed=1)
     for table, sheet in zip(rnd.tables.order_by("number"), round_1, strict=True):
         services.save_results(table, legal(sheet), version=table.version)
