@@ -28,6 +28,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
+from events import rulesets
 from events.limits import FREE_TEXT_MAX_LENGTH
 from standings import vekn
 
@@ -130,10 +131,15 @@ def validate_event_file(data) -> EventFile:
     if data.get("format") != FORMAT:
         problems.append(f"format: must be {FORMAT!r}, found {data.get('format')!r}")
     ruleset = data.get("ruleset")
-    if ruleset not in ("vekn", "myl"):
-        problems.append(f"ruleset: must be 'vekn' or 'myl', found {ruleset!r}")
+    spec = rulesets.REGISTRY.get(ruleset) if isinstance(ruleset, str) else None
+    if spec is None:
+        codes = " or ".join(repr(code) for code in rulesets.REGISTRY)
+        problems.append(f"ruleset: must be {codes}, found {ruleset!r}")
+    # a file of a ruleset that pairs 1-v-1 matches (Mitos y Leyendas) has matches, best of
+    # N games and a top cut; any other file has VEKN tables and a VEKN final
+    matches = spec is not None and spec.pairs_matches
     best_of, top_cut = data.get("best_of", 3), data.get("top_cut", 0)
-    if ruleset == "myl":
+    if matches:
         if best_of not in (1, 3) or isinstance(best_of, bool):
             problems.append("best_of: must be 1 or 3")
             best_of = 3
@@ -194,7 +200,7 @@ def validate_event_file(data) -> EventFile:
         problems.append("rounds: must be a list")
         raw_rounds = []
     for ri, r in enumerate(raw_rounds, start=1):
-        if ruleset == "myl":
+        if matches:
             rounds_problem = _myl_round(r, ri, seen, best_of, problems)
         else:
             rounds_problem = _round(r, ri, seen, problems)
@@ -208,7 +214,7 @@ def validate_event_file(data) -> EventFile:
     if finals and len(rounds) - 1 < 2:
         problems.append("rounds: a final needs at least 2 preliminary rounds before it (TR §3.1)")
 
-    if ruleset == "myl":
+    if matches:
         _myl_rounds_order(rounds, top_cut, data.get("preliminary_rounds"), problems)
     toss = _id_list(data.get("toss"), "toss", seen, problems)
     dropped = _id_list(data.get("dropped"), "dropped", seen, problems)
@@ -237,8 +243,8 @@ def validate_event_file(data) -> EventFile:
         preliminary_rounds=prelim,
         final_mode=final_mode,
         incidents=incidents,
-        best_of=best_of if ruleset == "myl" else 3,
-        top_cut=top_cut if ruleset == "myl" else 0,
+        best_of=best_of if matches else 3,
+        top_cut=top_cut if matches else 0,
     )
 
 
@@ -545,7 +551,7 @@ def import_event(
             organisation, _ = Organisation.objects.get_or_create(
                 slug="imported", defaults={"name": "Imported events"}
             )
-        if ef.ruleset == "myl":
+        if rulesets.of(ef).pairs_matches:
             event = _create_myl_event(ef, organisation, publish)
         else:
             prelim_count = sum(1 for r in ef.rounds if not r.final)
@@ -726,7 +732,7 @@ def export_event(event) -> dict:
     regs = list(event.registrations.select_related("person").order_by("id"))
     code = {r.id: r.code for r in regs}
     rounds = list(event.rounds.order_by("number").prefetch_related("tables"))
-    myl_event = event.ruleset == "myl"
+    myl_event = rulesets.of(event).pairs_matches
     seats: dict[int, list] = {}
     for s in Seat.objects.filter(round__event=event).order_by("position"):
         seats.setdefault(s.table_id, []).append(s)

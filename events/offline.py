@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from events import services
+from events import rulesets, services
 from events.errors import ConflictError, UserError
 from events.models import Event, Registration, ResultSubmission, Round, Seat, Table
 from events.permissions import Permission as P
@@ -137,7 +137,7 @@ def snapshot(event: Event, perms) -> dict:
     return {
         "event": {"slug": event.slug, "name": event.name, "time_zone": zone_name(event)},
         "ruleset": event.ruleset,
-        "best_of": event.best_of if event.ruleset == "myl" else None,
+        "best_of": event.best_of if rulesets.of(event).pairs_matches else None,
         "round": None
         if rnd is None
         else {
@@ -149,7 +149,9 @@ def snapshot(event: Event, perms) -> dict:
         "tables": tables,
         # VEKN: the legal sheets of 4 and 5 seats, for the tablet to refuse an impossible
         # complete sheet before queuing it (the server's check stays the authority).
-        "legal_sheets": legal_sheets_json() if can_enter and event.ruleset != "myl" else {},
+        "legal_sheets": legal_sheets_json()
+        if can_enter and not rulesets.of(event).pairs_matches
+        else {},
         "others": others,
         "can_log": can_log,
         "can_enter": can_enter,
@@ -342,7 +344,7 @@ def sync_result(event: Event, client_id: uuid.UUID, item: dict, actor, perms) ->
     if table is None:
         raise UserError(_("This table is not part of the event."))
     version = _int(item.get("version"), _("table version"))
-    myl = event.ruleset == "myl"
+    myl = rulesets.of(event).pairs_matches
     values = item.get("games" if myl else "vp")
     if not isinstance(values, list) or len(values) > 5:
         raise UserError(_("Enter one value per seat."))

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
 
+from django.http import Http404
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 
@@ -44,7 +45,12 @@ class RulesetSpec:
     - ``pairs_matches``: rounds are 1-v-1 matches (Swiss pairing, best of N games) rather
       than tables of 4–5 seated by the VEKN rules;
     - ``screen_tables_per_page``: tables (or matches) on one page of the venue's big
-      screen.
+      screen;
+    - ``manage_pages``: the manager pages (view names of ``events.views_manage``) this
+      ruleset replaces, each mapped to the dotted path of its own view (called as
+      ``view(request, event, *args)`` after the manager view's permission check), or to
+      ``""`` when the page does not exist for this ruleset (404). A page not named here is
+      the VEKN page of ``events.views_manage``.
     """
 
     code: str
@@ -53,11 +59,23 @@ class RulesetSpec:
     pairs_matches: bool
     screen_tables_per_page: int
     adapters: Mapping[str, str] = field(default_factory=dict)
+    manage_pages: Mapping[str, str] = field(default_factory=dict)
 
     def adapter(self, role: str):
         """The adapter object of ``role`` (``"rounds"``, ``"standings"``,
         ``"penalties"``…), imported on first use. ``KeyError`` if this ruleset has none."""
         return _load(self.adapters[role])
+
+    def manage_page(self, name: str):
+        """This ruleset's own view for the manager page ``name``; ``None`` when the VEKN
+        page of ``events.views_manage`` applies. ``Http404`` when the page does not exist
+        for this ruleset (see ``manage_pages``)."""
+        path = self.manage_pages.get(name)
+        if path is None:
+            return None
+        if not path:
+            raise Http404(f"No {name} page in a {self.code} event")
+        return _load(path)
 
 
 @cache
@@ -81,6 +99,21 @@ MYL = RulesetSpec(
     pairs_matches=True,
     screen_tables_per_page=16,
     adapters=MappingProxyType({}),
+    manage_pages=MappingProxyType(
+        {
+            "dashboard": "events.views_swiss.dashboard",
+            "round_seat": "events.views_swiss.pair_view",
+            "round_detail": "events.views_swiss.round_page",
+            "round_reseat": "events.views_swiss.repair_view",
+            "round_swap": "",
+            "table_result": "events.views_swiss.match_page",
+            "table_check": "",
+            "standings": "events.views_swiss.standings_page",
+            "final": "",
+            "export_csv": "events.views_swiss.export_csv",
+            "export_archondata": "",
+        }
+    ),
 )
 
 REGISTRY: Mapping[str, RulesetSpec] = MappingProxyType({spec.code: spec for spec in (VEKN, MYL)})

@@ -674,9 +674,15 @@ def _dec(value):
 # --------------------------------------------------------------------------- toss & final
 def record_toss(event: Event, ordered_ids: Sequence[int], actor=None) -> None:
     """Record the random toss that breaks ties touching the top 5 (TR §3.1): ``ordered_ids``
-    best first. Replaces an earlier toss of the same players; others keep theirs."""
+    best first. Replaces an earlier toss of the same players; others keep theirs.
+
+    :class:`UserError` once the final or a top cut (Mitos y Leyendas: the seeds are fixed
+    when the top cut starts, docs/rules-myl.md) has started, or if ``ordered_ids`` are not two or
+    more players of this event."""
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
+        if event.rounds.filter(is_top_cut=True).exists():
+            raise UserError(_("The top cut has started: the toss can no longer change."))
         regs = {r.id: r for r in event.registrations.filter(id__in=ordered_ids)}
         if len(regs) != len(set(ordered_ids)) or len(ordered_ids) < 2:
             raise UserError(_("A toss must order two or more players of this event."))

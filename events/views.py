@@ -16,7 +16,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
-from events import security, services
+from events import rulesets, security, services
 from events.access import authority_rulesets, user_permissions
 from events.forms import SignupForm
 from events.models import Event, Person, PlayerClaim, Registration, Round
@@ -110,7 +110,7 @@ def standings_page(request, slug):
         return render(request, "events/not_published.html", {"event": event}, status=200)
 
     def build():
-        if event.ruleset == "myl":
+        if rulesets.of(event).pairs_matches:
             from events.views_swiss import public_standings
 
             return public_standings(request, event, staff)

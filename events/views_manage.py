@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from events import exports, people, sanctions, services, views_swiss
+from events import exports, people, rulesets, sanctions, services, views_swiss
 from events.access import organisation_organiser_required, staff_required
 from events.audit import audit
 from events.errors import ConflictError, UserError
@@ -78,8 +78,8 @@ def event_create(request, org):
 
 @staff_required(P.VIEW_STAFF_PAGES)
 def dashboard(request, event):
-    if event.ruleset == "myl":
-        return views_swiss.dashboard(request, event)
+    if own := rulesets.of(event).manage_page("dashboard"):
+        return own(request, event)
     rounds = list(event.rounds.order_by("number"))
     last = rounds[-1] if rounds else None
     counts = {s: 0 for s in Registration.Status.values}
@@ -247,8 +247,8 @@ def player_status(request, event, reg_id):
 @staff_required(P.MANAGE_SEATING)
 @require_POST
 def round_seat(request, event):
-    if event.ruleset == "myl":
-        return views_swiss.pair_view(request, event)
+    if own := rulesets.of(event).manage_page("round_seat"):
+        return own(request, event)
     try:
         rnd = services.seat_next_round(event, request.user)
     except UserError as exc:
@@ -260,8 +260,8 @@ def round_seat(request, event):
 
 @staff_required(P.VIEW_STAFF_PAGES)
 def round_detail(request, event, number):
-    if event.ruleset == "myl":
-        return views_swiss.round_page(request, event, number)
+    if own := rulesets.of(event).manage_page("round_detail"):
+        return own(request, event, number)
     rnd = round_or_404(event, number)
     score = services.seating_score(rnd) if not rnd.is_final else None
     tables = services.round_overview(rnd)
@@ -296,8 +296,8 @@ def round_detail(request, event, number):
 @staff_required(P.MANAGE_SEATING)
 @require_POST
 def round_reseat(request, event, number):
-    if event.ruleset == "myl":
-        return views_swiss.repair_view(request, event, number)
+    if own := rulesets.of(event).manage_page("round_reseat"):
+        return own(request, event, number)
     rnd = round_or_404(event, number)
     try:
         services.reseat_round(rnd, request.user)
@@ -310,8 +310,8 @@ def round_reseat(request, event, number):
 @staff_required(P.MANAGE_SEATING)
 @require_POST
 def round_swap(request, event, number):
-    if event.ruleset == "myl":
-        raise Http404("Mitos y Leyendas rounds are paired again, not swapped")
+    if own := rulesets.of(event).manage_page("round_swap"):
+        return own(request, event, number)
     rnd = round_or_404(event, number)
     try:
         a, b = _db_int(request.POST.get("a")), _db_int(request.POST.get("b"))
@@ -339,7 +339,7 @@ def round_publish(request, event, number):
     rnd = round_or_404(event, number)
     published = request.POST.get("published") == "1"
     services.set_seating_published(rnd, published, request.user)
-    if event.ruleset == "myl":
+    if rulesets.of(event).pairs_matches:
         messages.success(request, _("Pairings published.") if published else _("Pairings hidden."))
     else:
         messages.success(request, _("Seating published.") if published else _("Seating hidden."))
@@ -387,8 +387,8 @@ def _result_context(request, event, table, values=None, error=None, override="")
 
 @staff_required(P.ENTER_RESULTS)
 def table_result(request, event, number, table_number):
-    if event.ruleset == "myl":
-        return views_swiss.match_page(request, event, number, table_number)
+    if own := rulesets.of(event).manage_page("table_result"):
+        return own(request, event, number, table_number)
     table = _table(event, number, table_number)
     if request.method != "POST":
         return render(request, "manage/result.html", _result_context(request, event, table))
@@ -433,8 +433,8 @@ def table_result(request, event, number, table_number):
 @require_POST
 def table_check(request, event, number, table_number):
     """htmx: live validation of the sheet as the scorekeeper types (SPEC-events §1.2)."""
-    if event.ruleset == "myl":
-        raise Http404("No VEKN sheet in a Mitos y Leyendas event")
+    if own := rulesets.of(event).manage_page("table_check"):
+        return own(request, event, number, table_number)
     table = _table(event, number, table_number)
     seats = table.seats.count()
     values = [request.POST.get(f"vp_{i}", "") for i in range(1, seats + 1)]
@@ -445,8 +445,8 @@ def table_check(request, event, number, table_number):
 # ---------------------------------------------------------------- standings & final
 @staff_required(P.VIEW_STAFF_PAGES)
 def standings(request, event):
-    if event.ruleset == "myl":
-        return views_swiss.standings_page(request, event)
+    if own := rulesets.of(event).manage_page("standings"):
+        return own(request, event)
     result = event_standings(event)
     return render(
         request,
@@ -473,9 +473,6 @@ def standings(request, event):
 @staff_required(P.RUN_FINAL)
 @require_POST
 def toss(request, event):
-    if event.ruleset == "myl" and event.rounds.filter(is_top_cut=True).exists():
-        messages.error(request, _("The top cut has started: the toss can no longer change."))
-        return _back(event, "standings")
     ids = request.POST.getlist("player")
     try:
         ids = [_db_int(i) for i in ids]
@@ -504,8 +501,8 @@ def publish_standings(request, event):
 
 @staff_required(P.RUN_FINAL)
 def final(request, event):
-    if event.ruleset == "myl":
-        raise Http404("Mitos y Leyendas events have a top cut, not a VEKN final")
+    if own := rulesets.of(event).manage_page("final"):
+        return own(request, event)
     final_round = event.rounds.filter(is_final=True).first()
     if request.method == "POST":
         action = request.POST.get("action")
@@ -597,8 +594,8 @@ def final(request, event):
 # ---------------------------------------------------------------- exports, audit, staff
 @staff_required(P.VIEW_STAFF_PAGES)
 def export_csv(request, event):
-    if event.ruleset == "myl":
-        return views_swiss.export_csv(request, event)
+    if own := rulesets.of(event).manage_page("export_csv"):
+        return own(request, event)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
     writer = csv.writer(response)
@@ -609,8 +606,8 @@ def export_csv(request, event):
 
 @staff_required(P.VIEW_STAFF_PAGES)
 def export_archondata(request, event):
-    if event.ruleset == "myl":
-        raise Http404("The VEKN report is for VEKN events")
+    if own := rulesets.of(event).manage_page("export_archondata"):
+        return own(request, event)
     response = HttpResponse(
         exports.archondata(event_standings(event)), content_type="text/plain; charset=utf-8"
     )

@@ -20,7 +20,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from events import cache as page_cache
-from events import services
+from events import rulesets, services
 from events.models import Event
 from events.views import _public_page
 
@@ -43,9 +43,6 @@ ROWS_PER_COLUMN = 10
 1920×1080 projector with the seating's note and the round's line above it even when every
 name takes 2 lines (``static/css/app.css``). A bigger event gets several pages that the
 screen shows in turn (``static/js/screen.js``)."""
-TABLES_PER_PAGE = {"vekn": 8, "myl": 16}
-"""Seating of the round being played, per page: 2 rows of four 5-player tables (VEKN), 4
-rows of four 2-player matches (Mitos y Leyendas), every name whole on up to 2 lines."""
 PAGE_SECONDS = 12
 """How long each page stays on the screen (setting ``SCREEN_PAGE_SECONDS``)."""
 
@@ -64,13 +61,13 @@ def _chunks(items: list, size: int) -> list[list]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def _pages(tables: list, rows: list, published: bool, myl: bool) -> list[dict]:
+def _pages(tables: list, rows: list, published: bool, tables_per_page: int) -> list[dict]:
     """What the screen shows in turn, each page the size of the screen: the seating of
-    the round being played (if any), then the standings (once published), in columns."""
-    pages = [
-        {"kind": "seating", "tables": chunk}
-        for chunk in _chunks(tables, TABLES_PER_PAGE["myl" if myl else "vekn"])
-    ]
+    the round being played (if any), ``tables_per_page`` tables a page (the ruleset's
+    ``screen_tables_per_page``: 2 rows of four 5-player tables for VEKN, 4 rows of four
+    2-player matches for Mitos y Leyendas, every name whole on up to 2 lines), then the
+    standings (once published), in columns."""
+    pages = [{"kind": "seating", "tables": chunk} for chunk in _chunks(tables, tables_per_page)]
     if published:
         # the note column ("Winner", "Finalist", "dropped") only on a page with a note:
         # elsewhere its width goes to the names
@@ -120,11 +117,12 @@ def _myl_rows(event) -> list[dict]:
 
 def _live_context(event: Event) -> dict:
     """What the screen shows: only published things (never the staff view)."""
+    spec = rulesets.of(event)
     rnd = event.rounds.filter(seating_published=True).order_by("-number").first()
     tables = services.round_overview(rnd) if rnd else []
     playing = False
     if rnd is not None:
-        if event.ruleset == "myl":
+        if spec.pairs_matches:
             playing = any(
                 s.games_won is None and not t["table"].is_bye for t in tables for s in t["seats"]
             )
@@ -137,17 +135,21 @@ def _live_context(event: Event) -> dict:
         label = round_label(rnd, len(tables)) if rnd.is_top_cut else str(rnd)
     rows = []
     if event.standings_published:
-        rows = _myl_rows(event) if event.ruleset == "myl" else _vekn_rows(event)
-    myl = event.ruleset == "myl"
+        rows = _myl_rows(event) if spec.pairs_matches else _vekn_rows(event)
     return {
         "event": event,
         "round": rnd,
         "label": label,
         "playing": playing,
         "published": event.standings_published,
-        "pages": _pages(tables if playing else [], rows, event.standings_published, myl),
+        "pages": _pages(
+            tables if playing else [],
+            rows,
+            event.standings_published,
+            spec.screen_tables_per_page,
+        ),
         "page_seconds": page_seconds(),
-        "myl": myl,
+        "pairs_matches": spec.pairs_matches,
     }
 
 

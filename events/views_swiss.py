@@ -18,7 +18,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from events import sanctions
+from events import rulesets, sanctions
+from events import services as event_services
 from events import swiss_services as ss
 from events.access import staff_required, user_permissions
 from events.errors import ConflictError, UserError
@@ -29,7 +30,7 @@ from standings import myl
 
 
 def _require_myl(event):
-    if event.ruleset != "myl":
+    if not rulesets.of(event).pairs_matches:
         raise Http404("Not a Mitos y Leyendas event")
 
 

@@ -432,6 +432,19 @@ def test_top_eight_to_a_champion(db):
     assert len(doc["top_cut"]["bracket"]) == 7
 
 
+def test_the_toss_is_frozen_once_the_top_cut_starts(db):
+    """The service itself refuses (web form, API and import all go through it)."""
+    event, regs = make_event(8, top_cut=4, preliminary_rounds=2)
+    play_swiss(event)
+    ids = [r.id for r in regs[:2]]
+    services.record_toss(event, ids)
+    ss.pair_top_cut(event)
+    with pytest.raises(UserError, match="The top cut has started"):
+        services.record_toss(event, ids)
+    with pytest.raises(UserError, match="The top cut has started"):
+        services.random_toss(event, ids)
+
+
 def test_top_four_skips_dropped_players(db):
     event, _ = make_event(8, top_cut=4, preliminary_rounds=3)
     play_swiss(event)

@@ -2,6 +2,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from events import rulesets
 from events.models import Event
 from standings.services import event_standings, standings_document
 
@@ -23,7 +24,7 @@ class Command(BaseCommand):
         if json:
             self.stdout.write(_dumps(standings_document(result)))
             return
-        if event.ruleset == "myl":
+        if rulesets.of(event).pairs_matches:
             # Mitos y Leyendas: the CONTRACTS §2 rows (match points, OMW, GW, OGW).
             for row in standings_document(result)["standings"]:
                 self.stdout.write(
