@@ -473,6 +473,7 @@ def sync_incident(event: Event, client_id: uuid.UUID, item: dict, actor, perms) 
         timing=str(timing),
         description=str(item.get("description") or ""),
         logged_at=logged_at,
+        again=item.get("again") is True,
     )
     answer = _incident_answer(event, cid, logged.penalty, created=logged.created)
     if logged.created and sent_at is not None and logged_at is None:

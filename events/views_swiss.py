@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from events import rulesets, sanctions
-from events import services as event_services
 from events import swiss_services as ss
 from events.access import staff_required, user_permissions
 from events.errors import ConflictError, UserError

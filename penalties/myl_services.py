@@ -54,6 +54,7 @@ from penalties import appeals as appeal_rules
 from penalties import myl_rules as rules
 from penalties.authority import confirmed_hold, refuse_if_confirmed
 from penalties.models import AggressionReport, Appeal, Level, Penalty, Sanction, Timing
+from penalties.services import refuse_duplicate
 
 RULESET = rules.MYL_V1
 AGGRESSION_CODES = ("3.1.1", "3.1.2")
@@ -371,7 +372,7 @@ def log_penalty(
     *,
     client_id: uuid.UUID,
     actor=None,
-    perms=frozenset(P),
+    perms: frozenset,
     table: Table | None = None,
     timing: str = Timing.DURING_GAME,
     level: str | None = None,
@@ -382,6 +383,7 @@ def log_penalty(
     ends_on=None,
     external_id: str = "",
     logged_at=None,
+    again: bool = False,
 ) -> Logged:
     """Record one MyL incident with the penalty the rules give, or ``level`` with a
     ``deviation_reason`` (SPEC-penalties §2.2, §2.3). Idempotent by ``client_id``.
@@ -392,7 +394,9 @@ def log_penalty(
     needs ``starts_on``/``ends_on``). ``with_dq``: for a suspension or ban given instead
     of the rules' penalty, whether it also disqualifies from this event (default: when the
     rules' proposal did). ``logged_at``: when the judge logged an incident entered
-    offline (``penalties.services.offline_times``). Raises ``UserError``.
+    offline (``penalties.services.offline_times``). ``again``: the judge confirmed a new
+    offence, else the duplicate-offence guard applies (``penalties.services.DuplicateOffence``,
+    ``penalties.duplicates``). Raises ``UserError``.
     """
     existing = Penalty.objects.filter(client_id=client_id).first()
     if existing is not None:
@@ -417,6 +421,9 @@ def log_penalty(
                 Registration.objects.select_for_update()
                 .select_related("person")
                 .get(pk=registration.pk, event=event)
+            )
+            refuse_duplicate(
+                event, registration.person, code, client_id=client_id, at=logged_at, again=again
             )
             event = Event.objects.get(pk=event.pk)
             if event.results_approved:

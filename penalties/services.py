@@ -24,6 +24,7 @@ from events.errors import UserError
 from events.limits import check_free_text, field_label
 from events.models import Event, Person, Registration, Round, Seat, Table
 from events.permissions import Permission as P
+from penalties import duplicates
 from penalties import vekn_guide as guide
 from penalties.authority import confirmed_hold, refuse_if_confirmed
 from penalties.models import (
@@ -216,6 +217,62 @@ class Logged:
     created: bool
 
 
+class DuplicateOffence(UserError):
+    """The incident looks like one already logged (``penalties.duplicates``): ``earlier`` is
+    that penalty. The message names the person, the code and the time of the earlier one."""
+
+    def __init__(self, earlier: Penalty, event: Event, person: Person, code: str):
+        self.earlier = earlier
+        super().__init__(
+            _(
+                "%(name)s already got %(code)s at %(time)s. Tick “This is a new offence” to log another."
+            )
+            % {
+                "name": person.name,
+                "code": code,
+                "time": timezone.localtime(earlier.created_at, event.zone).strftime("%H:%M"),
+            }
+        )
+
+
+def recent_duplicate(
+    event: Event, person: Person, code: str, *, client_id=None, at=None, again: bool = False
+) -> Penalty | None:
+    """The penalty of the same ``code`` already logged for ``person`` in ``event`` that an
+    entry at ``at`` (default now; aware) would duplicate (``penalties.duplicates``), or
+    ``None``. Only the event's own ruleset's penalties (another game's section numbers
+    mean other offences). ``client_id``: the entry's own id, never its own duplicate.
+    Voided penalties count too (as the incident form always showed them). One query."""
+    at = at or timezone.now()
+    rows = {
+        p.pk: p
+        for p in Penalty.objects.filter(
+            event=event,
+            ruleset=event.ruleset,
+            person=person,
+            infraction=code,
+            created_at__gte=at - duplicates.WINDOW,
+            created_at__lte=at + duplicates.WINDOW,
+        ).exclude(client_id=client_id)
+    }
+    found = duplicates.check(
+        duplicates.Entry(code=code, at=at, again=again),
+        [duplicates.Earlier(key=p.pk, code=p.infraction, at=p.created_at) for p in rows.values()],
+    )
+    return None if found is None else rows[found.key]
+
+
+def refuse_duplicate(
+    event: Event, person: Person, code: str, *, client_id, at=None, again: bool = False
+) -> None:
+    """Raise :class:`DuplicateOffence` when the entry duplicates an earlier penalty; the
+    one guard every way of logging (web form, offline sync, API, MyL) goes through, called
+    by both ``log_penalty`` adapters inside their transaction, after the row lock."""
+    earlier = recent_duplicate(event, person, code, client_id=client_id, at=at, again=again)
+    if earlier is not None:
+        raise DuplicateOffence(earlier, event, person, code)
+
+
 def _needs_head_judge(level: str, inf: guide.Infraction, perms) -> bool:
     """SA and DQ stay pending until the head judge confirms (JG §1.2.2); a floor judge may
     confirm a clear decklist error (3.1.1, 3.1.2) **[choice]**."""
@@ -234,7 +291,7 @@ def log_penalty(
     *,
     client_id: uuid.UUID,
     actor=None,
-    perms=frozenset(P),
+    perms: frozenset,
     table: Table | None = None,
     round: Round | None = None,
     timing: str = Timing.DURING_GAME,
@@ -245,6 +302,7 @@ def log_penalty(
     external_id: str = "",
     linked_to: Penalty | None = None,
     logged_at=None,
+    again: bool = False,
 ) -> Logged:
     """Record one incident with the penalty the guide gives (JG §1.2; SPEC-penalties §1).
 
@@ -259,6 +317,10 @@ def log_penalty(
     later (validated by the caller, ``events.offline.client_time``): it becomes the
     penalty's ``created_at`` and the audit entry records it with the sync time. The
     offence number is still counted when it arrives (``offline_times``).
+
+    ``again``: the judge confirmed a new offence; without it an entry of the same code
+    for the same person within minutes of an earlier one raises :class:`DuplicateOffence`
+    (``penalties.duplicates``).
     """
     existing = Penalty.objects.filter(client_id=client_id).first()
     if existing is not None:
@@ -282,6 +344,9 @@ def log_penalty(
                 Registration.objects.select_for_update()
                 .select_related("person")
                 .get(pk=registration.pk, event=event)
+            )
+            refuse_duplicate(
+                event, registration.person, code, client_id=client_id, at=logged_at, again=again
             )
             event = Event.objects.get(pk=event.pk)
             if event.results_approved and not (code == "4.8" and ethics_committee):
@@ -890,7 +955,7 @@ def add_extension(
     *,
     client_id: uuid.UUID,
     actor=None,
-    perms=frozenset(P),
+    perms: frozenset,
     authorised: bool = False,
     reason: str = "",
 ) -> TimeExtension:

@@ -175,21 +175,7 @@ def incident_new(request, event):
         "linked_to": linked_to,
         "again": data.get("again") == "on",
     }
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    ctx["recent"] = (
-        Penalty.objects.filter(
-            event=event,
-            person=reg.person,
-            infraction=code,
-            created_at__gte=timezone.now() - timedelta(minutes=3),
-        )
-        .exclude(client_id=ctx["client_id"])
-        .order_by("-created_at")
-        .first()
-    )
+    ctx["recent"] = services.recent_duplicate(event, reg.person, code, client_id=ctx["client_id"])
     missing = [c.name for c in inf.conditions if c.required and c.name not in answers]
 
     def show_preview():
@@ -209,23 +195,6 @@ def incident_new(request, event):
     if not (request.method == "POST" and data.get("confirm") == "1" and not missing):
         show_preview()
     ctx["missing"] = missing
-    if (
-        request.method == "POST"
-        and data.get("confirm") == "1"
-        and not missing
-        and ctx["recent"] is not None
-        and data.get("again") != "on"
-        and not Penalty.objects.filter(client_id=_uuid_or_none(data.get("client_id"))).exists()
-    ):
-        show_preview()
-        ctx["error"] = _(
-            "%(name)s already got %(code)s at %(time)s. Tick “This is a new offence” to log another."
-        ) % {
-            "name": reg.person.name,
-            "code": code,
-            "time": timezone.localtime(ctx["recent"].created_at, event.zone).strftime("%H:%M"),
-        }
-        return render(request, "penalties/incident.html", ctx, status=409)
     if request.method == "POST" and data.get("confirm") == "1" and not missing:
         try:
             logged = services.log_penalty(
@@ -243,7 +212,12 @@ def incident_new(request, event):
                 description=data.get("description", ""),
                 ethics_committee=data.get("ethics_committee") == "on",
                 linked_to=linked_to,
+                again=data.get("again") == "on",
             )
+        except services.DuplicateOffence as exc:
+            show_preview()
+            ctx["error"] = str(exc)
+            return render(request, "penalties/incident.html", ctx, status=409)
         except ValueError:
             ctx["error"] = _("The form is out of date: start again.")
         except UserError as exc:

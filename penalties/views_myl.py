@@ -22,7 +22,7 @@ from events.permissions import Permission as P
 from penalties import myl_rules as rules
 from penalties import myl_services as services
 from penalties.models import AggressionReport, Appeal, Penalty, Timing
-from penalties.services import state_token
+from penalties.services import DuplicateOffence, recent_duplicate, state_token
 
 
 def _uuid_or_none(value):
@@ -106,7 +106,9 @@ def incident_new(request, event):
         "ends_on": data.get("ends_on", ""),
         "can_decide": P.CONFIRM_PENALTIES in perms,
         "aggression": inf.code in services.AGGRESSION_CODES,
+        "again": data.get("again") == "on",
     }
+    ctx["recent"] = recent_duplicate(event, reg.person, code, client_id=ctx["client_id"])
     missing = [c.name for c in inf.conditions if c.required and c.name not in answers]
     ctx["missing"] = missing
     if not missing:
@@ -151,7 +153,11 @@ def incident_new(request, event):
                 with_dq=(data.get("with_dq") == "on") if data.get("with_dq_shown") else None,
                 starts_on=data.get("starts_on") if ctx["can_decide"] else None,
                 ends_on=data.get("ends_on") if ctx["can_decide"] else None,
+                again=ctx["again"],
             )
+        except DuplicateOffence as exc:
+            ctx["error"] = str(exc)
+            return render(request, "penalties/myl/incident.html", ctx, status=409)
         except UserError as exc:
             ctx["error"] = str(exc)
         else:

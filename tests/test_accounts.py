@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from events.models import Person
+from events.permissions import ROLE_PERMISSIONS, Role
 from tests.factories import PersonFactory, RegistrationFactory
 
 
@@ -32,7 +33,6 @@ def seat(reg, *, bye=False):
 def test_signup_claims_existing_person_until_an_organiser_confirms(client, db):
     """A VEKN number is public: knowing it must not give access to someone's record."""
     from events.models import EventRole, PlayerClaim
-    from events.permissions import Role
     from penalties import services as penalty_services
     from tests.factories import UserFactory
 
@@ -41,7 +41,9 @@ def test_signup_claims_existing_person_until_an_organiser_confirms(client, db):
     seat(reg)
     import uuid
 
-    penalty_services.log_penalty(reg.event, reg, "3.8", {}, client_id=uuid.uuid4())
+    penalty_services.log_penalty(
+        reg.event, reg, "3.8", {}, client_id=uuid.uuid4(), perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
+    )
     response = signup(client, vekn_number="3200001", name="Someone Else")
     assert response.status_code == 302
     person.refresh_from_db()
@@ -99,7 +101,6 @@ def test_unknown_vekn_number_waits_for_an_organiser_too(client, db):
     squatter's claim under the name it gave, reject it, and confirm the real player's."""
     from events import people, services
     from events.models import PlayerClaim
-    from events.permissions import Role
     from events.views_manage import _event_claims
     from tests.factories import EventFactory, OrganisationRoleFactory, UserFactory
 
@@ -132,7 +133,6 @@ def test_a_player_who_signs_up_before_round_one_is_confirmed_once_seated(client,
     and the organiser confirms the claim once the round is seated."""
     from events import people, services
     from events.models import PlayerClaim
-    from events.permissions import Role
     from tests.factories import EventFactory, OrganisationRoleFactory, UserFactory
 
     event = EventFactory(slug="store-night")
@@ -156,7 +156,6 @@ def _claims_world(client):
     import uuid
 
     from events.models import PlayerClaim
-    from events.permissions import Role
     from penalties import services as penalty_services
     from tests.factories import (
         EventFactory,
@@ -176,7 +175,9 @@ def _claims_world(client):
     ana = PersonFactory(name="Ana Rojas", vekn_number="3200001")
     reg = RegistrationFactory(event=event_a, person=ana)
     seat(reg)
-    penalty_services.log_penalty(event_a, reg, "3.8", {}, client_id=uuid.uuid4())
+    penalty_services.log_penalty(
+        event_a, reg, "3.8", {}, client_id=uuid.uuid4(), perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
+    )
     signup(client, username="impostor", vekn_number="3200001", name="Ana Rojas")
     client.logout()
     signup(client, username="real_ana", vekn_number="3200001", name="Ana Rojas")
@@ -297,7 +298,6 @@ def test_what_does_not_count_as_having_first_played(client, db, case):
 
     from events import people
     from events.models import PlayerClaim
-    from events.permissions import Role
     from tests.factories import EventFactory, EventRoleFactory, OrganisationRoleFactory, UserFactory
 
     user = UserFactory(username="deciding")
@@ -339,7 +339,6 @@ def test_the_organiser_of_the_very_event_where_the_player_played_decides(client,
     on that event's players."""
     from events import people
     from events.models import PlayerClaim
-    from events.permissions import Role
     from tests.factories import EventRoleFactory, UserFactory
 
     reg = RegistrationFactory(person=PersonFactory(vekn_number="3200001"))
@@ -389,7 +388,6 @@ def test_an_organisation_cannot_make_itself_the_one_that_vouches_for_a_player(cl
     from events import people, services, swiss_services
     from events.errors import UserError
     from events.models import PlayerClaim
-    from events.permissions import Role
     from tests.factories import (
         EventFactory,
         EventRoleFactory,
@@ -480,7 +478,6 @@ def test_the_organisation_of_the_only_event_played_decides(client, db):
     the claim, is vouched for by that organisation: it is where they first played."""
     from events import people
     from events.models import PlayerClaim
-    from events.permissions import Role
     from tests.factories import EventFactory, OrganisationRoleFactory, UserFactory
 
     event = EventFactory(slug="only-one")
@@ -500,7 +497,6 @@ def test_a_player_who_never_played_waits_for_an_administrator(client, db):
     from events import people
     from events.errors import UserError
     from events.models import PlayerClaim
-    from events.permissions import Role
     from tests.factories import EventFactory, OrganisationRoleFactory, UserFactory
 
     event = EventFactory(slug="registered-only")
@@ -522,7 +518,6 @@ def test_deciding_claims_takes_one_query_for_any_number_of_claims(
 ):
     from events import people
     from events.models import PlayerClaim
-    from events.permissions import Role
     from tests.factories import EventFactory, OrganisationRoleFactory, UserFactory
 
     event = EventFactory(slug="many")
@@ -546,7 +541,6 @@ def test_a_player_registered_but_not_yet_seated_at_home_is_not_claimable_elsewhe
     from events import people, services, swiss_services
     from events.errors import UserError
     from events.models import PlayerClaim
-    from events.permissions import Role
     from tests.factories import (
         EventFactory,
         OrganisationFactory,

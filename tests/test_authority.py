@@ -13,7 +13,7 @@ from events import services as event_services
 from events.access import user_permissions
 from events.errors import UserError
 from events.models import AuditLog, EventRole, OrganisationRole, Registration
-from events.permissions import Role
+from events.permissions import ROLE_PERMISSIONS, Role
 from penalties import myl_services
 from penalties.models import Appeal, Sanction
 from tests.factories import (
@@ -322,7 +322,12 @@ def test_an_authority_never_decides_appeals_against_its_own_event(client, two_or
     w["player"].user = player
     w["player"].save()
     p = myl_services.log_penalty(
-        w["a_myl"], w["regs"]["a_myl"], "2.5", {}, client_id=uuid.uuid4()
+        w["a_myl"],
+        w["regs"]["a_myl"],
+        "2.5",
+        {},
+        client_id=uuid.uuid4(),
+        perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
     ).penalty
     appeal = myl_services.submit_written_appeal(
         p, "My phone rang", player, on=myl_services.penalty_day(p)
@@ -393,7 +398,13 @@ def test_players_page_and_authority_page_run_bounded_queries(
         event_services.register(w["a_myl"], person)
         reg = event_services.register(w["b_myl"], person)
         p = myl_services.log_penalty(
-            w["b_myl"], reg, "3.1.5", {}, client_id=uuid.uuid4(), actor=w["org_b"]
+            w["b_myl"],
+            reg,
+            "3.1.5",
+            {},
+            client_id=uuid.uuid4(),
+            actor=w["org_b"],
+            perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
         ).penalty
         if i % 2:  # every other one with a pending written appeal
             myl_services.submit_written_appeal(p, "No", person.user, on=myl_services.penalty_day(p))

@@ -11,6 +11,7 @@ from django.db import connection
 
 from events import services
 from events.errors import ConflictError
+from events.permissions import ROLE_PERMISSIONS, Role
 from penalties import services as penalty_services
 from penalties.models import Penalty
 from tests.conftest import add_players
@@ -70,7 +71,9 @@ def test_the_same_incident_submitted_twice_at_once(event):
     client_id = uuid.uuid4()
 
     def submit():
-        return penalty_services.log_penalty(event, reg, "3.3", {}, client_id=client_id)
+        return penalty_services.log_penalty(
+            event, reg, "3.3", {}, client_id=client_id, perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
+        )
 
     results = run_together(submit, submit)
     assert not any(isinstance(r, Exception) for r in results), results
@@ -84,8 +87,12 @@ def test_two_judges_log_the_same_infraction_count_two_offences(event):
     rnd = services.seat_next_round(event, seed=1)
     reg = rnd.seats.first().registration
     results = run_together(
-        lambda: penalty_services.log_penalty(event, reg, "3.3", {}, client_id=uuid.uuid4()),
-        lambda: penalty_services.log_penalty(event, reg, "3.3", {}, client_id=uuid.uuid4()),
+        lambda: penalty_services.log_penalty(
+            event, reg, "3.3", {}, client_id=uuid.uuid4(), perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
+        ),
+        lambda: penalty_services.log_penalty(
+            event, reg, "3.3", {}, client_id=uuid.uuid4(), perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
+        ),
     )
     assert not any(isinstance(r, Exception) for r in results), results
     assert sorted(p.offence for p in Penalty.objects.filter(person=reg.person)) == [1, 2]

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from events.models import AuthorityRole, EventRole, Registration
-from events.permissions import Role
+from events.permissions import ROLE_PERMISSIONS, Role
 from penalties import myl_services
 from penalties.models import AggressionReport, Appeal, Penalty, Sanction
 from tests.factories import (
@@ -48,6 +48,9 @@ def _url(name, event, **kw):
 
 
 def _log(m, code="2.1", conditions=None, reg=0, **kw):
+    """Log one incident; each call is a new offence (``again``) unless told otherwise."""
+    kw.setdefault("again", True)
+    kw.setdefault("perms", ROLE_PERMISSIONS[Role.HEAD_JUDGE])  # the head judge's
     return myl_services.log_penalty(
         m["event"],
         m["regs"][reg],
@@ -89,9 +92,14 @@ def test_judge_logs_a_game_loss_in_a_few_taps(client, myl):
     assert "Game Loss" in page and "Intent" in page and "Cooperation" in page
     assert "1 in this event, 0 in earlier events" in page
     assert "round 1" in page
+    assert "This is a new offence" in page  # the earlier 3.2.2, minutes ago
     cid = str(uuid.uuid4())
     data = {"reg": reg.pk, "code": "3.2.2", "client_id": cid, "confirm": "1"}
-    response = client.post(url, data)
+    refused = client.post(url, data)  # the duplicate-offence guard
+    assert refused.status_code == 409
+    assert "already got 3.2.2" in refused.content.decode()
+    assert not Penalty.objects.filter(client_id=cid).exists()
+    response = client.post(url, {**data, "again": "on"})
     assert response.status_code == 302
     p = Penalty.objects.get(client_id=cid)
     assert (p.level, p.offence, p.round_number, p.status) == ("game_loss", 2, 1, "confirmed")
@@ -104,7 +112,14 @@ def test_judge_logs_a_game_loss_in_a_few_taps(client, myl):
 def test_preview_fragment_shows_proposal_alternatives_and_history(client, myl):
     older = myl_event(slug="older", date=dt.date(2026, 3, 1))
     old_reg = RegistrationFactory(event=older, person=myl["regs"][0].person)
-    myl_services.log_penalty(older, old_reg, "3.1.2", {"grave": False}, client_id=uuid.uuid4())
+    myl_services.log_penalty(
+        older,
+        old_reg,
+        "3.1.2",
+        {"grave": False},
+        client_id=uuid.uuid4(),
+        perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
+    )
     client.force_login(myl["users"]["judge"])
     url = _url("manage:incident-new", myl["event"])
     frag = client.post(
@@ -209,7 +224,7 @@ def test_garbage_input_never_500(client, myl):
             "ends_on": "2026-13-45",
         },
     ):
-        assert client.post(url, data).status_code in (200, 302, 400)
+        assert client.post(url, data).status_code in (200, 302, 400, 409)
     p = _log(myl, "3.3.4")
     detail = _url("manage:penalty", myl["event"], pk=p.pk)
     for data in (
@@ -427,7 +442,9 @@ def test_op_manager_sees_pending_appeals_of_other_events(client, myl, monkeypatc
     monkeypatch.setattr(myl_services, "today", lambda event=None: dt.date(2026, 9, 18))
     second = myl_event(slug="myl-second", organisation=myl["event"].organisation)
     reg = RegistrationFactory(event=second, person=myl["regs"][0].person)
-    p = myl_services.log_penalty(second, reg, "2.5", {}, client_id=uuid.uuid4()).penalty
+    p = myl_services.log_penalty(
+        second, reg, "2.5", {}, client_id=uuid.uuid4(), perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
+    ).penalty
     _at(p, dt.date(2026, 9, 17))
     myl_services.submit_written_appeal(p, "My phone rang", myl["users"]["player"])
     # Another organisation's appeal: the national manager sees it too.
@@ -438,6 +455,7 @@ def test_op_manager_sees_pending_appeals_of_other_events(client, myl, monkeypatc
         "2.5",
         {},
         client_id=uuid.uuid4(),
+        perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
     ).penalty
     _at(q, dt.date(2026, 9, 17))
     myl_services.submit_written_appeal(q, "Seen nationally", myl["users"]["player"])
@@ -445,7 +463,12 @@ def test_op_manager_sees_pending_appeals_of_other_events(client, myl, monkeypatc
     own = myl_event(slug="myl-own")
     EventRole.objects.create(event=own, user=myl["users"]["op_manager"], role=Role.JUDGE)
     r = myl_services.log_penalty(
-        own, RegistrationFactory(event=own, person=reg.person), "2.5", {}, client_id=uuid.uuid4()
+        own,
+        RegistrationFactory(event=own, person=reg.person),
+        "2.5",
+        {},
+        client_id=uuid.uuid4(),
+        perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
     ).penalty
     _at(r, dt.date(2026, 9, 17))
     myl_services.submit_written_appeal(r, "Judged by the manager", myl["users"]["player"])

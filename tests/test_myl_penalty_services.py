@@ -58,6 +58,8 @@ def myl(db):
 
 
 def log(event, reg, code, conditions=None, perms=HEAD, **kw):
+    """Log one incident; each call is a new offence (``again``) unless told otherwise."""
+    kw.setdefault("again", True)
     return services.log_penalty(
         event,
         reg,
@@ -108,7 +110,14 @@ def test_earlier_events_count_towards_a_repeat_but_not_vekn_ones(db):
     log(old, old_reg, "3.2.2")
     vekn = EventFactory(slug="vekn-old", date=dt.date(2026, 6, 1))
     vekn_reg = RegistrationFactory(event=vekn, person=person)
-    vekn_services.log_penalty(vekn, vekn_reg, "2.1", {"advantage": False}, client_id=uuid.uuid4())
+    vekn_services.log_penalty(
+        vekn,
+        vekn_reg,
+        "2.1",
+        {"advantage": False},
+        client_id=uuid.uuid4(),
+        perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
+    )
     event = myl_event()
     reg = RegistrationFactory(event=event, person=person)
     p = log(event, reg, "3.2.2").penalty
@@ -430,7 +439,9 @@ def test_penalties_document_lists_myl_levels(myl):
 def test_vekn_void_still_uses_vekn_rules(event):
     """The hand-over to MyL changes nothing for VEKN penalties."""
     reg = RegistrationFactory(event=event)
-    p = vekn_services.log_penalty(event, reg, "4.7", {}, client_id=uuid.uuid4()).penalty
+    p = vekn_services.log_penalty(
+        event, reg, "4.7", {}, client_id=uuid.uuid4(), perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
+    ).penalty
     vekn_services.void(p, "mistake", None)
     reg.refresh_from_db()
     assert reg.status == Registration.Status.CHECKED_IN

@@ -50,8 +50,9 @@ def _result(table, vp, version=None, client_id=None):
     }
 
 
-def _incident(reg, code="3.3", answers=None, table=None, client_id=None):
+def _incident(reg, code="3.3", answers=None, table=None, client_id=None, **extra):
     return {
+        **extra,
         "id": str(client_id or uuid.uuid4()),
         "kind": "incident",
         "registration": reg.pk,
@@ -330,10 +331,31 @@ def test_incident_penalty_counts_earlier_offences_at_sync_time(client, floor):
     reg = _seat_regs(table)[1]
     client.force_login(floor["users"]["judge"])
     levels = [
-        _sync(client, event, _incident(reg, "3.3", table=table)).json()["penalty"]["level"]
+        _sync(client, event, _incident(reg, "3.3", table=table, again=True)).json()["penalty"][
+            "level"
+        ]
         for _ in range(3)
     ]
     assert levels == ["caution", "caution", "warning"]
+
+
+def test_a_second_sync_of_the_same_offence_is_refused_unless_new(client, floor):
+    """The duplicate-offence guard holds offline: another tablet's entry of the same code
+    for the same player minutes later is refused (invalid, nothing saved) unless it says
+    ``"again": true``; the tablet's own time is what is compared."""
+    event, table = floor["event"], floor["tables"][0]
+    reg = _seat_regs(table)[1]
+    client.force_login(floor["users"]["judge"])
+    first = _sync(client, event, _incident(reg, "3.3", table=table)).json()
+    assert first["status"] == "saved"
+    dup = _incident(reg, "3.3", table=table)
+    refused = _sync(client, event, dup).json()
+    assert refused["status"] == "invalid"
+    assert "already got 3.3" in refused["message"]
+    assert not Penalty.objects.filter(client_id=dup["id"]).exists()
+    again = _sync(client, event, {**dup, "again": True}).json()
+    assert again["status"] == "saved" and again["penalty"]["level"] == "caution"
+    assert Penalty.objects.filter(event=event, person=reg.person).count() == 2
 
 
 def test_incident_with_a_missing_answer_is_invalid(client, floor):

@@ -32,6 +32,7 @@ VEKN_DAY = dt.date(2026, 11, 28)
 
 
 def _myl(event, reg, code, conditions=None, **kw):
+    kw.setdefault("again", True)  # each call is a new offence
     return myl_services.log_penalty(
         event, reg, code, conditions or {}, client_id=uuid.uuid4(), perms=HEAD, **kw
     ).penalty
@@ -92,7 +93,9 @@ def test_vekn_preview_log_and_void_ignore_a_myl_penalty(judged, kind):
     a = vekn.preview(event, reg, "3.3", {})
     assert (str(a.level), a.offence, a.context) == ("caution", 1, ())
     first = vekn.log_penalty(event, reg, "3.3", {}, client_id=uuid.uuid4(), perms=HEAD).penalty
-    second = vekn.log_penalty(event, reg, "3.3", {}, client_id=uuid.uuid4(), perms=HEAD).penalty
+    second = vekn.log_penalty(
+        event, reg, "3.3", {}, client_id=uuid.uuid4(), perms=HEAD, again=True
+    ).penalty
     assert (first.level, second.offence) == ("caution", 2)
     vekn.void(first, "Wrong player", judged["head"])  # reassesses the rest
     second.refresh_from_db()

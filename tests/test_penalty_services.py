@@ -23,6 +23,8 @@ HEAD = ROLE_PERMISSIONS[Role.HEAD_JUDGE]
 
 
 def log(event, reg, code, conditions=None, perms=HEAD, **kw):
+    """Log one incident; each call is a new offence (``again``) unless told otherwise."""
+    kw.setdefault("again", True)
     return services.log_penalty(
         event,
         reg,
@@ -203,15 +205,23 @@ def test_time_extension_cumulative_and_capped(seated):
     event, rnd = seated
     table = rnd.tables.first()
     services.start_round_clock(rnd)
-    ext = services.add_extension(table, 4, client_id=uuid.uuid4())
+    ext = services.add_extension(
+        table, 4, client_id=uuid.uuid4(), perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
+    )
     assert ext.minutes == 4
-    services.add_extension(table, 12, client_id=uuid.uuid4())
+    services.add_extension(
+        table, 12, client_id=uuid.uuid4(), perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
+    )
     assert services.table_extension_minutes(table) == 10  # capped at 10 in total
     with pytest.raises(UserError):
-        services.add_extension(table, 6, client_id=uuid.uuid4())
+        services.add_extension(
+            table, 6, client_id=uuid.uuid4(), perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
+        )
     with pytest.raises(UserError, match="head judge"):
         services.add_extension(table, 6, client_id=uuid.uuid4(), perms=JUDGE, authorised=True)
-    services.add_extension(table, 6, client_id=uuid.uuid4(), authorised=True)
+    services.add_extension(
+        table, 6, client_id=uuid.uuid4(), authorised=True, perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
+    )
     assert services.table_extension_minutes(table) == 16
     table.refresh_from_db()
     rnd.refresh_from_db()

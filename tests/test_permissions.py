@@ -54,7 +54,7 @@ from PIL import Image
 
 from events import services, swiss_services
 from events.models import AuthorityRole, EventRole, OrganisationRole, PlayerClaim, Registration
-from events.permissions import Role
+from events.permissions import ROLE_PERMISSIONS, Role
 from leagues import reporting
 from leagues import services as league_services
 from leagues.models import Match, SeasonRole
@@ -489,9 +489,15 @@ def build_world() -> dict:
         {},
         client_id=uuid.uuid4(),
         table=vekn_round.tables.first(),
+        perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
     ).penalty
     penalty_services.log_penalty(  # A's player: a VEKN penalty too (history per ruleset)
-        vekn, vekn_regs[0], "2.1", {"advantage": False}, client_id=uuid.uuid4()
+        vekn,
+        vekn_regs[0],
+        "2.1",
+        {"advantage": False},
+        client_id=uuid.uuid4(),
+        perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
     )
     claim = PlayerClaim.objects.create(
         user=UserFactory(username="m-claimant"),
@@ -526,6 +532,7 @@ def build_world() -> dict:
         client_id=uuid.uuid4(),
         actor=users["head_judge"],
         table=myl_round.tables.get(seats__registration=myl_regs[0]),
+        perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
     ).penalty
     myl_services.submit_written_appeal(myl_penalty, "It was not me.", users["player"])
     for _ in range(2):  # slow play twice: a warning, then a confirmed game loss
@@ -536,6 +543,8 @@ def build_world() -> dict:
             {},
             client_id=uuid.uuid4(),
             actor=users["head_judge"],
+            perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
+            again=True,
         )
 
     # The league season.

@@ -14,6 +14,7 @@ from django.db import connection, connections, transaction
 
 from events import cache as page_cache
 from events.models import Event
+from events.permissions import ROLE_PERMISSIONS, Role
 from penalties import services as penalty_services
 from standings import vekn
 from tests.conftest import add_players
@@ -57,12 +58,24 @@ def test_a_caution_keeps_the_cached_public_pages(event, staff):
     before = Event.objects.get(pk=event.pk).public_version
     # 2.2 Card Access Error: a caution (SPEC-penalties §1.2), not shown publicly.
     penalty_services.log_penalty(
-        event, reg, "2.2", {}, client_id=uuid.uuid4(), table=rnd.tables.first()
+        event,
+        reg,
+        "2.2",
+        {},
+        client_id=uuid.uuid4(),
+        table=rnd.tables.first(),
+        perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
     )
     assert Event.objects.get(pk=event.pk).public_version == before
     # A disqualification changes the standings: the cache is invalidated.
     penalty_services.log_penalty(
-        event, reg, "4.7", {}, client_id=uuid.uuid4(), table=rnd.tables.first()
+        event,
+        reg,
+        "4.7",
+        {},
+        client_id=uuid.uuid4(),
+        table=rnd.tables.first(),
+        perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
     )
     assert Event.objects.get(pk=event.pk).public_version > before
 
@@ -91,7 +104,13 @@ def test_a_result_save_and_a_penalty_logged_at_once_do_not_deadlock(event):
             with transaction.atomic():
                 # 4.7 Unsportsmanlike conduct: a disqualification, shown publicly.
                 penalty_services.log_penalty(
-                    event, reg, "4.7", {}, client_id=uuid.uuid4(), table=first
+                    event,
+                    reg,
+                    "4.7",
+                    {},
+                    client_id=uuid.uuid4(),
+                    table=first,
+                    perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
                 )
                 logged.set()
                 release.wait(15)
@@ -197,7 +216,13 @@ def test_a_disqualification_makes_the_seating_page_stale(event):
     reg = event.registrations.first()
     before = _versions(event)
     penalty_services.log_penalty(
-        event, reg, "4.7", {}, client_id=uuid.uuid4(), table=rnd.tables.first()
+        event,
+        reg,
+        "4.7",
+        {},
+        client_id=uuid.uuid4(),
+        table=rnd.tables.first(),
+        perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
     )
     after = _versions(event)
     assert after[0] > before[0] and after[1] > before[1]

@@ -116,7 +116,7 @@ def test_voiding_an_earlier_penalty_keeps_a_later_confirmed_suspension(client, t
     w = two_orgs
     _register_in_b(client, w)
     reg = Registration.objects.get(event=w["b_myl"], person=w["player"])
-    kw = {"actor": w["org_b"], "perms": user_permissions(w["org_b"], w["b_myl"])}
+    kw = {"actor": w["org_b"], "perms": user_permissions(w["org_b"], w["b_myl"]), "again": True}
     first = myl_services.log_penalty(
         w["b_myl"], reg, "3.1.3", {}, client_id=uuid.uuid4(), **kw
     ).penalty

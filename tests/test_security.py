@@ -691,7 +691,14 @@ def test_my_data_runs_bounded_queries(client, world):
     reg = world["reg"]
     for _ in range(5):
         penalty_services.log_penalty(
-            event, reg, "3.3", {}, client_id=uuid.uuid4(), perms=HEAD, round=event.rounds.first()
+            event,
+            reg,
+            "3.3",
+            {},
+            client_id=uuid.uuid4(),
+            perms=HEAD,
+            round=event.rounds.first(),
+            again=True,
         )
     from tests.factories import EventFactory, RegistrationFactory
 
@@ -1095,6 +1102,7 @@ def test_every_myl_free_text_field_is_escaped_where_it_is_shown(client, db, monk
     seat_round(event, regs, 1)
 
     def log(reg, code, conditions=None, **kw):
+        kw.setdefault("perms", ROLE_PERMISSIONS[Role.HEAD_JUDGE])  # the head judge logs
         penalty = myl_services.log_penalty(
             event, reg, code, conditions or {}, client_id=uuid.uuid4(), actor=head, **kw
         ).penalty
