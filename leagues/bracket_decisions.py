@@ -67,7 +67,7 @@ def set_final_four(competition, actor, *, final_four: bool, reason: str):
             .exists()
         ):
             raise UserError(_("The semi-finals are being played already."))
-        comp.staff_choices = {**(comp.staff_choices or {}), "final_four": bool(final_four)}
+        comp.save_staff_choices({**comp.staff_choices, "final_four": bool(final_four)}, by=actor)
         return {"final_four": bool(final_four)}
 
     return _choose(
@@ -83,7 +83,7 @@ def set_final_four(competition, actor, *, final_four: bool, reason: str):
 # --------------------------------------------------------------------------- staff overrides
 def _choose(competition: Competition, actor, permission, action: str, reason: str, change):
     """Run ``change(competition, doc)`` under a lock on the competition (its bracket
-    document ``doc`` fresh), then save ``staff_choices`` and audit ``action`` with the
+    document ``doc`` fresh; it stores its decision rows), then audit ``action`` with the
     reason. ``change`` returns the audit's ``after`` and raises ``UserError``."""
 
     reason = check_free_text(reason, _("Reason"), field="reason").strip()
@@ -98,7 +98,6 @@ def _choose(competition: Competition, actor, permission, action: str, reason: st
             raise UserError(_("Only a knockout has a bracket."))
         before = dict(competition.staff_choices or {})
         after = change(competition, competition_bracket(competition))
-        competition.save(update_fields=["staff_choices"])
         audit(
             None,
             actor,
@@ -201,7 +200,7 @@ def set_bracket_slot(competition, actor, *, tie: str, side: str, team: str, reas
             slots[f"{tie}.{side}"] = team
         else:
             slots.pop(f"{tie}.{side}", None)
-        comp.staff_choices = {**(comp.staff_choices or {}), "slots": slots}
+        comp.save_staff_choices({**comp.staff_choices, "slots": slots}, by=actor)
         return {"slots": slots}
 
     return _choose(
@@ -273,7 +272,7 @@ def award_tie(competition, actor, *, tie: str, team: str, reason: str):
             comp.matches.filter(code__in=codes, status=Match.Status.VOID).update(
                 status=Match.Status.SCHEDULED
             )
-        comp.staff_choices = {**choices, "awards": awards, "award_voided": voided}
+        comp.save_staff_choices({**choices, "awards": awards, "award_voided": voided}, by=actor)
         after = {"awards": awards, "award_voided": voided}
         if team and rejected:  # the audit names the players' reports it closed
             after["reports_rejected"] = rejected
@@ -304,7 +303,7 @@ def set_third_match_home(competition, actor, *, tie: str, team: str, reason: str
                 third.save(update_fields=["home", "away"])
         homes = dict((comp.staff_choices or {}).get("third_homes") or {})
         homes[tie] = team
-        comp.staff_choices = {**(comp.staff_choices or {}), "third_homes": homes}
+        comp.save_staff_choices({**comp.staff_choices, "third_homes": homes}, by=actor)
         return {"third_homes": homes}
 
     return _choose(
@@ -390,8 +389,7 @@ def set_relegation(season: Season, actor, *, teams, reason: str) -> Competition:
             choices["relegation"] = {"teams": codes, "reason": reason}
         else:
             choices.pop("relegation", None)
-        primera_a.staff_choices = choices
-        primera_a.save(update_fields=["staff_choices"])
+        primera_a.save_staff_choices(choices, by=actor)
         audit(
             None,
             actor,

@@ -224,16 +224,18 @@ def _new_competition(season, *, slug, name, kind, legs=2, counts=False, choices=
     if not SLUG_RE.match(slug) or Competition.objects.filter(slug=slug).exists():
         raise UserError(_("The address %(slug)s is taken or not valid.") % {"slug": slug})
     last = season.competitions.order_by("-position").values_list("position", flat=True)
-    return Competition.objects.create(
+    competition = Competition.objects.create(
         season=season,
         slug=slug,
         kind=kind,
         name=name,
         legs=legs,
         counts_for_compliance=counts,
-        staff_choices=choices or {},
         position=(last.first() or 0) + 1,
     )
+    if choices:
+        competition.save_staff_choices(choices)
+    return competition
 
 
 def _cup_knockout(season, teams, *, slug, name, cup: dict, counts=False) -> tuple:
@@ -425,8 +427,9 @@ def close_group_stage(competition: Competition, actor, *, order_across=()) -> li
             )
             created.append(knockout)
             record[knockout.slug] = {"rankings": cup["standings"], "ties": ties}
-        competition.staff_choices = {**choices, "knockouts": [c.slug for c in created]}
-        competition.save(update_fields=["staff_choices"])
+        competition.save_staff_choices(
+            {**choices, "knockouts": [c.slug for c in created]}, by=actor
+        )
         audit(
             None,
             actor,
@@ -576,11 +579,10 @@ def nucommunity_create(
             )
             # Only its first round counts for the compliance table (§IV.1).
             first = competition.matches.order_by("round").values_list("round", flat=True)
-            competition.staff_choices = {
-                **(competition.staff_choices or {}),
-                "compliance_rounds": [first.first() or 1],
-            }
-            competition.save(update_fields=["staff_choices"])
+            competition.save_staff_choices(
+                {**competition.staff_choices, "compliance_rounds": [first.first() or 1]},
+                by=actor,
+            )
             record["ties"] = ties
         else:
             competition = _new_competition(

@@ -167,16 +167,6 @@ class Competition(models.Model):
         _("start"), null=True, blank=True, help_text=_("First day of matchday 1.")
     )
     position = models.PositiveSmallIntegerField(_("position in the season"), default=0)
-    staff_choices = models.JSONField(
-        _("staff choices on the final phases"),
-        default=dict,
-        blank=True,
-        help_text=_(
-            "Set by the league pages (issue 5): a cup knockout's specification and seeding "
-            '("cup"), slots set by hand ("slots"), ties awarded by the tribunal ("awards"), '
-            'third-match hosts ("third_homes") and the relegation list ("relegation").'
-        ),
-    )
     regular_phase_closed_at = models.DateTimeField(
         _("regular phase closed at"),
         null=True,
@@ -202,6 +192,132 @@ class Competition(models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def staff_choices(self) -> dict:
+        """The staff decisions on this competition's final phases as one dict, rebuilt from
+        its :class:`StaffDecision` rows: ``{"slots": {"<tie>.<side>": team}, "awards":
+        {tie: team}, "third_homes": {tie: team}, "award_voided": [report ids],
+        "final_four": bool, "relegation": [team ids], "cup": {...}, "knockouts": [slugs],
+        "cup_groups": str, "compliance_rounds": [rounds]}`` (absent keys: never decided).
+        Read once per instance (uses ``prefetch_related("staff_decisions")`` when given);
+        :meth:`save_staff_choices` keeps it current. docs/leagues.md "Staff overrides"."""
+        cached = getattr(self, "_staff_choices_cache", None)
+        if cached is None:
+            if self.pk is None:
+                cached = {}
+            else:
+                cached = decisions_to_choices(
+                    (d.kind, d.key, d.value) for d in self.staff_decisions.all()
+                )
+            self._staff_choices_cache = cached
+        return cached
+
+    def refresh_from_db(self, *args, **kwargs):
+        """Reload the fields and forget the :attr:`staff_choices` read so far."""
+        self.__dict__.pop("_staff_choices_cache", None)
+        super().refresh_from_db(*args, **kwargs)
+
+    def save_staff_choices(self, choices: dict, *, by=None) -> None:
+        """Store ``choices`` (the :attr:`staff_choices` shape) as this competition's
+        decision rows: rows whose value changed are updated (``decided_by`` ``by``, now),
+        new ones created, missing ones deleted. Call inside the caller's transaction,
+        with the competition locked where two staff could decide at once."""
+        wanted = {(kind, key): value for kind, key, value in choices_to_decisions(choices)}
+        held = {(d.kind, d.key): d for d in self.staff_decisions.select_for_update()}
+        for slot, row in held.items():
+            if slot not in wanted:
+                row.delete()
+            elif row.value != wanted[slot]:
+                row.value = wanted[slot]
+                row.decided_by = by
+                row.save(update_fields=["value", "decided_by", "decided_at"])
+        StaffDecision.objects.bulk_create(
+            StaffDecision(competition=self, kind=kind, key=key, value=value, decided_by=by)
+            for (kind, key), value in wanted.items()
+            if (kind, key) not in held
+        )
+        self._staff_choices_cache = decisions_to_choices(
+            (kind, key, value) for (kind, key), value in wanted.items()
+        )
+
+
+#: Staff decisions kept one row per entry (``key`` = the entry's key; a decided but empty
+#: dict is one row with ``key`` "" and value ``{}``); every other kind is one row per
+#: competition with ``key`` "".
+KEYED_DECISIONS = ("slots", "awards", "award_voided", "third_homes")
+
+
+def choices_to_decisions(choices: dict) -> list[tuple[str, str, object]]:
+    """``[(kind, key, value)]`` rows for a :attr:`Competition.staff_choices` dict: one per
+    entry of the keyed kinds (slots, awards, third-match hosts), one per other kind."""
+    rows = []
+    for kind, value in (choices or {}).items():
+        if kind in KEYED_DECISIONS and value:
+            rows.extend((kind, str(key), entry) for key, entry in value.items())
+        elif kind in KEYED_DECISIONS:
+            rows.append((kind, "", {}))
+        else:
+            rows.append((kind, "", value))
+    return rows
+
+
+def decisions_to_choices(rows) -> dict:
+    """The :attr:`Competition.staff_choices` dict of ``(kind, key, value)`` rows (the
+    inverse of :func:`choices_to_decisions`; an empty keyed kind is absent)."""
+    choices: dict = {}
+    for kind, key, value in rows:
+        if kind in KEYED_DECISIONS:
+            entries = choices.setdefault(kind, {})
+            if key:
+                entries[key] = value
+        else:
+            choices[kind] = value
+    return choices
+
+
+class StaffDecision(models.Model):
+    """One staff decision on a competition's final phases (issue 13: rows instead of a
+    JSON field). One row per (competition, kind, key): ``key`` is the tie slot
+    (``"<tie>.<side>"``) for a slot, the tie id for an award or a third-match host, and
+    "" for the one-per-competition kinds; ``value`` holds the decided team, list or
+    setting. docs/leagues.md "Staff overrides", ANFPES T24 §1.1.4–§1.1.6, §V ¶3, §2.2."""
+
+    class Kind(models.TextChoices):
+        SLOTS = "slots"
+        AWARDS = "awards"
+        AWARD_VOIDED = "award_voided"
+        THIRD_HOMES = "third_homes"
+        FINAL_FOUR = "final_four"
+        RELEGATION = "relegation"
+        CUP = "cup"
+        KNOCKOUTS = "knockouts"
+        CUP_GROUPS = "cup_groups"
+        COMPLIANCE_ROUNDS = "compliance_rounds"
+
+    competition = models.ForeignKey(Competition, models.CASCADE, related_name="staff_decisions")
+    kind = models.CharField(max_length=24, choices=Kind.choices)
+    key = models.CharField(max_length=80, blank=True, default="")
+    value = models.JSONField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["competition", "kind", "key"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "kind", "key"], name="one_staff_decision_per_slot"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind__in=KEYED_DECISIONS) | models.Q(key=""),
+                name="staff_decision_key_only_for_keyed_kinds",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.competition_id} {self.kind} {self.key}".strip()
 
 
 class Entry(models.Model):

@@ -221,8 +221,7 @@ def close_regular_phase(
             "a_quarter_finals",
         )
         if not final_four:  # on by default (final_four_of)
-            playoffs.staff_choices = {"final_four": False}
-            playoffs.save(update_fields=["staff_choices"])
+            playoffs.save_staff_choices({"final_four": False}, by=actor)
         seeds = order[:8]
         Entry.objects.bulk_create(
             [
@@ -540,8 +539,7 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
             kept = {k: list(v) for k, v in (choices.get("award_voided") or {}).items()}
             for tie_id, new_codes in award_voided.items():
                 kept[tie_id] = sorted({*kept.get(tie_id, ()), *new_codes})
-            competition.staff_choices = {**choices, "award_voided": kept}
-            competition.save(update_fields=["staff_choices"])
+            competition.save_staff_choices({**choices, "award_voided": kept}, by=actor)
         codes = [m.code for m in created]
         if competition.matches.filter(code__in=codes).exists():
             raise UserError(_("A match with one of the new ids exists already."))

@@ -38,7 +38,18 @@ from events.errors import UserError
 from events.limits import check_free_text
 from leagues.access import LeaguePermission, require
 from leagues.adapters import is_friendly, league_final_phase, rule_match
-from leagues.models import Adjustment, Card, Competition, Entry, Match, Review, Season, Team
+from leagues.models import (
+    Adjustment,
+    Card,
+    Competition,
+    Entry,
+    Match,
+    Review,
+    Season,
+    StaffDecision,
+    Team,
+    decisions_to_choices,
+)
 from leagues.rules import compliance as compliance_rules
 from leagues.rules import season as season_rules
 from leagues.rules import table as table_rules
@@ -571,7 +582,6 @@ def compliance_inputs(season: Season) -> ComplianceInputs:
             *MATCH_FIELDS,
             "competition__slug",
             "competition__kind",
-            "competition__staff_choices",
             "reported_at",
             "initial_deadline",
             "final_deadline",
@@ -587,6 +597,22 @@ def compliance_inputs(season: Season) -> ComplianceInputs:
             "tie",
         )
     )
+    # Only a knockout's decisions matter here (its cup setup and counted rounds).
+    staff_choices: dict = {}
+    knockouts = {
+        r["competition__slug"] for r in rows if r["competition__kind"] == Competition.Kind.KNOCKOUT
+    }
+    for slug, kind, key, value in (
+        StaffDecision.objects.filter(
+            competition__season=season, competition__slug__in=knockouts
+        ).values_list("competition__slug", "kind", "key", "value")
+        if knockouts
+        else ()
+    ):
+        staff_choices.setdefault(slug, []).append((kind, key, value))
+    staff_choices = {slug: decisions_to_choices(rows) for slug, rows in staff_choices.items()}
+    for row in rows:
+        row["competition__staff_choices"] = staff_choices.get(row["competition__slug"], {})
     # A competition may count only some rounds (the Nucommunity Shit's first phase, when
     # it is a knockout: ANFPES T24 §IV.1): ``staff_choices["compliance_rounds"]``.
     rows = [
