@@ -512,7 +512,7 @@ def _creatable_after(doc: dict, stage_ties: set[str]) -> bool:
 def _problems(exc: LeagueRuleError) -> str:
     """The rules' problems as translated sentences (:func:`leagues.labels.problems_text`)."""
 
-    return labels.problems_text(exc.problems)
+    return labels.problems_text(exc.reasons)
 
 
 # --------------------------------------------------------------------------- broadcast

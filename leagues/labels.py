@@ -11,6 +11,8 @@ import re
 
 from django.utils.translation import gettext_lazy as _
 
+from leagues.rules.errors import Reason
+
 OUTCOME_LABELS = {
     "initial": _("Posted by the initial deadline"),
     "final": _("Posted by the final deadline"),
@@ -343,62 +345,41 @@ def nucommunity_format_label(code: str):
     return NUCOMMUNITY_FORMAT_LABELS.get(code, code)
 
 
-# Problems the rules raise (English, lower case, stable for the API and the tests) as
-# translated sentences for the pages (ANFPES T24 §2.1–§2.2 draws and knockouts).
-_PROBLEMS = (
-    (
-        re.compile(r"^a team is listed twice in the previous tables and newcomers$"),
-        lambda m: _("A team is listed twice in last season's tables and the newcomers."),
+# Problems the rules raise (:class:`leagues.rules.errors.Reason`: a code and its params;
+# the English text stays in the API and the tests) as translated sentences for the pages
+# (ANFPES T24 §2.1–§2.2 draws and knockouts).
+PROBLEM_LABELS = {
+    "listed_twice": _("A team is listed twice in last season's tables and the newcomers."),
+    "strangers": _("Not in last season's tables nor among the newcomers: %(teams)s."),
+    "draw_size": _("The draw needs %(n)s teams (%(pots)s pots of %(size)s); %(got)s were given."),
+    "draw_teams": _("The live draw must list every team of the pots exactly once."),
+    "unknown_group": _("%(team)s: unknown group %(group)s."),
+    "group_pot_twice": _("Group %(group)s has two teams of pot %(pot)s."),
+    "knockout_power_of_two": _(
+        "A knockout needs a power-of-two number of teams (2, 4, 8, 16, 32…)."
     ),
-    (
-        re.compile(r"^not in last season's tables nor among the newcomers: \[(.*)\]$"),
-        lambda m: (
-            _("Not in last season's tables nor among the newcomers: %(teams)s.")
-            % {"teams": m[1].replace("'", "")}
-        ),
+    "drawn_knockout_power_of_two": _(
+        "A knockout needs a power-of-two number of teams (2, 4, 8, 16, 32…)."
     ),
-    (
-        re.compile(r"^the draw needs (\d+) teams \((\d+) pots of (\d+)\), got (\d+)$"),
-        lambda m: (
-            _("The draw needs %(n)s teams (%(pots)s pots of %(size)s); %(got)s were given.")
-            % {"n": m[1], "pots": m[2], "size": m[3], "got": m[4]}
-        ),
-    ),
-    (
-        re.compile(r"^the draw must list every team of the pots exactly once$"),
-        lambda m: _("The live draw must list every team of the pots exactly once."),
-    ),
-    (
-        re.compile(r"^(.+): unknown group '(.*)'$"),
-        lambda m: _("%(team)s: unknown group %(group)s.") % {"team": m[1], "group": m[2]},
-    ),
-    (
-        re.compile(r"^group (\S+) has two teams of pot (\d+)$"),
-        lambda m: _("Group %(group)s has two teams of pot %(pot)s.") % {"group": m[1], "pot": m[2]},
-    ),
-    (
-        re.compile(r"^a (drawn )?knockout needs a power-of-two number of (teams|entrants)$"),
-        lambda m: _("A knockout needs a power-of-two number of teams (2, 4, 8, 16, 32…)."),
-    ),
-    (
-        re.compile(r"^the number of (groups|first-round ties) must be a power of two$"),
-        lambda m: _("The number of groups or first-round ties must be a power of two."),
-    ),
-    (
-        re.compile(r"^the teams must split evenly into the groups$"),
-        lambda m: _("The teams must split evenly into the groups."),
-    ),
-)
+    "groups_power_of_two": _("The number of groups or first-round ties must be a power of two."),
+    "ties_power_of_two": _("The number of groups or first-round ties must be a power of two."),
+    "uneven_groups": _("The teams must split evenly into the groups."),
+}
+"""Problem codes (:data:`leagues.rules.errors.TEXTS`) → labels with named placeholders (a
+list parameter is shown joined by commas)."""
 
 
-def problem_label(text: str):
-    """A problem raised by the rules as a sentence for the page: translated when it is a
-    known one, else its first letter capitalised and a full stop added."""
-    text = str(text).strip()
-    for pattern, label in _PROBLEMS:
-        found = pattern.match(text)
-        if found:
-            return label(found)
+def _shown(value):
+    return ", ".join(map(str, value)) if isinstance(value, list | tuple) else value
+
+
+def problem_label(problem: Reason | str):
+    """A problem raised by the rules as a sentence for the page: the label of its code when
+    there is one, else its English text with the first letter capitalised and a full stop
+    added."""
+    if isinstance(problem, Reason) and problem.code in PROBLEM_LABELS:
+        return PROBLEM_LABELS[problem.code] % {k: _shown(v) for k, v in problem.params.items()}
+    text = str(problem).strip()
     if not text:
         return text
     text = text[0].upper() + text[1:]
@@ -406,5 +387,6 @@ def problem_label(text: str):
 
 
 def problems_text(problems) -> str:
-    """Several rule problems as one message (:func:`problem_label` each)."""
+    """Several rule problems (:class:`~leagues.rules.errors.Reason` or text) as one message
+    (:func:`problem_label` each)."""
     return " ".join(str(problem_label(p)) for p in problems)

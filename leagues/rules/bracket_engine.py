@@ -19,7 +19,7 @@ from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from leagues.rules.errors import LeagueRuleError
+from leagues.rules.errors import LeagueRuleError, Reason
 from leagues.rules.match_rules import ordinal
 from leagues.rules.ties import TieState, leg_hosts, tie_state
 
@@ -567,7 +567,7 @@ def seeded_knockout(
     winner of tie ``n + 1 − k`` of the previous round. Tie ids ``<prefix>_round_of_16_1``
     … ``<prefix>_final``; outcome ``<prefix>_champion``."""
     if ties < 1 or ties & (ties - 1):
-        raise LeagueRuleError("the number of first-round ties must be a power of two")
+        raise LeagueRuleError(Reason("ties_power_of_two"))
     stage = f"{prefix}_{_round_code(ties)}"
     first = [
         TieSpec(
@@ -599,7 +599,7 @@ def drawn_knockout(
     neighbours (winner of tie ``2j−1`` v winner of tie ``2j``). The draw order is also the
     rank for third-match home sides (earlier drawn hosts) **[choice]**."""
     if entrants < 2 or entrants & (entrants - 1):
-        raise LeagueRuleError("a drawn knockout needs a power-of-two number of entrants")
+        raise LeagueRuleError(Reason("drawn_knockout_power_of_two"))
     count = entrants // 2
     stage = f"{prefix}_{_round_code(count)}"
     first = [

@@ -54,7 +54,7 @@ from typing import Any
 
 from leagues.rules.brackets import BracketSpec, Standing, drawn_knockout, seeded_knockout
 from leagues.rules.draft import LotDraw, draw_lots
-from leagues.rules.errors import LeagueRuleError
+from leagues.rules.errors import LeagueRuleError, Reason
 from leagues.rules.match_rules import ordinal
 from leagues.rules.table import PRIMERA_A, LeagueTable, TableConfig, compute_table
 
@@ -126,13 +126,12 @@ def champagne_pots(
     """
     listed = list(previous_a) + list(previous_b) + list(newcomers)
     if len(set(listed)) != len(listed):
-        raise LeagueRuleError("a team is listed twice in the previous tables and newcomers")
+        raise LeagueRuleError(Reason("listed_twice"))
     chosen = set(listed) if participants is None else set(participants)
     strangers = chosen - set(listed)
     if strangers:
-        raise LeagueRuleError(
-            f"not in last season's tables nor among the newcomers: {sorted(map(str, strangers))}"
-        )
+        teams = sorted(map(str, strangers))
+        raise LeagueRuleError(Reason("strangers", {"teams": teams, "teams_list": teams}))
     origin: dict[Hashable, str] = {}
     for name, table in (("Primera A", previous_a), ("Primera B", previous_b)):
         for number, team in enumerate(table, start=1):
@@ -142,8 +141,10 @@ def champagne_pots(
     ordered = [team for team in listed if team in chosen]
     if len(ordered) != pots * pot_size:
         raise LeagueRuleError(
-            f"the draw needs {pots * pot_size} teams ({pots} pots of {pot_size}), "
-            f"got {len(ordered)}"
+            Reason(
+                "draw_size",
+                {"n": pots * pot_size, "pots": pots, "size": pot_size, "got": len(ordered)},
+            )
         )
     return Pots(
         tuple(tuple(ordered[i * pot_size : (i + 1) * pot_size]) for i in range(pots)),
@@ -251,17 +252,19 @@ def manual_draw(
     pot_of = {team: number for number, pot in enumerate(pots, start=1) for team in pot}
     teams = [team for team, _ in order]
     if sorted(map(repr, teams)) != sorted(map(repr, pot_of)):
-        problems.append("the draw must list every team of the pots exactly once")
+        problems.append(Reason("draw_teams"))
     groups: dict[str, dict[int, Hashable]] = {g: {} for g in group_names}
     for team, group in order:
         if group not in groups:
-            problems.append(f"{team}: unknown group {group!r}")
+            problems.append(
+                Reason("unknown_group", {"team": team, "group": group, "group_repr": repr(group)})
+            )
             continue
         if team not in pot_of:
             continue
         pot = pot_of[team]
         if pot in groups[group]:
-            problems.append(f"group {group} has two teams of pot {pot}")
+            problems.append(Reason("group_pot_twice", {"group": group, "pot": pot}))
         groups[group][pot] = team
     if problems:
         raise LeagueRuleError(problems)
@@ -414,13 +417,13 @@ class NucommunityConfig:
             if self.groups < 1:
                 raise LeagueRuleError("give at least one group")
             if self.teams % self.groups:
-                raise LeagueRuleError("the teams must split evenly into the groups")
+                raise LeagueRuleError(Reason("uneven_groups"))
             if self.qualifiers != 2:
                 raise LeagueRuleError("groups + knockout qualifies the 1st and 2nd of each group")
             if self.groups & (self.groups - 1):
-                raise LeagueRuleError("the number of groups must be a power of two")
+                raise LeagueRuleError(Reason("groups_power_of_two"))
         elif self.teams < 2 or self.teams & (self.teams - 1):
-            raise LeagueRuleError("a knockout needs a power-of-two number of teams")
+            raise LeagueRuleError(Reason("knockout_power_of_two"))
 
     @property
     def first_phase(self) -> str:

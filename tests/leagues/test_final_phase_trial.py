@@ -470,15 +470,32 @@ def test_rule_problems_become_sentences():
     from django.utils import translation
 
     from leagues import labels
+    from leagues.rules.errors import LeagueRuleError, Reason
 
+    error = LeagueRuleError(
+        [
+            Reason("group_pot_twice", {"group": "B", "pot": 3}),
+            Reason("unknown_group", {"team": "t9", "group": "Z", "group_repr": "'Z'"}),
+        ]
+    )
+    assert error.problems == ("group B has two teams of pot 3", "t9: unknown group 'Z'")
     with translation.override("en"):
-        assert labels.problems_text(["a knockout needs a power-of-two number of teams"]) == (
+        assert labels.problems_text([Reason("knockout_power_of_two")]) == (
             "A knockout needs a power-of-two number of teams (2, 4, 8, 16, 32…)."
         )
-        assert labels.problems_text(
-            ["group B has two teams of pot 3", "t9: unknown group 'Z'"]
-        ) == ("Group B has two teams of pot 3. t9: unknown group Z.")
+        assert labels.problems_text(error.reasons) == (
+            "Group B has two teams of pot 3. t9: unknown group Z."
+        )
+        assert labels.problems_text(LeagueRuleError("something else").reasons) == (
+            "Something else."
+        )
         assert labels.problems_text(["something else"]) == "Something else."
+    with translation.override("es"):
+        strangers = Reason("strangers", {"teams": ["t1", "t2"], "teams_list": ["t1", "t2"]})
+        assert str(strangers) == (
+            "not in last season's tables nor among the newcomers: ['t1', 't2']"
+        )
+        assert "t1, t2" in labels.problems_text([strangers])
 
 
 def test_staff_see_no_correction_form_once_the_regular_phase_is_closed(client, season):  # noqa: F811
