@@ -46,6 +46,7 @@ test: venv system-deps
 lint: venv
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
+	.venv/bin/lint-imports
 
 format: venv
 	.venv/bin/ruff check --fix .

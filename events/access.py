@@ -133,3 +133,11 @@ def organisation_organiser_required(view):
         return view(request, org, *args, **kwargs)
 
     return wrapped
+
+
+def round_or_404(event, number: int):
+    """Round ``number`` of ``event``; ``Http404`` when it has none."""
+    rnd = event.rounds.filter(number=number).first()
+    if rnd is None:
+        raise Http404("No such round")
+    return rnd

@@ -7,8 +7,9 @@ class EventsConfig(AppConfig):
     verbose_name = _("Events")
 
     def ready(self):
-        from django.contrib.auth.signals import user_login_failed
+        # Signal receivers connect once the app registry is ready (Django's AppConfig.ready).
+        from django.contrib.auth.signals import user_login_failed  # noqa: PLC0415 deferred: models load after apps
 
-        from events.security import count_failed_sign_in
+        from events.security import count_failed_sign_in  # noqa: PLC0415 deferred: imports models
 
         user_login_failed.connect(count_failed_sign_in, dispatch_uid="arbitro-sign-in-address")

@@ -6,6 +6,7 @@ VP, final VP, TP and toss.
 
 from decimal import Decimal
 
+from events.limits import csv_text
 from standings.services import EventStandings
 
 CSV_HEADER = [
@@ -21,13 +22,6 @@ CSV_HEADER = [
     "winner",
     "toss",
 ]
-
-
-def csv_text(value: str) -> str:
-    """A free-text cell made safe for spreadsheets: text starting with = + - @ (a formula
-    to Excel or LibreOffice) gets a leading apostrophe (OWASP "CSV injection")."""
-    text = str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _vp(value: Decimal | None) -> str:

@@ -1,12 +1,15 @@
 """Forms: validation at the boundary. Each form cleans its input into plain values that
 the services take; rule checks stay in the rules modules."""
 
+import zoneinfo
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
+from events import rulesets
 from events.limits import FREE_TEXT_MAX_LENGTH
 from events.models import Event
 from events.permissions import Role
@@ -23,7 +26,7 @@ def preset_initial(code: str) -> dict:
     """Initial values of the event creation form for preset ``code``: the preset's own
     values for a Mitos y Leyendas preset (the VEKN form keeps the model's defaults)."""
     preset = PRESETS.get(code)
-    if preset is None or preset.ruleset == "vekn":
+    if preset is None or not rulesets.get(preset.ruleset).pairs_matches:
         return {"preset": code if preset else "vekn-2026"}
     return {**preset.event_fields(), "preset": code}
 
@@ -93,13 +96,13 @@ class EventCreateForm(forms.ModelForm):
                 )
                 field.widget.attrs["max"] = 720 if name != "preliminary_rounds" else 20
         self.ruleset = self._ruleset()
-        drop = VEKN_ONLY_FIELDS if self.ruleset == "myl" else MYL_ONLY_FIELDS
+        drop = VEKN_ONLY_FIELDS if rulesets.get(self.ruleset).pairs_matches else MYL_ONLY_FIELDS
         for name in drop:
             self.fields.pop(name, None)
         if "tie_breaker_order" in self.fields:
             # Optional in a post: the event's current order (or the default) stays.
             self.fields["tie_breaker_order"].required = False
-        if self.ruleset == "myl":
+        if rulesets.get(self.ruleset).pairs_matches:
             low, high = MYL_ROUND_MINUTES
             self.fields["round_minutes"].widget.attrs.update({"min": low, "max": high})
             self.fields["round_minutes"].help_text = _(
@@ -118,7 +121,6 @@ class EventCreateForm(forms.ModelForm):
         return preset.ruleset if preset else "vekn"
 
     def clean_time_zone(self):
-        import zoneinfo
 
         value = self.cleaned_data["time_zone"]
         try:
@@ -137,7 +139,7 @@ class EventCreateForm(forms.ModelForm):
 
     def clean_round_minutes(self):
         value = self.cleaned_data["round_minutes"]
-        if self.ruleset == "myl":
+        if rulesets.get(self.ruleset).pairs_matches:
             low, high = MYL_ROUND_MINUTES
             if not low <= value <= high:
                 raise forms.ValidationError(
@@ -221,9 +223,9 @@ class AddPlayerForm(forms.Form):
     )
     check_in = forms.BooleanField(label=_("Checked in"), required=False, initial=True)
 
-    def __init__(self, *args, ruleset: str = "vekn", **kwargs):
+    def __init__(self, *args, ruleset: str = rulesets.VEKN.code, **kwargs):
         super().__init__(*args, **kwargs)
-        if ruleset != "vekn":
+        if rulesets.get(ruleset).pairs_matches:
             # The same field holds the community's player number (Mitos y Leyendas).
             self.fields["vekn_number"].label = _("Player number")
             self.fields["vekn_number"].error_messages["invalid"] = _(

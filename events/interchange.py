@@ -9,7 +9,7 @@ Optional keys we add (CONTRACTS allows optional additions): ``preliminary_rounds
 ``final_mode`` (``final`` | ``none`` | ``extra_round``) when the file's rounds alone do
 not say them; a table may be an object ``{"seats": [...], "override": "reason"}``.
 
-Mitos y Leyendas files (``"ruleset": "myl"``, SPEC-events §2): a table is a match, two
+Mitos y Leyendas files (their ``ruleset`` code, docs/contracts.md): a table is a match, two
 seats with ``"games_won"`` (omitted while it is played), and a bye is one seat with
 ``"bye": true`` (or a table object ``{"seats": [...], "bye": true}``). Optional keys:
 ``best_of`` (1 | 3, default 3) and ``top_cut`` (0 | 4 | 8) at the top level, and
@@ -23,14 +23,21 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
 from events import rulesets
+from events.audit import audit
 from events.limits import FREE_TEXT_MAX_LENGTH
-from standings import vekn
+from events.models import Event, Organisation, Person, Registration, Round, Seat, Table
+from events.presets import get_preset
+from penalties import services as penalty_services
+from penalties import vekn_guide as guide
+from penalties.models import Penalty
+from standings import myl, vekn
 
 FORMAT = "arbitro.event/1"
 SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
@@ -354,8 +361,6 @@ def _incidents(
     """Validate the ``incidents`` list (CONTRACTS §1) and assess it with the judges' guide
     engine (the MyL conduct rules for ``myl`` files), so that an unknown infraction or a
     missing condition is a located problem."""
-    from penalties import myl_services
-    from penalties import vekn_guide as guide
 
     if value is None:
         return ()
@@ -396,7 +401,7 @@ def _incidents(
         if timing in ("during_game", "between_rounds") and rnd is None:
             problems.append(f"{where}: timing {timing} needs a round")
         level = item.get("level")
-        if level is not None and level not in LEVELS and ruleset != "myl":
+        if level is not None and level not in LEVELS and _file_incidents(ruleset) is None:
             problems.append(f"{where}: level must be null or one of {', '.join(LEVELS)}")
             level = None
         reason = item.get("reason")
@@ -417,8 +422,8 @@ def _incidents(
                 reason=reason if isinstance(reason, str) else None,
             )
         )
-    if ruleset == "myl":
-        myl_services.check_file_incidents(out, problems)
+    if (own := _file_incidents(ruleset)) is not None:
+        own.check_file_incidents(out, problems)
     elif not problems:
         try:
             guide.assess_incidents(guide.VEKN_V2, [_guide_incident(i) for i in out])
@@ -437,7 +442,6 @@ def _too_long(where: str, key: str, text: str) -> str:
 
 
 def _guide_incident(i: FileIncident):
-    from penalties import vekn_guide as guide
 
     return guide.Incident(
         id=i.id,
@@ -532,8 +536,6 @@ def import_event(
 ):
     """Validate and save an event file in one transaction (CONTRACTS §1). An existing event
     with the same slug is an error unless ``replace``. Returns the new ``Event``."""
-    from events.audit import audit
-    from events.models import Event, Organisation, Person, Registration, Round, Seat, Table
 
     ef = validate_event_file(data)
     with transaction.atomic():
@@ -646,8 +648,6 @@ def import_event(
 
 def _create_myl_event(ef: EventFile, organisation, publish: bool):
     """A Mitos y Leyendas event with the ``myl-2026`` preset's values and the file's."""
-    from events.models import Event
-    from events.presets import get_preset
 
     swiss = sum(1 for r in ef.rounds if not r.top_cut)
     fields = get_preset("myl-2026").event_fields()
@@ -671,7 +671,6 @@ def _create_myl_event(ef: EventFile, organisation, publish: bool):
 def _myl_seeds(first_cut: FileRound | None) -> list[str]:
     """The top cut's seeds, best first, from its first round's matches in bracket order
     (1v8, 4v5, 2v7, 3v6; top 4: 1v4, 2v3)."""
-    from standings import myl
 
     if first_cut is None:
         return []
@@ -683,21 +682,24 @@ def _myl_seeds(first_cut: FileRound | None) -> list[str]:
     return seeds
 
 
+def _file_incidents(code):
+    """The module that checks and imports a ruleset's own file incidents (MyL:
+    ``penalties.myl_files``, named in ``events.rulesets``); ``None`` for the VEKN
+    judges' guide, done here, or for an unknown code (already a file problem)."""
+    spec = rulesets.REGISTRY.get(code) if isinstance(code, str) else None
+    if spec is None or "file_incidents" not in spec.adapters:
+        return None
+    return spec.adapter("file_incidents")
+
+
 def _import_incidents(event, ef: EventFile, regs) -> None:
     """Incidents of a file are what happened: confirmed penalties at the level the rules
     give unless ``level`` says otherwise (CONTRACTS §1), assessed in file order."""
-    import uuid
-
-    from penalties import services as penalty_services
-    from penalties import vekn_guide as guide
-    from penalties.models import Penalty
 
     if not ef.incidents:
         return
-    if ef.ruleset == "myl":
-        from penalties import myl_services
-
-        myl_services.import_file_incidents(event, ef.incidents, regs)
+    if (own := _file_incidents(ef.ruleset)) is not None:
+        own.import_file_incidents(event, ef.incidents, regs)
         return
     assessments = guide.assess_incidents(guide.VEKN_V2, [_guide_incident(i) for i in ef.incidents])
     rounds = {r.number: r for r in event.rounds.all()}
@@ -727,7 +729,6 @@ def _import_incidents(event, ef: EventFile, regs) -> None:
 
 def export_event(event) -> dict:
     """The event as an ``arbitro.event/1`` document (CONTRACTS §1), in bounded queries."""
-    from events.models import Seat
 
     regs = list(event.registrations.select_related("person").order_by("id"))
     code = {r.id: r.code for r in regs}
@@ -790,7 +791,6 @@ def export_event(event) -> dict:
 
 
 def _export_incidents(event, code: dict[int, str]) -> list[dict]:
-    from penalties.models import Penalty
 
     out = []
     for p in (

@@ -103,3 +103,10 @@ def refuse_over_long_rows(fields: dict[str, tuple[str, ...]], limit: int = FREE_
             )
 
     return migrations.RunPython(check, migrations.RunPython.noop, elidable=True)
+
+
+def csv_text(value: str) -> str:
+    """A free-text cell made safe for spreadsheets: text starting with = + - @ (a formula
+    to Excel or LibreOffice) gets a leading apostrophe (OWASP "CSV injection")."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -25,10 +25,16 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from events import rulesets, services
+from events import rulesets, services, swiss_services
 from events.errors import ConflictError, UserError
 from events.models import Event, Registration, ResultSubmission, Round, Seat, Table
 from events.permissions import Permission as P
+from penalties import myl_services
+from penalties import services as penalty_services
+from penalties.models import Penalty, Timing
+from penalties.myl_terms import level_label
+from penalties.vekn_guide import level_text
+from standings import vekn
 
 SAVED, DUPLICATE, CONFLICT, INVALID, FORBIDDEN, ERROR = (
     "saved",
@@ -155,9 +161,7 @@ def snapshot(event: Event, perms) -> dict:
         "others": others,
         "can_log": can_log,
         "can_enter": can_enter,
-        "infractions": (myl_catalogue_json() if event.ruleset == "myl" else catalogue_json())
-        if can_log
-        else [],
+        "infractions": _CATALOGUES[rulesets.of(event).adapter("penalties")]() if can_log else [],
     }
 
 
@@ -166,8 +170,6 @@ def legal_sheets_json() -> dict[str, list[str]]:
     """``standings.vekn.legal_sheets`` of 4 and 5 seats (107 and 546 sheets), each as the
     tablet writes it: the VP of the playing seats in seat order, ``"2,1,1,0"``,
     ``"1.5,0.5,0,1,1"`` (no trailing ``.0``). No query; computed once per process."""
-    from standings import vekn
-
     return {
         str(n): sorted(",".join(_vp(v) for v in sheet) for sheet in vekn.legal_sheets(n))
         for n in vekn.TABLE_SIZES
@@ -195,8 +197,6 @@ def _conditions_json(inf, spanish: bool) -> list[dict]:
 
 def myl_catalogue_json() -> list[dict]:
     """The Mitos y Leyendas conduct rules' catalogue with its yes/no questions."""
-    from penalties import myl_services
-
     spanish = (get_language() or "").startswith("es")
     return [
         {
@@ -204,7 +204,7 @@ def myl_catalogue_json() -> list[dict]:
             "name": myl_services.infraction_name(inf.code),
             "common": False,
             "baseline": str(inf.first.level),
-            "baseline_label": myl_services.level_label(inf.first.level),
+            "baseline_label": level_label(inf.first.level),
             "conditions": _conditions_json(inf, spanish),
         }
         for inf in myl_services.RULESET.catalogue.values()
@@ -213,9 +213,7 @@ def myl_catalogue_json() -> list[dict]:
 
 def catalogue_json() -> list[dict]:
     """The VEKN infraction catalogue (common ones first) with its yes/no questions."""
-    from penalties import services as penalties
-    from penalties.vekn_guide import level_text
-
+    penalties = penalty_services
     spanish = (get_language() or "").startswith("es")
     common = set(penalties.COMMON_CODES)
     return [
@@ -352,8 +350,6 @@ def sync_result(event: Event, client_id: uuid.UUID, item: dict, actor, perms) ->
     try:
         with transaction.atomic():
             if myl:
-                from events import swiss_services
-
                 games = [swiss_services.parse_games(v) for v in values]
                 outcome = swiss_services.save_match_result(
                     table,
@@ -423,9 +419,6 @@ def current_table(table: Table) -> dict:
 def sync_incident(event: Event, client_id: uuid.UUID, item: dict, actor, perms) -> SyncAnswer:
     """Log an incident entered offline, once; the penalty is the guide's, worked out now
     with the player's history as it stands on the server."""
-    from penalties import services as penalties
-    from penalties.models import Penalty, Timing
-
     cid = str(client_id)
     existing = Penalty.objects.filter(client_id=client_id).select_related("person").first()
     if existing is not None:
@@ -457,8 +450,7 @@ def sync_incident(event: Event, client_id: uuid.UUID, item: dict, actor, perms) 
     if not isinstance(code, str):
         raise UserError(_("Choose an infraction."))
     timing = item.get("timing") or (Timing.DURING_GAME if table else Timing.BETWEEN_ROUNDS)
-    if event.ruleset == "myl":
-        from penalties import myl_services as penalties
+    penalties = rulesets.of(event).adapter("penalties")
     sent_at = item.get("logged_at")
     logged_at = client_time(event, sent_at, table)
     logged = penalties.log_penalty(
@@ -518,3 +510,7 @@ def _penalty_json(event: Event, p) -> dict:
         "logged_at": p.created_at.isoformat() if p.created_at else None,
         "url": reverse("manage:penalty", kwargs={"slug": event.slug, "pk": p.pk}),
     }
+
+
+_CATALOGUES = {penalty_services: catalogue_json, myl_services: myl_catalogue_json}
+"""The tablet's catalogue of each penalties adapter (``events.rulesets``)."""

@@ -21,6 +21,7 @@ entry here and its adapter modules.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -80,7 +81,11 @@ class RulesetSpec:
 
 @cache
 def _load(path: str):
-    return import_string(path)
+    """The module named ``path`` (an adapter module) or the object at ``module.name``."""
+    try:
+        return importlib.import_module(path)
+    except ModuleNotFoundError:
+        return import_string(path)
 
 
 VEKN = RulesetSpec(
@@ -89,7 +94,7 @@ VEKN = RulesetSpec(
     template_folder="manage",
     pairs_matches=False,
     screen_tables_per_page=8,
-    adapters=MappingProxyType({}),
+    adapters=MappingProxyType({"penalties": "penalties.services"}),
 )
 
 MYL = RulesetSpec(
@@ -98,9 +103,17 @@ MYL = RulesetSpec(
     template_folder="swiss",
     pairs_matches=True,
     screen_tables_per_page=16,
-    adapters=MappingProxyType({}),
+    adapters=MappingProxyType(
+        {
+            "standings": "standings.myl_services",
+            "penalties": "penalties.myl_services",
+            "file_incidents": "penalties.myl_files",
+        }
+    ),
     manage_pages=MappingProxyType(
         {
+            "incident_new": "penalties.views_myl.incident_new",
+            "penalty_detail": "penalties.views_myl.penalty_detail",
             "dashboard": "events.views_swiss.dashboard",
             "round_seat": "events.views_swiss.pair_view",
             "round_detail": "events.views_swiss.round_page",

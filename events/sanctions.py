@@ -17,6 +17,7 @@ from events.errors import UserError
 from events.models import Event, Person, Registration
 from events.people import display_user, name_key
 from events.permissions import AUTHORITIES
+from penalties.models import Sanction
 
 SANCTION_RELATED = (
     "penalty__event__organisation",
@@ -72,7 +73,6 @@ def blocking_sanction(person: Person, event: Event):
     ``None`` (MyL conduct rules §4.1; the reach of ``penalties.sanction_rules.reach``:
     the event's ruleset only, the issuing organisation at once, every organisation once
     the ruleset's authority confirmed it). Loaded for :func:`sanction_summary`."""
-    from penalties.models import Sanction  # deferred: penalties sits above the kernel
 
     for sanction in (
         Sanction.objects.filter(
@@ -104,7 +104,6 @@ def blocked_players(event: Event) -> list[BlockedPlayer]:
     the authority, confirmed since (issue 12). One query whatever the number of players.
     Rounds are not seated or paired while this list is not empty
     (:func:`refuse_blocked_players`)."""
-    from penalties.models import Sanction  # deferred: penalties sits above the kernel
 
     out: dict[int, BlockedPlayer] = {}
     for sanction in (
@@ -147,7 +146,6 @@ def namesake_sanction(name: str, event: Event):
     out of ``event`` (as :func:`blocking_sanction`), or ``None``: a player added without
     a number must not slip past a sanction by being created again under the same name
     **[choice]**."""
-    from penalties.models import Sanction  # deferred: penalties sits above the kernel
 
     key = name_key(name)
     for sanction in (

@@ -38,6 +38,7 @@ from events.permissions import Role
 from events.presets import get_preset
 from events.sanctions import blocking_sanction, refuse_blocked_players, sanction_summary
 from standings import vekn
+from standings.services import event_standings
 
 TENTH = Decimal("0.1")
 
@@ -719,7 +720,6 @@ def random_toss(event: Event, ids: Sequence[int], actor=None, *, rng: random.Ran
 def start_final(event: Event, actor=None) -> Round:
     """Create the final once every preliminary result is in and the finalists are known
     (TR §3.1, §3.1.3). Its seating is then made by the ritual (``place_final_card``)."""
-    from standings.services import event_standings
 
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
@@ -911,7 +911,6 @@ def staff_events_for(user):
 
 def organisations_run_by(user):
     """Organisations where ``user`` may create events (organiser role, or superuser)."""
-    from events.permissions import Role
 
     if not user.is_authenticated:
         return Organisation.objects.none()

@@ -4,12 +4,13 @@ Anonymous public pages are cached per event and language (``events.cache``) and 
 personalised, so a burst of visitors at publication hits the cache, not the database.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
@@ -19,7 +20,9 @@ from events import cache as page_cache
 from events import rulesets, security, services
 from events.access import authority_rulesets, user_permissions
 from events.forms import SignupForm
-from events.models import Event, Person, PlayerClaim, Registration, Round
+from events.models import Event, Person, PlayerClaim, Registration
+from events.views_swiss import public_standings
+from leagues.models import Season
 from standings.services import event_standings
 from standings.tables import StandingsTable
 
@@ -43,7 +46,6 @@ def _league_links(user) -> dict:
     """The league seasons for the home and player pages: the newest seasons, those the
     user runs (a season role; superusers: all) and whether the user plays in a league.
     Three queries."""
-    from leagues.models import Season
 
     seasons = list(Season.objects.order_by("-created_at")[:20])
     if not user.is_authenticated:
@@ -111,8 +113,6 @@ def standings_page(request, slug):
 
     def build():
         if rulesets.of(event).pairs_matches:
-            from events.views_swiss import public_standings
-
             return public_standings(request, event, staff)
         result = event_standings(event)
         table = StandingsTable.from_result(result, request=request, public=True)
@@ -261,13 +261,6 @@ def _create_account(form: SignupForm, number: str):
         return user, None
 
 
-def round_or_404(event: Event, number: int) -> Round:
-    rnd = event.rounds.filter(number=number).first()
-    if rnd is None:
-        raise Http404("No such round")
-    return rnd
-
-
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's password reset by e-mail, throttled (``security.password_reset_allowed``):
     over a limit the form comes back with one message, status 429, and no e-mail is sent.
@@ -275,7 +268,6 @@ class PasswordResetView(auth_views.PasswordResetView):
     answer never tells (docs/deploy.md "Security")."""
 
     def form_valid(self, form):
-        from django.conf import settings
 
         if not security.password_reset_allowed(self.request, form.cleaned_data["email"]):
             form.add_error(

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from events import exports, people, rulesets, sanctions, services, views_swiss
-from events.access import organisation_organiser_required, staff_required
+from events.access import organisation_organiser_required, round_or_404, staff_required
 from events.audit import audit
 from events.errors import ConflictError, UserError
 from events.forms import (
@@ -23,8 +23,11 @@ from events.forms import (
     preset_initial,
 )
 from events.models import AuditLog, EventRole, PlayerClaim, Registration, Seat, Table
+from events.models import EventRole as ER
 from events.permissions import Permission as P
-from events.views import round_or_404
+from events.permissions import Role
+from penalties.authority import sanctions_of_players
+from standings import vekn
 from standings.services import event_standings
 from standings.tables import StandingsTable
 
@@ -67,9 +70,6 @@ def event_create(request, org):
         except UserError as exc:
             form.add_error(None, str(exc))
         else:
-            from events.models import EventRole as ER
-            from events.permissions import Role
-
             ER.objects.get_or_create(event=event, user=request.user, role=Role.ORGANISER)
             messages.success(request, _("Event created."))
             return _back(event)
@@ -120,7 +120,6 @@ def event_settings(request, event):
 # ---------------------------------------------------------------- players
 @staff_required(P.VIEW_STAFF_PAGES)
 def players(request, event):
-    from penalties.authority import sanctions_of_players
 
     regs = list(event.registrations.select_related("person").order_by("person__name"))
     # Each player's live suspensions and bans (any ruleset, any organisation): who gave
@@ -230,8 +229,6 @@ def player_status(request, event, reg_id):
     except UserError as exc:
         _fail(request, exc)
     if request.htmx:
-        from penalties.authority import sanctions_of_players
-
         reg.refresh_from_db()
         reg.sanctions = sanctions_of_players(event).get(reg.person_id, [])
         reg.blocked = any(x.blocks_here for x in reg.sanctions)
@@ -545,8 +542,6 @@ def final(request, event):
         "P": P,
     }
     if final_round is not None:
-        from standings import vekn
-
         finalists = list(final_round.finalists) or list(result.standings.finalists)
         order = vekn.ritual_order(finalists)
         row: tuple = ()

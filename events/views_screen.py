@@ -21,8 +21,14 @@ from django.utils.translation import get_language
 
 from events import cache as page_cache
 from events import rulesets, services
+from events import swiss_services as ss
 from events.models import Event
+from events.swiss_services import round_label
 from events.views import _public_page
+from events.views_swiss import _standing_rows
+from leagues import services as league_services
+from leagues.models import Competition
+from standings.services import event_standings
 
 POLL_SECONDS = 30
 """How often the screen fetches the live fragment again (setting ``SCREEN_POLL_SECONDS``)."""
@@ -83,7 +89,6 @@ def _pages(tables: list, rows: list, published: bool, tables_per_page: int) -> l
 
 
 def _vekn_rows(event) -> list[dict]:
-    from standings.services import event_standings
 
     result = event_standings(event)
     rows = []
@@ -109,8 +114,6 @@ def _vekn_rows(event) -> list[dict]:
 
 
 def _myl_rows(event) -> list[dict]:
-    from events import swiss_services as ss
-    from events.views_swiss import _standing_rows
 
     return _standing_rows(ss.myl_standings(event))
 
@@ -130,8 +133,6 @@ def _live_context(event: Event) -> dict:
             playing = any(not (t["check"].complete) for t in tables)
     label = ""
     if rnd is not None:
-        from events.swiss_services import round_label
-
         label = round_label(rnd, len(tables)) if rnd.is_top_cut else str(rnd)
     rows = []
     if event.standings_published:
@@ -192,7 +193,6 @@ def standings_screen_live(request, slug):
 
 # --------------------------------------------------------------------------- leagues
 def _competition(slug):
-    from leagues.models import Competition
 
     competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
     if competition.kind == Competition.Kind.KNOCKOUT:
@@ -203,7 +203,6 @@ def _competition(slug):
 def _competition_live_html(competition) -> str:
     """The table(s) of a league or group stage in large type. Not cached: a season has no
     version counter to key a cache on yet (``leagues/views.py``); 4 queries."""
-    from leagues import services as league_services
 
     doc = league_services.competition_table(competition)
     groups = list(doc["groups"].items()) if "groups" in doc else [("", doc)]

@@ -14,17 +14,17 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from events import rulesets, sanctions
 from events import swiss_services as ss
-from events.access import staff_required, user_permissions
+from events.access import round_or_404, staff_required, user_permissions
 from events.errors import ConflictError, UserError
 from events.models import Event, Registration, Seat, Table
 from events.permissions import Permission as P
-from events.views import round_or_404
 from standings import myl
 
 
@@ -223,7 +223,6 @@ def _standing_rows(result) -> list[dict]:
 
 def public_standings(request, event, staff: bool) -> str:
     """The body of the public standings page of a MyL event (cached by the caller)."""
-    from django.template.loader import render_to_string
 
     result = ss.myl_standings(event)
     return render_to_string(

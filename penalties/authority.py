@@ -362,7 +362,7 @@ def appeal_state(s: Sanction) -> str:
         )
     if written is None and AUTHORITIES[s.penalty.ruleset].written_appeals:
         # MyL conduct rules §5.10: the written appeal is open for 5 business days.
-        from penalties.myl_services import appeal_window, today
+        from penalties.myl_services import appeal_window, today  # noqa: PLC0415 deferred: myl_services imports this module (the hold of a confirmed sanction)
 
         deadline = appeal_window(s.penalty).deadline
         if today(s.penalty.event) <= deadline:

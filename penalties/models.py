@@ -10,10 +10,15 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from events.limits import FREE_TEXT_MAX_LENGTH, length_constraint
 from events.models import Ruleset
+from penalties.myl_rules import RULESETS as MYL_RULESETS
+from penalties.myl_terms import level_label
+from penalties.sanction_rules import BLOCKING, EventFacts, SanctionFacts, covers, reach
+from penalties.vekn_guide import RULESETS
 
 
 class Level(models.TextChoices):
@@ -188,9 +193,7 @@ class Penalty(models.Model):
     def _level_words(self, field: str) -> str:
         """A level in the active language in this penalty's ruleset's own terms: MyL's
         "warning" is the conduct rules' Advertencia, VEKN's the guide's Amonestación."""
-        if self.ruleset == "myl":
-            from penalties.myl_services import level_label
-
+        if self.ruleset in MYL_RULESETS:
             return str(level_label(getattr(self, field)))
         return str(self._get_FIELD_display(self._meta.get_field(field)))
 
@@ -203,15 +206,10 @@ class Penalty(models.Model):
     @property
     def infraction_name(self) -> str:
         """The infraction's name in the active language (from the ruleset's catalogue)."""
-        from django.utils.translation import get_language
-
-        from penalties.vekn_guide import RULESETS
 
         spanish = (get_language() or "").startswith("es")
-        if self.ruleset == "myl":
-            from penalties.myl_rules import MYL_V1
-
-            inf = MYL_V1.catalogue.get(self.infraction)
+        if (own := MYL_RULESETS.get(self.ruleset)) is not None:
+            inf = own.catalogue.get(self.infraction)
             if inf is None:
                 return ""
             return inf.title_es if spanish else inf.name
@@ -396,7 +394,6 @@ class Sanction(models.Model):
 
     def facts(self):
         """This sanction as the pure rule sees it (``penalties.sanction_rules``)."""
-        from penalties.sanction_rules import SanctionFacts
 
         return SanctionFacts(
             starts_on=self.starts_on,
@@ -409,14 +406,12 @@ class Sanction(models.Model):
 
     def covers(self, day) -> bool:
         """Whether ``day`` (a date) falls in this sanction and it was not lifted."""
-        from penalties.sanction_rules import covers
 
         return covers(self.facts(), day)
 
     def reach_for(self, event):
         """Whether and why this sanction keeps its person out of ``event``
         (``penalties.sanction_rules.reach``)."""
-        from penalties.sanction_rules import EventFacts, reach
 
         return reach(
             self.facts(),
@@ -427,7 +422,6 @@ class Sanction(models.Model):
 
     def blocks(self, event) -> bool:
         """Whether this sanction keeps its person out of ``event``."""
-        from penalties.sanction_rules import BLOCKING
 
         return self.reach_for(event) in BLOCKING
 

@@ -181,7 +181,7 @@ _ = Translatable  # catalogue texts: English values, translated by str() (see ve
 
 @dataclass(frozen=True, eq=False)
 class Ruleset:
-    """The MyL penalty ruleset: ``code`` ``"myl"``, ``version``, the ``catalogue``
+    """The MyL penalty ruleset: ``code`` (MyL's), ``version``, the ``catalogue``
     (``{code: Infraction}`` in rulebook order), ``levels``, ``severities``, ``criteria``,
     ``violence`` and the ``choices`` (**[choice]**)."""
 

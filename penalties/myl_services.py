@@ -45,16 +45,35 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
+from events.access import authority_rulesets, may_decide_appeals
 from events.audit import audit
 from events.errors import ConflictError, UserError
 from events.limits import check_free_text, field_label
-from events.models import Event, Person, Registration, Round, Seat, Table
+from events.models import (
+    Event,
+    EventRole,
+    OrganisationRole,
+    Person,
+    Registration,
+    Round,
+    Seat,
+    Table,
+)
 from events.permissions import Permission as P
 from penalties import appeals as appeal_rules
 from penalties import myl_rules as rules
 from penalties.authority import confirmed_hold, refuse_if_confirmed
-from penalties.models import AggressionReport, Appeal, Level, Penalty, Sanction, Timing
-from penalties.services import refuse_duplicate
+from penalties.models import Appeal, Level, Penalty, Sanction, Timing
+from penalties.services import _snapshot as snapshot
+from penalties.services import _target as target
+from penalties.services import (
+    mark_voided,
+    offline_times,
+    refuse_duplicate,
+    shown_publicly,
+    state_token,
+)
+from penalties.services import other_ruleset_penalties as count
 
 RULESET = rules.MYL_V1
 AGGRESSION_CODES = ("3.1.1", "3.1.2")
@@ -66,6 +85,14 @@ HEAD_JUDGE_LEVELS = (Level.DISQUALIFICATION, Level.SUSPENSION, Level.PERMANENT_B
 
 
 # --------------------------------------------------------------------------- catalogue
+
+
+def mine(obj) -> bool:
+    """Whether ``obj`` (an event or a penalty) is judged by this module: the MyL conduct
+    rules (``RULESET.code``), the one comparison of codes in this adapter."""
+    return obj.ruleset == RULESET.code
+
+
 def infraction(code: str) -> rules.Infraction:
     """The section ``code``; ``UserError`` if unknown."""
     try:
@@ -86,15 +113,6 @@ def infraction_name(code: str) -> str:
     return inf.title_es if _spanish() else inf.name
 
 
-def level_label(level: str) -> str:
-    """A MyL level's name in the active language (``myl_rules.LEVELS``)."""
-    try:
-        info = rules.LEVELS[rules.Level(level)]
-    except ValueError:
-        return level
-    return info.name_es if _spanish() else info.name
-
-
 def grouped_catalogue(q: str = "") -> list[tuple[rules.Group, list[rules.Infraction]]]:
     """The catalogue by the rulebook's headings (§2, §3.1 … §3.4), filtered by ``q``
     (code, English name or Spanish title)."""
@@ -108,7 +126,7 @@ def grouped_catalogue(q: str = "") -> list[tuple[rules.Group, list[rules.Infract
 
 
 def is_aggression(penalty: Penalty) -> bool:
-    return penalty.ruleset == "myl" and penalty.infraction in AGGRESSION_CODES
+    return mine(penalty) and penalty.infraction in AGGRESSION_CODES
 
 
 # --------------------------------------------------------------------------- history
@@ -119,7 +137,7 @@ def _prior(p: Penalty) -> rules.PriorPenalty:
 def event_penalties(event: Event, person: Person):
     """The person's MyL penalties in this event, oldest first, voided ones excluded."""
     return (
-        Penalty.objects.filter(event=event, person=person, ruleset="myl")
+        Penalty.objects.filter(event=event, person=person, ruleset=RULESET.code)
         .exclude(status=Penalty.Status.VOIDED)
         .order_by("created_at", "id")
     )
@@ -130,7 +148,7 @@ def earlier_events(event: Event, person: Person) -> list[Penalty]:
     towards a repeat, SPEC-penalties §2.2), newest first, voided and linked ones left out."""
     return list(
         Penalty.objects.filter(
-            person=person, ruleset="myl", event__date__lte=event.date, is_linked=False
+            person=person, ruleset=RULESET.code, event__date__lte=event.date, is_linked=False
         )
         .exclude(event=event)
         .exclude(status=Penalty.Status.VOIDED)
@@ -143,7 +161,6 @@ def other_ruleset_penalties(event: Event, person: Person) -> dict:
     """``{ruleset code: count}`` of the person's penalties under other rulesets (VEKN) in
     events up to this one's date: context for the judge ("also has 1 VEKN penalty"),
     never a repeat here (``penalties.services.other_ruleset_penalties``)."""
-    from penalties.services import other_ruleset_penalties as count
 
     return count(event, person, RULESET.code)
 
@@ -287,6 +304,7 @@ def _sync_effects(
                     "from": str(starts_on) if p.level == Level.SUSPENSION else None,
                     "until": str(ends_on) if p.level == Level.SUSPENSION else None,
                 },
+                about=p,
             )
     for s in live:
         if s in keep:
@@ -295,7 +313,15 @@ def _sync_effects(
         s.lifted_by = actor if getattr(actor, "is_authenticated", False) else None
         s.lift_reason = reason or _("The penalty changed.")
         s.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
-        audit(p.event, actor, "sanction.lift", _target(p), {"kind": s.kind}, comment=s.lift_reason)
+        audit(
+            p.event,
+            actor,
+            "sanction.lift",
+            _target(p),
+            {"kind": s.kind},
+            comment=s.lift_reason,
+            about=p,
+        )
     if dq_effect(p):
         Registration.objects.filter(pk=p.registration_id).update(
             status=Registration.Status.DISQUALIFIED
@@ -326,6 +352,7 @@ def _change_dates(
         before,
         {"from": str(new_start), "until": str(new_end) if new_end else None},
         comment=reason,
+        about=p,
     )
 
 
@@ -342,13 +369,11 @@ class Logged:
 
 
 def _target(p: Penalty) -> str:
-    from penalties.services import _target as target
 
     return target(p)
 
 
 def _snapshot(p: Penalty) -> dict:
-    from penalties.services import _snapshot as snapshot
 
     return {**snapshot(p), "also": list(p.also or [])}
 
@@ -403,7 +428,7 @@ def log_penalty(
         if existing.event_id != event.pk:
             raise UserError(_("This submission belongs to another event."))
         return Logged(existing, False)
-    if event.ruleset != "myl":
+    if not mine(event):
         raise UserError(_("This event does not use the Mitos y Leyendas rules."))
     infraction(code)
     if timing not in Timing.values:
@@ -493,12 +518,17 @@ def log_penalty(
                 else None,
                 confirmed_at=timezone.now() if status == Penalty.Status.CONFIRMED else None,
             )
-            from penalties.services import offline_times
 
             offline = offline_times(penalty, logged_at)
-            audit(event, actor, "penalty.log", _target(penalty), after=_snapshot(penalty) | offline)
+            audit(
+                event,
+                actor,
+                "penalty.log",
+                _target(penalty),
+                after=_snapshot(penalty) | offline,
+                about=penalty,
+            )
             _sync_effects(penalty, False, actor=actor, starts_on=starts_on, ends_on=ends_on)
-            from penalties.services import shown_publicly
 
             if shown_publicly(penalty):
                 page_cache.invalidate(event)
@@ -517,14 +547,13 @@ def _ensure_open(event: Event) -> None:
 
 
 def _lock(penalty: Penalty, expected: str | None = None) -> Penalty:
-    from penalties.services import state_token
 
     locked = (
         Penalty.objects.select_for_update()
         .select_related("person", "event", "registration")
         .get(pk=penalty.pk)
     )
-    if locked.ruleset != "myl":
+    if not mine(locked):
         raise UserError(_("Not a Mitos y Leyendas penalty."))
     if expected is not None and state_token(locked) != expected:
         raise ConflictError(
@@ -550,7 +579,15 @@ def confirm(
         penalty.confirmed_at = timezone.now()
         penalty.save(update_fields=["status", "confirmed_by", "confirmed_at"])
         _sync_effects(penalty, False, actor=actor, starts_on=starts_on, ends_on=ends_on)
-        audit(penalty.event, actor, "penalty.confirm", _target(penalty), before, _snapshot(penalty))
+        audit(
+            penalty.event,
+            actor,
+            "penalty.confirm",
+            _target(penalty),
+            before,
+            _snapshot(penalty),
+            about=penalty,
+        )
         page_cache.invalidate(penalty.event)
     return penalty
 
@@ -618,6 +655,7 @@ def change_level(
             before,
             _snapshot(penalty),
             comment=reason,
+            about=penalty,
         )
         page_cache.invalidate(penalty.event)
     return penalty
@@ -652,7 +690,6 @@ def void(
             refuse_if_confirmed(penalty, actor)
         before = _snapshot(penalty)
         had_dq = dq_effect(penalty)
-        from penalties.services import mark_voided
 
         mark_voided(penalty, reason, actor)
         _sync_effects(penalty, had_dq, actor=actor, reason=reason)
@@ -664,6 +701,7 @@ def void(
             before,
             _snapshot(penalty),
             comment=reason,
+            about=penalty,
         )
         _reassess(penalty.event, penalty.person, actor, reason)
         page_cache.invalidate(penalty.event)
@@ -707,7 +745,7 @@ def _reassess(event: Event, person: Person, actor, reason: str) -> None:
                     _sync_effects(p, had_dq, actor=actor, reason=reason)
             except UserError:
                 pass  # a suspension reached by reassessment needs its dates: left to the judge
-            audit(event, actor, "penalty.reassess", _target(p), before, _snapshot(p))
+            audit(event, actor, "penalty.reassess", _target(p), before, _snapshot(p), about=p)
         history.append(_prior(p))
 
 
@@ -747,7 +785,7 @@ def record_in_event_appeal(
         raise UserError(_("Choose: confirm or revert the penalty."))
     if not reason:
         raise UserError(_("Give the reasons for the decision."))
-    if penalty.ruleset != "myl":
+    if not mine(penalty):
         raise UserError(_("Not a Mitos y Leyendas penalty."))
     with transaction.atomic():
         locked = _lock(penalty)
@@ -775,6 +813,7 @@ def record_in_event_appeal(
             _target(locked),
             after={"decision": decision},
             comment=reason,
+            about=locked,
         )
         if decision == Appeal.Decision.REVERTED:
             void(
@@ -788,7 +827,7 @@ def record_in_event_appeal(
 
 def appealable_by(penalty: Penalty, user) -> bool:
     return (
-        penalty.ruleset == "myl"
+        mine(penalty)
         and getattr(user, "is_authenticated", False)
         and Person.objects.filter(pk=penalty.person_id, user=user).exists()
     )
@@ -834,8 +873,8 @@ def submit_written_appeal(penalty: Penalty, statement: str, user, *, on: dt.date
             "appeal.written",
             _target(locked),
             after={"deadline": window.deadline.isoformat()},
+            about=locked,
         )
-        from penalties.services import shown_publicly
 
         if shown_publicly(locked):
             # Under appeal it leaves the public standings document (public_penalties).
@@ -858,8 +897,6 @@ def pending_written_appeals_for(user, exclude_event: Event | None = None):
     events, except events where it holds a staff role (event or organisation role) — no
     one decides the appeals against their own event (MyL conduct rules §4.5; issue 12).
     Anyone else: none."""
-    from events.access import authority_rulesets
-    from events.models import EventRole, OrganisationRole
 
     qs = Appeal.objects.filter(kind=Appeal.Kind.WRITTEN, decision="")
     if not getattr(user, "is_superuser", False):
@@ -882,7 +919,6 @@ def decide_written_appeal(appeal: Appeal, decision: str, reason: str, actor) -> 
     out of the standings). ``actor`` must be a superuser or the authority of the event's
     ruleset with no staff role on that event (``events.access.may_decide_appeals``; MyL
     conduct rules §4.5): ``UserError`` otherwise, nothing saved."""
-    from events.access import may_decide_appeals
 
     reason = check_free_text(reason, field_label(Appeal, "decision_reason"), field="reason").strip()
     if decision not in (Appeal.Decision.CONFIRMED, Appeal.Decision.REVERTED):
@@ -919,6 +955,7 @@ def decide_written_appeal(appeal: Appeal, decision: str, reason: str, actor) -> 
             _target(penalty),
             after={"decision": decision},
             comment=reason,
+            about=penalty,
         )
         if decision == Appeal.Decision.REVERTED and penalty.status != Penalty.Status.VOIDED:
             void(
@@ -928,141 +965,7 @@ def decide_written_appeal(appeal: Appeal, decision: str, reason: str, actor) -> 
                 by_appeal=True,
             )
         else:
-            from penalties.services import shown_publicly
-
             if shown_publicly(penalty):
                 # Final again: back in the public standings document (public_penalties).
                 page_cache.invalidate(penalty.event, seating=False)
     return appeal
-
-
-# --------------------------------------------------------------------------- §5.8
-def write_aggression_report(
-    penalty: Penalty,
-    *,
-    kind: str,
-    description: str,
-    witnesses: str = "",
-    authorities_called: bool = False,
-    authorities_detail: str = "",
-    actor=None,
-) -> AggressionReport:
-    """Save the §5.8 incident report of an aggression: kind (physical, verbal, both),
-    what happened, witnesses' names, authorities called and which."""
-    if not is_aggression(penalty):
-        raise UserError(_("Only an aggression has an incident report."))
-    description, witnesses, authorities_detail = (
-        check_free_text(value, field_label(AggressionReport, name), field=name)
-        for name, value in (
-            ("description", description),
-            ("witnesses", witnesses),
-            ("authorities_detail", authorities_detail),
-        )
-    )
-    if kind not in AggressionReport.Kind.values:
-        raise UserError(_("Say whether the aggression was physical, verbal or both."))
-    if not description.strip():
-        raise UserError(_("Describe what happened."))
-    if authorities_called and not authorities_detail.strip():
-        raise UserError(_("Say which authorities were called, and when."))
-    with transaction.atomic():
-        report, created = AggressionReport.objects.update_or_create(
-            penalty=penalty,
-            defaults={
-                "kind": kind,
-                "description": description.strip(),
-                "witnesses": witnesses.strip(),
-                "authorities_called": bool(authorities_called),
-                "authorities_detail": authorities_detail.strip(),
-                "written_by": actor if getattr(actor, "is_authenticated", False) else None,
-            },
-        )
-        audit(
-            penalty.event,
-            actor,
-            "penalty.aggression_report",
-            _target(penalty),
-            after={"kind": kind, "authorities_called": bool(authorities_called)},
-        )
-    return report
-
-
-# --------------------------------------------------------------------------- event files
-def check_file_incidents(incidents, problems: list[str]) -> None:
-    """Assess the ``incidents`` of a ``myl`` event file (CONTRACTS §1) in file order, so
-    that an unknown section, a missing or invalid answer or a level that is not a MyL
-    penalty is a located problem. Only this file's incidents count as history here (the
-    import adds the database's earlier events)."""
-    history: dict[str, list[rules.PriorPenalty]] = {}
-    for i in incidents:
-        where = f"incident {i.id}"
-        if i.linked_to:
-            problems.append(f"{where}: linked incidents are VEKN only (linked_to must be null)")
-            continue
-        if i.level is not None and i.level not in MYL_LEVELS:
-            problems.append(f"{where}: level must be null or one of {', '.join(MYL_LEVELS)}")
-            continue
-        try:
-            rules.assess(i.infraction, i.conditions, history.get(i.person, []))
-        except rules.UnknownInfraction:
-            problems.append(f"{where}: unknown infraction {i.infraction!r} (MyL conduct §2–§3)")
-            continue
-        except rules.ConditionError as exc:
-            problems.append(f"{where}: {exc}")
-            continue
-        history.setdefault(i.person, []).append(
-            rules.PriorPenalty(i.infraction, i.level or rules.Level.WARNING)
-        )
-
-
-def import_file_incidents(event: Event, incidents, regs: dict) -> None:
-    """Incidents of a ``myl`` file are what happened: confirmed penalties at the level the
-    rules give (this file's earlier incidents and the database's earlier events counting
-    towards a repeat) unless ``level`` says otherwise, with their effects. A suspension
-    from a file has no dates: it is recorded without a ``Sanction`` (the organiser sets
-    one with the penalty's "change"); a permanent ban starts on the penalty's day."""
-    rounds = {r.number: r for r in event.rounds.all()}
-    history: dict[int, list[rules.PriorPenalty]] = {}
-    prior: dict[int, list[rules.PriorPenalty]] = {}
-    for i in incidents:
-        reg = regs[i.person]
-        if reg.person_id not in prior:
-            prior[reg.person_id] = [_prior(p) for p in earlier_events(event, reg.person)]
-        a = rules.assess(
-            i.infraction, i.conditions, history.get(reg.person_id, []), prior[reg.person_id]
-        )
-        level = i.level or str(a.level)
-        deviated = level != str(a.level)
-        also = [str(x) for x in a.also] if not deviated else []
-        p = Penalty.objects.create(
-            event=event,
-            registration=reg,
-            person=reg.person,
-            client_id=uuid.uuid4(),
-            external_id=i.id,
-            ruleset=RULESET.code,
-            ruleset_version=RULESET.version,
-            infraction=i.infraction,
-            conditions=i.conditions,
-            round=rounds.get(i.round) if i.round else None,
-            round_number=i.round,
-            timing=i.timing,
-            guide_level=str(a.level),
-            level=level,
-            offence=a.offence,
-            baseline=str(a.baseline),
-            explanation=a.explanation,
-            source=a.source,
-            context=list(a.context),
-            also=also,
-            deviation_reason=(i.reason or "").strip() if deviated else "",
-            status=Penalty.Status.CONFIRMED,
-        )
-        if p.level == Level.SUSPENSION:
-            if dq_effect(p):
-                Registration.objects.filter(pk=reg.pk).update(
-                    status=Registration.Status.DISQUALIFIED
-                )
-        else:
-            _sync_effects(p, False)
-        history.setdefault(reg.person_id, []).append(_prior(p))

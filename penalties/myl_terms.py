@@ -492,3 +492,13 @@ def _from_severity(first: Outcome, severity: Severity) -> Outcome:
     if first.level is DQ:
         return Outcome(level, tuple(between), (DQ,))
     return Outcome(level, (first.level, *between))
+
+
+def level_label(level: str) -> str:
+    """A MyL level's name in the active language (:data:`LEVELS`); an unknown code is
+    returned as it is (a stored row of a newer version, shown rather than failing)."""
+    try:
+        info = LEVELS[Level(level)]
+    except ValueError:
+        return level
+    return info.name_es if _spanish() else info.name

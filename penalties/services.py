@@ -7,22 +7,24 @@ written to the audit log.
 
 from __future__ import annotations
 
+import sys
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import timedelta
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
+from events import rulesets
 from events.audit import audit
-from events.errors import UserError
+from events.errors import ConflictError, UserError
 from events.limits import check_free_text, field_label
 from events.models import Event, Person, Registration, Round, Seat, Table
+from events.people import find_or_create_person
 from events.permissions import Permission as P
 from penalties import duplicates
 from penalties import vekn_guide as guide
@@ -33,7 +35,6 @@ from penalties.models import (
     Level,
     Penalty,
     Sanction,
-    TimeExtension,
     Timing,
 )
 
@@ -117,12 +118,11 @@ def earlier_events(event: Event, person: Person) -> list[Penalty]:
 
 def other_ruleset_penalties(event: Event, person: Person, ruleset: str | None = None) -> dict:
     """How many penalties ``person`` has under the **other** rulesets than ``ruleset``
-    (this module's, VEKN, by default; ``"myl"`` for a Mitos y Leyendas page), in events
+    (this module's, VEKN, by default; the MyL code for a Mitos y Leyendas page), in events
     held up to ``event``'s date, voided, linked ones and cautions left out: ``{ruleset
-    code: count}``, e.g. ``{"myl": 2}``; ``{}`` when none. One query. Context for the
+    code: count}``, e.g. ``{<MyL code>: 2}``; ``{}`` when none. One query. Context for the
     judge only ("also has 2 Mitos y Leyendas penalties"): never input to an escalation
     (issue 12; docs/rules-vekn-penalties.md, docs/judging-myl.md **[choice]**)."""
-    from django.db.models import Count
 
     rows = (
         Penalty.objects.filter(person=person, event__date__lte=event.date, is_linked=False)
@@ -199,13 +199,19 @@ def assessment_fields(a: guide.Assessment) -> dict:
     }
 
 
+def _own_adapter(obj):
+    """The penalties adapter of ``obj``'s ruleset when it has its own (MyL:
+    ``penalties.myl_services``, named in ``events.rulesets``); ``None`` for the VEKN
+    judges' guide, which is this module."""
+    adapter = rulesets.of(obj).adapter("penalties")
+    return None if adapter is sys.modules[__name__] else adapter
+
+
 def apply_effects(p: Penalty) -> None:
     """Public name of the effects of a confirmed penalty on the registration (DQ, JG §1.1.4;
     Mitos y Leyendas penalties: ``penalties.myl_services``)."""
-    if p.ruleset == "myl":
-        from penalties import myl_services
-
-        myl_services.apply_effects(p)
+    if own := _own_adapter(p):
+        own.apply_effects(p)
         return
     _apply_effects(p)
 
@@ -426,8 +432,16 @@ def log_penalty(
                     "penalty.linked",
                     _target(linked_to),
                     after={"linked_to": penalty.pk},
+                    about=linked_to,
                 )
-            audit(event, actor, "penalty.log", _target(penalty), after=_snapshot(penalty) | offline)
+            audit(
+                event,
+                actor,
+                "penalty.log",
+                _target(penalty),
+                after=_snapshot(penalty) | offline,
+                about=penalty,
+            )
             if linked_to is not None or shown_publicly(penalty):
                 page_cache.invalidate(event)
     except IntegrityError:
@@ -527,7 +541,6 @@ def state_token(penalty: Penalty) -> str:
 def _lock(penalty: Penalty, expected: str | None = None) -> Penalty:
     """The penalty re-read under a row lock (inside the caller's transaction); with
     ``expected`` (a ``state_token``), ``ConflictError`` if it changed meanwhile."""
-    from events.errors import ConflictError
 
     locked = (
         Penalty.objects.select_for_update()
@@ -543,10 +556,8 @@ def _lock(penalty: Penalty, expected: str | None = None) -> Penalty:
 
 def confirm(penalty: Penalty, actor=None, *, expected: str | None = None) -> Penalty:
     """The head judge confirms a pending standings adjustment or disqualification."""
-    if penalty.ruleset == "myl":
-        from penalties import myl_services
-
-        return myl_services.confirm(penalty, actor, expected=expected)
+    if own := _own_adapter(penalty):
+        return own.confirm(penalty, actor, expected=expected)
     _ensure_open(penalty.event)
     with transaction.atomic():
         penalty = _lock(penalty, expected)
@@ -558,7 +569,15 @@ def confirm(penalty: Penalty, actor=None, *, expected: str | None = None) -> Pen
         penalty.confirmed_at = timezone.now()
         penalty.save(update_fields=["status", "confirmed_by", "confirmed_at"])
         _apply_effects(penalty)
-        audit(penalty.event, actor, "penalty.confirm", _target(penalty), before, _snapshot(penalty))
+        audit(
+            penalty.event,
+            actor,
+            "penalty.confirm",
+            _target(penalty),
+            before,
+            _snapshot(penalty),
+            about=penalty,
+        )
         page_cache.invalidate(penalty.event)
     return penalty
 
@@ -569,10 +588,8 @@ def change_level(
     """A head-judge deviation after the fact: give ``level`` instead, with a reason.
     ``UserError`` as :func:`void` for a disqualification escalated by the national
     coordinator into a live sanction."""
-    if penalty.ruleset == "myl":
-        from penalties import myl_services
-
-        return myl_services.change_level(penalty, level, reason, actor, expected=expected)
+    if own := _own_adapter(penalty):
+        return own.change_level(penalty, level, reason, actor, expected=expected)
     reason = check_free_text(reason, field_label(Penalty, "deviation_reason"), field="reason")
     reason = reason.strip()
     if level not in VEKN_LEVELS:
@@ -603,6 +620,7 @@ def change_level(
             before,
             _snapshot(penalty),
             comment=reason,
+            about=penalty,
         )
         _reassess(penalty.event, penalty.person, actor)
         page_cache.invalidate(penalty.event)
@@ -626,10 +644,8 @@ def void(penalty: Penalty, reason: str, actor=None, *, expected: str | None = No
     disqualification the national coordinator escalated into a live suspension or ban:
     only the authority lifts it (``penalties.authority.refuse_if_confirmed``; a superuser
     may, and the sanction is lifted with the penalty)."""
-    if penalty.ruleset == "myl":
-        from penalties import myl_services
-
-        return myl_services.void(penalty, reason, actor, expected=expected)
+    if own := _own_adapter(penalty):
+        return own.void(penalty, reason, actor, expected=expected)
     reason = check_free_text(reason, field_label(Penalty, "void_reason"), field="reason").strip()
     if not reason:
         raise UserError(_("Say why the penalty is voided."))
@@ -652,6 +668,7 @@ def void(penalty: Penalty, reason: str, actor=None, *, expected: str | None = No
             before,
             _snapshot(penalty),
             comment=reason,
+            about=penalty,
         )
         _reassess(penalty.event, penalty.person, actor)
         page_cache.invalidate(penalty.event)
@@ -674,6 +691,7 @@ def _lift_escalation(penalty: Penalty, actor, reason: str) -> None:
             _target(penalty),
             {"kind": s.kind},
             comment=reason,
+            about=penalty,
         )
 
 
@@ -728,7 +746,7 @@ def _reassess(event: Event, person: Person, actor) -> None:
                 _restore_registration(p)
             elif p.status == Penalty.Status.CONFIRMED:
                 _apply_effects(p)
-            audit(event, actor, "penalty.reassess", _target(p), before, _snapshot(p))
+            audit(event, actor, "penalty.reassess", _target(p), before, _snapshot(p), about=p)
         history.append(_prior(p))
 
 
@@ -782,6 +800,7 @@ def write_dq_report(
             "penalty.dq_report",
             _target(penalty),
             after={"intentional": intentional},
+            about=penalty,
         )
     return report
 
@@ -789,7 +808,6 @@ def write_dq_report(
 def add_non_competing(event: Event, name: str, vekn_number: str, actor=None) -> Registration:
     """Register a spectator or staff member as non-competing, to receive a penalty
     (JG §1.2; SPEC-penalties §1.6)."""
-    from events.people import find_or_create_person
 
     with transaction.atomic():
         person = find_or_create_person(name, vekn_number, organisation=event.organisation)
@@ -907,241 +925,3 @@ def penalties_document(
             }
         )
     return rows
-
-
-# --------------------------------------------------------------------------- time
-def table_extension_minutes(table: Table) -> int:
-    return sum(TimeExtension.objects.filter(table=table).values_list("minutes", flat=True))
-
-
-def table_end_time(table: Table, extension_minutes: int | None = None):
-    """The table's end time: round start + round time + its extensions; ``None`` until the
-    round's clock is started."""
-    rnd = table.round
-    if rnd.started_at is None:
-        return None
-    event = rnd.event
-    minutes = event.final_minutes if rnd.is_final else event.round_minutes
-    extra = table_extension_minutes(table) if extension_minutes is None else extension_minutes
-    return rnd.started_at + timedelta(minutes=minutes + extra)
-
-
-def suggest_extension(table: Table, minutes_spent, authorised: bool) -> guide.ExtensionSuggestion:
-    """JG §1.2.4 suggestion for this table, counting what it already got this round.
-    ``minutes_spent`` must be a number of minutes between 0 and 600."""
-    try:
-        minutes = Decimal(str(minutes_spent).strip().replace(",", "."))
-        if not minutes.is_finite() or abs(minutes.adjusted()) > 3 or not 0 <= minutes <= 600:
-            raise ValueError
-    except (ArithmeticError, ValueError):
-        raise UserError(_("Enter the minutes the judge spent at the table (0 to 600).")) from None
-    minutes_spent = minutes
-    try:
-        return guide.suggest_time_extension(
-            guide.ExtensionRequest(
-                minutes_spent=minutes_spent,
-                already_granted=table_extension_minutes(table),
-                head_judge_authorised=authorised,
-                scheduled_end=table_end_time(table),
-            )
-        )
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-
-
-def add_extension(
-    table: Table,
-    minutes_spent,
-    *,
-    client_id: uuid.UUID,
-    actor=None,
-    perms: frozenset,
-    authorised: bool = False,
-    reason: str = "",
-) -> TimeExtension:
-    """Grant the suggested extension (JG §1.2.4), idempotent by ``client_id``. Beyond 10
-    minutes in total only when the head judge authorises."""
-    existing = TimeExtension.objects.filter(client_id=client_id).first()
-    if existing:
-        return existing
-    reason = check_free_text(
-        reason,
-        field_label(TimeExtension, "reason"),
-        limit=TimeExtension._meta.get_field("reason").max_length,
-        field="reason",
-    ).strip()
-    if authorised and P.CONFIRM_PENALTIES not in perms:
-        raise UserError(_("Only the head judge may authorise more than 10 minutes."))
-    with transaction.atomic():
-        # FOR NO KEY UPDATE, as events.services.save_results: rows inserted meanwhile that
-        # point at the table, its round or the event (a penalty, an audit entry) do not
-        # wait for it, and cannot deadlock with it.
-        table = (
-            Table.objects.select_for_update(no_key=True)
-            .select_related("round__event")
-            .get(pk=table.pk)
-        )
-        suggestion = suggest_extension(table, minutes_spent, authorised)
-        if suggestion.minutes <= 0:
-            raise UserError(suggestion.explanation)
-        ext = TimeExtension.objects.create(
-            table=table,
-            client_id=client_id,
-            minutes_spent=Decimal(str(minutes_spent)),
-            minutes=suggestion.minutes,
-            reason=reason,
-            head_judge_authorised=authorised,
-            judge=actor if getattr(actor, "is_authenticated", False) else None,
-        )
-        audit(
-            table.round.event,
-            actor,
-            "table.extension",
-            f"round {table.round.number} table {table.number}",
-            after={"minutes": ext.minutes, "total": suggestion.total},
-        )
-    return ext
-
-
-def start_round_clock(rnd: Round, actor=None) -> None:
-    """Start the round's clock now (the tables' end times follow)."""
-    with transaction.atomic():
-        updated = Round.objects.filter(pk=rnd.pk, started_at__isnull=True).update(
-            started_at=timezone.now()
-        )
-        if not updated:
-            raise UserError(_("The clock of this round has already started."))
-        audit(rnd.event, actor, "round.start", str(rnd))
-
-
-def seats_by_registration(event: Event) -> dict[int, list[int]]:
-    """Registration id → round numbers played (for adjustment targets)."""
-    games: dict[int, list[int]] = defaultdict(list)
-    for reg, number in Seat.objects.filter(round__event=event).values_list(
-        "registration_id", "round__number"
-    ):
-        games[reg].append(number)
-    return games
-
-
-# --------------------------------------------------------------------------- JG §5
-def record_venue_interference(
-    event: Event, rnd: Round, minutes_played: int, any_table_on_time: bool, report: str, actor=None
-) -> bool:
-    """JG §5.2: record that the venue cut round ``rnd`` short. Returns whether the event is
-    now unsanctioned (round under 2 hours and a table ended on time)."""
-    from penalties.organisational import venue_interference_unsanctions
-
-    report = check_free_text(report, _("What happened"), field="report").strip()
-    if not report:
-        raise UserError(_("Describe what happened."))
-    try:
-        unsanctioned = venue_interference_unsanctions(int(minutes_played), any_table_on_time)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-    _ensure_open(event)
-    with transaction.atomic():
-        if unsanctioned:
-            reason = _(
-                "Venue interference in %(round)s: %(m)s minutes played, a table ended on time (JG §5.2). %(report)s"
-            ) % {
-                "round": rnd,
-                "m": minutes_played,
-                "report": report,
-            }
-            Event.objects.filter(pk=event.pk).update(sanctioned=False, unsanctioned_reason=reason)
-        audit(
-            event,
-            actor,
-            "event.venue_interference",
-            str(rnd),
-            after={
-                "minutes_played": minutes_played,
-                "table_on_time": any_table_on_time,
-                "unsanctioned": unsanctioned,
-            },
-            comment=report,
-        )
-        page_cache.invalidate(event)
-    return unsanctioned
-
-
-def declare_force_majeure(event: Event, report: str, actor=None) -> None:
-    """JG §5.3: play cannot resume. Standings become those after the last fully completed
-    round; a final stopped before its end has no winner; no completed round → void."""
-    report = check_free_text(
-        report, field_label(Event, "force_majeure_report"), field="report"
-    ).strip()
-    if not report:
-        raise UserError(_("Describe what happened."))
-    _ensure_open(event)
-    with transaction.atomic():
-        updated = Event.objects.filter(pk=event.pk, force_majeure_at__isnull=True).update(
-            force_majeure_at=timezone.now(), force_majeure_report=report
-        )
-        if not updated:
-            raise UserError(_("Force majeure is already recorded for this event."))
-        audit(event, actor, "event.force_majeure", event.slug, comment=report)
-        page_cache.invalidate(event)
-
-
-def lift_force_majeure(event: Event, reason: str, actor=None) -> None:
-    """Take back a force-majeure declaration (recorded by mistake, or play resumed)."""
-    reason = check_free_text(reason, _("Why lift it"), field="reason")
-    if not reason.strip():
-        raise UserError(_("Say why."))
-    _ensure_open(event)
-    with transaction.atomic():
-        Event.objects.filter(pk=event.pk).update(force_majeure_at=None)
-        audit(event, actor, "event.force_majeure_lifted", event.slug, comment=reason)
-        page_cache.invalidate(event)
-
-
-def seat_substitute(
-    table: Table, position: int, name: str, vekn_number: str = "", actor=None
-) -> Registration:
-    """JG §5.1.1: a substitute (staff, not a participant) takes the seat of a player who left
-    after seating, so the table keeps its size. The substitute scores nothing and is left
-    out of the table's ranking **[choice]**; the player who left is no longer seated there.
-    Only before the table's result is entered."""
-    _ensure_open(table.round.event)
-    with transaction.atomic():
-        # FOR NO KEY UPDATE, as events.services.save_results: rows inserted meanwhile that
-        # point at the table, its round or the event (a penalty, an audit entry) do not
-        # wait for it, and cannot deadlock with it.
-        table = (
-            Table.objects.select_for_update(no_key=True)
-            .select_related("round__event")
-            .get(pk=table.pk)
-        )
-        event = table.round.event
-        seat = (
-            Seat.objects.select_related("registration")
-            .filter(table=table, position=position)
-            .first()
-        )
-        if seat is None:
-            raise UserError(_("No such seat."))
-        if Seat.objects.filter(table=table, vp__isnull=False, loss=False).exists():
-            raise UserError(_("A result is already entered at this table."))
-        if seat.registration.active and not seat.loss:
-            raise UserError(_("Only the seat of a player who left can take a substitute."))
-        substitute = add_non_competing(event, name, vekn_number, actor)
-        if Seat.objects.filter(round=table.round, registration=substitute).exists():
-            raise UserError(_("This person is already seated in this round."))
-        before = {"player": seat.registration.code}
-        seat.registration = substitute
-        seat.loss = False
-        seat.vp = None
-        seat.save(update_fields=["registration", "loss", "vp"])
-        Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
-        audit(
-            event,
-            actor,
-            "table.substitute",
-            f"round {table.round.number} table {table.number}",
-            before,
-            {"substitute": substitute.code},
-        )
-        page_cache.invalidate(event)
-    return substitute

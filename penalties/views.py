@@ -15,13 +15,16 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from events.access import staff_required
+from events import rulesets
+from events.access import round_or_404, staff_required
+from events.audit import entries_about
 from events.errors import UserError
-from events.exports import csv_text
+from events.forms import PersonSearchForm
+from events.limits import csv_text
 from events.models import Person, Registration, Seat, Table
 from events.permissions import Permission as P
-from events.views import round_or_404
-from penalties import services
+from penalties import jg5_services, services, time_extensions, views_myl
+from penalties.authority import confirmed_hold, hold_words
 from penalties.models import Level, Penalty, Timing
 from penalties.vekn_guide import LEVELS
 
@@ -70,7 +73,6 @@ def table_incident(request, event, number, table_number):
 @staff_required(P.LOG_PENALTIES)
 def pick_person(request, event):
     """Step 1 without a table: search the event's participants, or add a non-competing person."""
-    from events.forms import PersonSearchForm
 
     form = PersonSearchForm(request.GET)
     regs = event.registrations.select_related("person").order_by("person__name")
@@ -122,10 +124,8 @@ def _flow_objects(request, event, data):
 @staff_required(P.LOG_PENALTIES)
 def incident_new(request, event):
     """Steps 2–4: choose the infraction, answer its questions, read the preview, confirm."""
-    if event.ruleset == "myl":
-        from penalties import views_myl
-
-        return views_myl.incident_new(request, event)
+    if own := rulesets.of(event).manage_page("incident_new"):
+        return own(request, event)
     data = request.POST if request.method == "POST" else request.GET
     reg, table = _flow_objects(request, event, data)
     code = data.get("code", "")
@@ -269,10 +269,8 @@ def penalty_detail(request, event, pk):
         pk=pk,
         event=event,
     )
-    if penalty.ruleset == "myl":
-        from penalties import views_myl
-
-        return views_myl.penalty_detail(request, event, penalty)
+    if own := rulesets.of(penalty).manage_page("penalty_detail"):
+        return own(request, event, penalty)
     if request.method == "POST":
         if P.CONFIRM_PENALTIES not in request.event_permissions:
             raise Http404
@@ -300,11 +298,8 @@ def penalty_detail(request, event, pk):
         except UserError as exc:
             messages.error(request, str(exc))
         return redirect("manage:penalty", slug=event.slug, pk=penalty.pk)
-    from events.models import AuditLog
 
-    history = AuditLog.objects.filter(
-        event=event, action__startswith="penalty.", target=services._target(penalty)
-    )
+    history = entries_about(penalty).filter(event=event, action__startswith="penalty.")
     return render(
         request,
         "penalties/detail.html",
@@ -367,20 +362,20 @@ def time_extension(request, event, number, table_number):
         "minutes_spent": minutes,
         "authorised": authorised,
         "client_id": _uuid_or_none(data.get("client_id")) or uuid.uuid4(),
-        "end": services.table_end_time(table),
-        "granted": services.table_extension_minutes(table),
+        "end": time_extensions.table_end_time(table),
+        "granted": time_extensions.table_extension_minutes(table),
         "extensions": table.extensions.select_related("judge"),
         "perms": request.event_permissions,
         "P": P,
     }
     if minutes:
         try:
-            ctx["suggestion"] = services.suggest_extension(table, minutes, authorised)
+            ctx["suggestion"] = time_extensions.suggest_extension(table, minutes, authorised)
         except UserError as exc:
             ctx["error"] = str(exc)
     if request.method == "POST" and data.get("confirm") == "1" and "suggestion" in ctx:
         try:
-            services.add_extension(
+            time_extensions.add_extension(
                 table,
                 minutes,
                 client_id=ctx["client_id"],
@@ -403,7 +398,7 @@ def time_extension(request, event, number, table_number):
 @require_POST
 def start_clock(request, event, number):
     try:
-        services.start_round_clock(round_or_404(event, number), request.user)
+        time_extensions.start_round_clock(round_or_404(event, number), request.user)
     except UserError as exc:
         messages.error(request, str(exc))
     return redirect("manage:round", slug=event.slug, number=number)
@@ -478,7 +473,6 @@ def export_penalties_json(request, event):
 def my_sanctions(request):
     """The signed-in player's own sanction history across events (active and voided); for
     Mitos y Leyendas penalties, the written appeal's deadline and form (MyL conduct §5.10)."""
-    from penalties import views_myl
 
     person = Person.objects.filter(user=request.user).first()
     if request.method == "POST":
@@ -509,7 +503,7 @@ def organisational_cases(request, event):
         try:
             if action == "venue":
                 rnd = round_or_404(event, int(request.POST.get("round", "0")))
-                unsanctioned = services.record_venue_interference(
+                unsanctioned = jg5_services.record_venue_interference(
                     event,
                     rnd,
                     int(request.POST.get("minutes_played", "")),
@@ -524,19 +518,21 @@ def organisational_cases(request, event):
                 else:
                     messages.success(request, _("Recorded: the event stays sanctioned (JG §5.2)."))
             elif action == "force_majeure":
-                services.declare_force_majeure(event, request.POST.get("report", ""), request.user)
+                jg5_services.declare_force_majeure(
+                    event, request.POST.get("report", ""), request.user
+                )
                 messages.warning(
                     request, _("Force majeure recorded: standings use the last completed round.")
                 )
             elif action == "lift":
-                services.lift_force_majeure(event, request.POST.get("reason", ""), request.user)
+                jg5_services.lift_force_majeure(event, request.POST.get("reason", ""), request.user)
                 messages.success(request, _("Force majeure lifted."))
             elif action == "substitute":
                 rnd = round_or_404(event, int(request.POST.get("round", "0")))
                 table = get_object_or_404(
                     Table, round=rnd, number=int(request.POST.get("table", "0"))
                 )
-                services.seat_substitute(
+                jg5_services.seat_substitute(
                     table,
                     int(request.POST.get("position", "0")),
                     request.POST.get("name", ""),
@@ -563,7 +559,6 @@ def _hold(penalty, user) -> dict:
     """``hold`` (the sanction the national authority confirmed, if any) and
     ``hold_words``: the page then offers no void or change and says why
     (``penalties.authority.refuse_if_confirmed``)."""
-    from penalties.authority import confirmed_hold, hold_words
 
     held = confirmed_hold(penalty, user) if penalty.status == "confirmed" else None
     return {"hold": held, "hold_words": hold_words(held) if held else ""}

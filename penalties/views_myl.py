@@ -16,12 +16,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from events.access import staff_required
+from events.audit import entries_about
 from events.errors import UserError
-from events.models import AuditLog, Person
+from events.models import Person
 from events.permissions import Permission as P
+from penalties import myl_reports
 from penalties import myl_rules as rules
 from penalties import myl_services as services
-from penalties.models import AggressionReport, Appeal, Penalty, Timing
+from penalties.authority import confirmed_hold, hold_words
+from penalties.models import AggressionReport, Appeal, Penalty, Sanction, Timing
+from penalties.myl_terms import level_label
 from penalties.services import DuplicateOffence, recent_duplicate, state_token
 
 
@@ -43,13 +47,13 @@ def _answers(data, inf) -> dict:
 
 
 def _levels():
-    return [(str(level), services.level_label(level)) for level in rules.Level]
+    return [(str(level), level_label(level)) for level in rules.Level]
 
 
 def _with_names(penalties):
     for p in penalties:
         p.myl_name = services.infraction_name(p.infraction)
-        p.level_label = services.level_label(p.level)
+        p.level_label = level_label(p.level)
     return penalties
 
 
@@ -57,7 +61,7 @@ def incident_new(request, event):
     """Steps 2–4 for a MyL event: the infraction (grouped by section), its questions, the
     proposal with the criteria and the history, then confirm or change with a reason.
     Called by ``penalties.views.incident_new`` (permission already checked)."""
-    from penalties.views import _flow_objects
+    from penalties.views import _flow_objects  # noqa: PLC0415 deferred: penalties.views dispatches MyL pages to this module
 
     data = request.POST if request.method == "POST" else request.GET
     reg, table = _flow_objects(request, event, data)
@@ -118,10 +122,10 @@ def incident_new(request, event):
             ctx["error"] = str(exc)
         else:
             ctx["assessment"] = a
-            ctx["level_label"] = services.level_label(a.level)
+            ctx["level_label"] = level_label(a.level)
             ctx["level_info"] = rules.LEVELS[a.level]
-            ctx["alternatives"] = [(str(x), services.level_label(x)) for x in a.alternatives]
-            ctx["also_labels"] = [services.level_label(x) for x in a.also]
+            ctx["alternatives"] = [(str(x), level_label(x)) for x in a.alternatives]
+            ctx["also_labels"] = [level_label(x) for x in a.also]
             ctx["proposal_dq"] = rules.Level.DISQUALIFICATION in (a.level, *a.also)
             ctx["with_dq"] = (
                 data.get("with_dq") == "on" if data.get("with_dq_shown") else ctx["proposal_dq"]
@@ -164,7 +168,7 @@ def incident_new(request, event):
             if logged.created:
                 messages.success(
                     request,
-                    _("Saved: %(level)s.") % {"level": services.level_label(logged.penalty.level)},
+                    _("Saved: %(level)s.") % {"level": level_label(logged.penalty.level)},
                 )
             else:
                 messages.info(request, _("Already saved (this submission was received before)."))
@@ -233,11 +237,12 @@ def penalty_detail(request, event, penalty):
         except UserError as exc:
             messages.error(request, str(exc))
         return redirect("manage:penalty", slug=event.slug, pk=penalty.pk)
-    from penalties.services import _target
 
-    history = AuditLog.objects.filter(
-        event=event, target=_target(penalty), action__regex=r"^(penalty|sanction|appeal)\."
-    ).select_related("actor")[:50]
+    history = (
+        entries_about(penalty)
+        .filter(event=event, action__regex=r"^(penalty|sanction|appeal)\.")
+        .select_related("actor")[:50]
+    )
     appeals = list(penalty.appeals.select_related("submitted_by", "decided_by"))
     window = services.appeal_window(penalty)
     inf = services.RULESET.catalogue.get(penalty.infraction)
@@ -249,9 +254,9 @@ def penalty_detail(request, event, penalty):
             "penalty": penalty,
             "inf": inf,
             "name": services.infraction_name(penalty.infraction),
-            "level_label": services.level_label(penalty.level),
-            "guide_label": services.level_label(penalty.guide_level),
-            "also_labels": [services.level_label(x) for x in penalty.also],
+            "level_label": level_label(penalty.level),
+            "guide_label": level_label(penalty.guide_level),
+            "also_labels": [level_label(x) for x in penalty.also],
             "state": state_token(penalty),
             "sanctions": list(penalty.sanctions.select_related("lifted_by", "confirmed_by")),
             "appeals": appeals,
@@ -282,7 +287,7 @@ def aggression_report(request, event, pk):
     report = AggressionReport.objects.filter(penalty=penalty).select_related("written_by").first()
     if request.method == "POST":
         try:
-            services.write_aggression_report(
+            myl_reports.write_aggression_report(
                 penalty,
                 kind=request.POST.get("kind", ""),
                 description=request.POST.get("description", ""),
@@ -325,8 +330,8 @@ def _report_context(event, penalty, report, printable):
         "print": printable,
         "kinds": AggressionReport.Kind.choices,
         "name": services.infraction_name(penalty.infraction),
-        "level_label": services.level_label(penalty.level),
-        "also_labels": [services.level_label(x) for x in penalty.also],
+        "level_label": level_label(penalty.level),
+        "also_labels": [level_label(x) for x in penalty.also],
         "sanctions": list(penalty.sanctions.all()),
     }
 
@@ -354,7 +359,7 @@ def appeals(request, event):
     items = list(services.written_appeals(event))
     for a in items:
         a.penalty.myl_name = services.infraction_name(a.penalty.infraction)
-        a.penalty.level_label = services.level_label(a.penalty.level)
+        a.penalty.level_label = level_label(a.penalty.level)
     return render(
         request,
         "penalties/myl/appeals.html",
@@ -383,7 +388,6 @@ def annotate_my_penalties(penalties, person) -> None:
     """For the player's sanction history: each MyL penalty's name, level label, appeal
     deadline, appeals and whether a written appeal can still be sent (one query for the
     appeals)."""
-    from penalties.models import Sanction
 
     # Each penalty's sanction, any ruleset (a VEKN one escalated by the coordinator): the
     # live one, else the latest lifted one — with its own kind and days, never the days
@@ -397,7 +401,7 @@ def annotate_my_penalties(penalties, person) -> None:
             shown[s.penalty_id] = s
     for p in penalties:
         p.my_sanction = shown.get(p.pk)
-    myl = [p for p in penalties if p.ruleset == "myl"]
+    myl = [p for p in penalties if services.mine(p)]
     if not myl:
         return
     by_penalty: dict[int, list[Appeal]] = {}
@@ -405,7 +409,7 @@ def annotate_my_penalties(penalties, person) -> None:
         by_penalty.setdefault(a.penalty_id, []).append(a)
     for p in myl:
         p.myl_name = services.infraction_name(p.infraction)
-        p.level_label = services.level_label(p.level)
+        p.level_label = level_label(p.level)
         window = services.appeal_window(p)
         p.appeal_deadline = window.deadline
         p.appeal_holidays = window.skipped_holidays
@@ -429,7 +433,7 @@ def submit_appeal(request, person):
         Penalty.objects.select_related("event"),
         pk=_int_or_404(request.POST.get("penalty")),
         person=person,
-        ruleset="myl",
+        ruleset=services.RULESET.code,
     )
     try:
         services.submit_written_appeal(penalty, request.POST.get("statement", ""), request.user)
@@ -448,7 +452,6 @@ def _hold(penalty, user) -> dict:
     """``hold`` (the sanction the national authority confirmed, if any) and
     ``hold_words``: the page then offers no void or change and says why
     (``penalties.authority.refuse_if_confirmed``)."""
-    from penalties.authority import confirmed_hold, hold_words
 
     held = confirmed_hold(penalty, user) if penalty.status == "confirmed" else None
     return {"hold": held, "hold_words": hold_words(held) if held else ""}

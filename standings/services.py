@@ -7,8 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from events import rulesets
 from events.models import Event, Registration, Round, Seat
 from penalties import services as penalty_services
+from penalties.organisational import RoundState, force_majeure
 from standings import vekn
 
 
@@ -48,11 +50,10 @@ def event_standings(event: Event) -> EventStandings:
     registrations with people, rounds, seats, adjustments.
 
     A Mitos y Leyendas event gets its own result instead
-    (``events.swiss_services.MylEventStandings``, SPEC-events §2)."""
-    if event.ruleset == "myl":
-        from events.swiss_services import myl_standings
-
-        return myl_standings(event)
+    (``standings.myl_services.MylEventStandings``, SPEC-events §2)."""
+    spec = rulesets.of(event)
+    if "standings" in spec.adapters:  # a ruleset with its own standings (MyL)
+        return spec.adapter("standings").event_standings(event)
     all_regs = list(
         Registration.objects.filter(event=event).select_related("person").order_by("id")
     )
@@ -154,7 +155,6 @@ def event_standings(event: Event) -> EventStandings:
 def _force_majeure_cut(rounds, seats):
     """JG §5.3: keep only the rounds that count after force majeure (see
     ``penalties.organisational.force_majeure``)."""
-    from penalties.organisational import RoundState, force_majeure
 
     incomplete = {round_id for round_id, _t, _r, vp, _l in seats if vp is None}
     outcome = force_majeure(
@@ -172,13 +172,12 @@ def _force_majeure_cut(rounds, seats):
 def standings_document(result: EventStandings, *, public: bool = False) -> dict:
     """The standings JSON document of CONTRACTS §2 (``arbitro`` API and ``standings --json``).
     Mitos y Leyendas rows carry ``match_points``, ``omw``, ``gw_pct``, ``ogw`` instead
-    (``events.swiss_services.standings_document``). ``public``: the anonymous document,
+    (``standings.myl_services.standings_document``). ``public``: the anonymous document,
     whose ``penalties`` are only the final ones that change the standings
     (``penalties.services.public_penalties``, docs/contracts.md §2); same keys."""
-    if getattr(result, "ruleset", "vekn") == "myl":
-        from events.swiss_services import standings_document as myl_document
-
-        return myl_document(result, public=public)
+    spec = rulesets.of(result.event)
+    if "standings" in spec.adapters:
+        return spec.adapter("standings").standings_document(result, public=public)
     s = result.standings
     return {
         "event": result.event.slug,

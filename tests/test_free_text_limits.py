@@ -16,7 +16,7 @@ from events.errors import UserError
 from events.interchange import EventFileError, validate_event_file
 from events.limits import FREE_TEXT_MAX_LENGTH, check_free_text
 from events.models import AuditLog, AuthorityRole, Table
-from penalties import myl_services
+from penalties import jg5_services, myl_reports, myl_services
 from penalties import services as vekn_services
 from penalties.models import (
     AggressionReport,
@@ -144,9 +144,7 @@ def test_aggression_report_is_limited(myl):
         values = {"description": "Shouted", "witnesses": "", "authorities_detail": "Police"}
         values[field] = HUGE
         with pytest.raises(UserError, match="at most 5000 characters"):
-            myl_services.write_aggression_report(
-                p, kind="verbal", authorities_called=True, **values
-            )
+            myl_reports.write_aggression_report(p, kind="verbal", authorities_called=True, **values)
     assert not AggressionReport.objects.exists()
 
 
@@ -263,9 +261,9 @@ def test_result_override_and_force_majeure_reports_are_limited(seated):
             may_override=True,
         )
     with pytest.raises(UserError, match="Force majeure report: at most"):
-        vekn_services.declare_force_majeure(seated["event"], HUGE)
+        jg5_services.declare_force_majeure(seated["event"], HUGE)
     with pytest.raises(UserError, match="What happened: at most"):
-        vekn_services.record_venue_interference(seated["event"], seated["round"], 90, True, HUGE)
+        jg5_services.record_venue_interference(seated["event"], seated["round"], 90, True, HUGE)
     seated["event"].refresh_from_db()
     assert seated["event"].force_majeure_at is None and seated["event"].sanctioned
 

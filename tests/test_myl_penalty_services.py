@@ -11,6 +11,7 @@ from events import services as event_services
 from events.errors import ConflictError, UserError
 from events.models import AuditLog, Registration, Round, Seat, Table
 from events.permissions import ROLE_PERMISSIONS, Role
+from penalties import myl_reports
 from penalties import myl_services as services
 from penalties import services as vekn_services
 from penalties.models import AggressionReport, Penalty, Sanction
@@ -408,22 +409,22 @@ def test_aggression_report(myl):
     event, regs, _ = myl
     p = log(event, regs[0], "3.1.2", {"grave": False}).penalty
     with pytest.raises(UserError):
-        services.write_aggression_report(p, kind="loud", description="x")
+        myl_reports.write_aggression_report(p, kind="loud", description="x")
     with pytest.raises(UserError):
-        services.write_aggression_report(p, kind="verbal", description=" ")
+        myl_reports.write_aggression_report(p, kind="verbal", description=" ")
     with pytest.raises(UserError, match="authorities"):
-        services.write_aggression_report(
+        myl_reports.write_aggression_report(
             p, kind="verbal", description="Shouted", authorities_called=True
         )
-    r = services.write_aggression_report(
+    r = myl_reports.write_aggression_report(
         p, kind="both", description="Pushed", witnesses="Ana, Beto", actor=None
     )
     assert r.kind == "both" and AggressionReport.objects.count() == 1
-    services.write_aggression_report(p, kind="physical", description="Pushed hard")
+    myl_reports.write_aggression_report(p, kind="physical", description="Pushed hard")
     assert AggressionReport.objects.get().kind == "physical"
     other = log(event, regs[1], "2.1").penalty
     with pytest.raises(UserError):
-        services.write_aggression_report(other, kind="verbal", description="x")
+        myl_reports.write_aggression_report(other, kind="verbal", description="x")
 
 
 def test_penalties_document_lists_myl_levels(myl):

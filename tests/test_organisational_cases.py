@@ -8,7 +8,7 @@ import pytest
 from events import services as event_services
 from events.errors import UserError
 from events.models import Registration, Seat
-from penalties import services
+from penalties import jg5_services
 from standings.services import event_standings
 from tests.conftest import add_players, play_round
 
@@ -16,14 +16,16 @@ from tests.conftest import add_players, play_round
 def test_venue_interference_unsanctions_only_when_rule_says(played_event):
     event = played_event
     rnd = event.rounds.get(number=2)
-    assert services.record_venue_interference(event, rnd, 150, True, "power cut") is False
+    assert jg5_services.record_venue_interference(event, rnd, 150, True, "power cut") is False
     event.refresh_from_db()
     assert event.sanctioned
-    assert services.record_venue_interference(event, rnd, 95, True, "venue closed early") is True
+    assert (
+        jg5_services.record_venue_interference(event, rnd, 95, True, "venue closed early") is True
+    )
     event.refresh_from_db()
     assert not event.sanctioned and "95 minutes" in event.unsanctioned_reason
     with pytest.raises(UserError):
-        services.record_venue_interference(event, rnd, 95, True, "")
+        jg5_services.record_venue_interference(event, rnd, 95, True, "")
 
 
 def test_force_majeure_uses_last_completed_round(event):
@@ -34,7 +36,7 @@ def test_force_majeure_uses_last_completed_round(event):
     event_services.save_results(table, [Decimal(5)] + [Decimal(0)] * 4, version=table.version)
     winner = table.seats.get(position=1).registration_id
     assert {r.player: r for r in event_standings(event).standings.rows}[winner].prelim_vp >= 5
-    services.declare_force_majeure(event, "Fire alarm, venue evacuated")
+    jg5_services.declare_force_majeure(event, "Fire alarm, venue evacuated")
     event.refresh_from_db()
     rows = {r.player: r for r in event_standings(event).standings.rows}
     round1_vp = sum(
@@ -43,8 +45,8 @@ def test_force_majeure_uses_last_completed_round(event):
     )
     assert rows[winner].prelim_vp == round1_vp  # round 2 (incomplete) ignored entirely
     with pytest.raises(UserError):
-        services.declare_force_majeure(event, "again")
-    services.lift_force_majeure(event, "recorded by mistake")
+        jg5_services.declare_force_majeure(event, "again")
+    jg5_services.lift_force_majeure(event, "recorded by mistake")
     event.refresh_from_db()
     assert {r.player: r for r in event_standings(event).standings.rows}[winner].prelim_vp >= 5
 
@@ -52,7 +54,7 @@ def test_force_majeure_uses_last_completed_round(event):
 def test_force_majeure_without_completed_round_voids(event):
     add_players(event, 8)
     event_services.seat_next_round(event, seed=1)
-    services.declare_force_majeure(event, "storm")
+    jg5_services.declare_force_majeure(event, "storm")
     event.refresh_from_db()
     result = event_standings(event)
     assert all(r.prelim_vp == 0 and r.rounds_played == 0 for r in result.standings.rows)
@@ -63,9 +65,9 @@ def test_substitute_takes_a_dropped_players_seat(event):
     rnd = event_services.seat_next_round(event, seed=1)
     seat = Seat.objects.get(round=rnd, registration=regs[0])
     with pytest.raises(UserError, match="left"):
-        services.seat_substitute(seat.table, seat.position, "Staff Sam", "9999999")
+        jg5_services.seat_substitute(seat.table, seat.position, "Staff Sam", "9999999")
     event_services.set_status(regs[0], Registration.Status.DROPPED)
-    sub = services.seat_substitute(seat.table, seat.position, "Staff Sam", "9999999")
+    sub = jg5_services.seat_substitute(seat.table, seat.position, "Staff Sam", "9999999")
     assert not sub.competing
     table = seat.table
     table.refresh_from_db()

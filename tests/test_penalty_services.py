@@ -11,7 +11,7 @@ from events import services as event_services
 from events.errors import UserError
 from events.models import Registration
 from events.permissions import ROLE_PERMISSIONS, Role
-from penalties import services
+from penalties import jg5_services, services, time_extensions
 from penalties.models import Level, Penalty, TimeExtension
 from standings import vekn
 from standings.services import event_standings, standings_document
@@ -204,30 +204,32 @@ def test_earlier_event_warning_is_context_not_a_step(event, seated):
 def test_time_extension_cumulative_and_capped(seated):
     event, rnd = seated
     table = rnd.tables.first()
-    services.start_round_clock(rnd)
-    ext = services.add_extension(
+    time_extensions.start_round_clock(rnd)
+    ext = time_extensions.add_extension(
         table, 4, client_id=uuid.uuid4(), perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
     )
     assert ext.minutes == 4
-    services.add_extension(
+    time_extensions.add_extension(
         table, 12, client_id=uuid.uuid4(), perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
     )
-    assert services.table_extension_minutes(table) == 10  # capped at 10 in total
+    assert time_extensions.table_extension_minutes(table) == 10  # capped at 10 in total
     with pytest.raises(UserError):
-        services.add_extension(
+        time_extensions.add_extension(
             table, 6, client_id=uuid.uuid4(), perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
         )
     with pytest.raises(UserError, match="head judge"):
-        services.add_extension(table, 6, client_id=uuid.uuid4(), perms=JUDGE, authorised=True)
-    services.add_extension(
+        time_extensions.add_extension(
+            table, 6, client_id=uuid.uuid4(), perms=JUDGE, authorised=True
+        )
+    time_extensions.add_extension(
         table, 6, client_id=uuid.uuid4(), authorised=True, perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
     )
-    assert services.table_extension_minutes(table) == 16
+    assert time_extensions.table_extension_minutes(table) == 16
     table.refresh_from_db()
     rnd.refresh_from_db()
     from datetime import timedelta
 
-    assert services.table_end_time(table) == rnd.started_at + timedelta(minutes=120 + 16)
+    assert time_extensions.table_end_time(table) == rnd.started_at + timedelta(minutes=120 + 16)
     overview = event_services.round_overview(rnd)
     assert overview[0]["extension"] == 16
     assert TimeExtension.objects.count() == 3
@@ -406,7 +408,7 @@ def test_approved_results_freeze_every_standings_change(seated, staff):
         lambda: services.void(sa, "oops"),
         lambda: services.change_level(sa, "warning", "softer"),
         lambda: services.confirm(pending),
-        lambda: services.declare_force_majeure(event, "storm"),
+        lambda: jg5_services.declare_force_majeure(event, "storm"),
         lambda: event_services.set_status(reg, Registration.Status.DROPPED),
     ):
         with pytest.raises(UserError, match="approved"):

@@ -30,6 +30,7 @@ from leagues import reporting
 from leagues import sanctions as league_sanctions
 from leagues import services as league_services
 from leagues.models import Competition, Match, ResultReport, SeasonRole, Team
+from penalties import myl_reports
 from penalties import services as penalty_services
 from penalties.models import Sanction
 from tests.conftest import add_players, play_round
@@ -1113,7 +1114,7 @@ def test_every_myl_free_text_field_is_escaped_where_it_is_shown(client, db, monk
         return penalty
 
     aggression = log(regs[1], "3.1.2", {"grave": True}, description=_payload("description"))
-    myl_services.write_aggression_report(
+    myl_reports.write_aggression_report(
         aggression,
         kind="both",
         description=_payload("happened"),
