@@ -82,7 +82,39 @@ def test_the_same_incident_submitted_twice_at_once(event):
 
 
 def test_two_judges_log_the_same_infraction_count_two_offences(event):
-    """Different submissions at once: both saved, counted 1 and 2 (registration row lock)."""
+    """Different submissions at once, each judge saying it is a new offence: both saved,
+    counted 1 and 2 (registration row lock)."""
+    add_players(event, 8)
+    rnd = services.seat_next_round(event, seed=1)
+    reg = rnd.seats.first().registration
+    results = run_together(
+        lambda: penalty_services.log_penalty(
+            event,
+            reg,
+            "3.3",
+            {},
+            client_id=uuid.uuid4(),
+            perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
+            again=True,
+        ),
+        lambda: penalty_services.log_penalty(
+            event,
+            reg,
+            "3.3",
+            {},
+            client_id=uuid.uuid4(),
+            perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
+            again=True,
+        ),
+    )
+    assert not any(isinstance(r, Exception) for r in results), results
+    assert sorted(p.offence for p in Penalty.objects.filter(person=reg.person)) == [1, 2]
+
+
+def test_two_judges_log_one_incident_at_once_and_the_duplicate_guard_keeps_one(event):
+    """The same incident logged by two judges in the same instant, neither saying it is a
+    new offence: the duplicate-offence guard runs after the registration row lock, so one
+    is saved and the other is refused (penalties/duplicates.py)."""
     add_players(event, 8)
     rnd = services.seat_next_round(event, seed=1)
     reg = rnd.seats.first().registration
@@ -94,8 +126,9 @@ def test_two_judges_log_the_same_infraction_count_two_offences(event):
             event, reg, "3.3", {}, client_id=uuid.uuid4(), perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
         ),
     )
-    assert not any(isinstance(r, Exception) for r in results), results
-    assert sorted(p.offence for p in Penalty.objects.filter(person=reg.person)) == [1, 2]
+    refused = [r for r in results if isinstance(r, penalty_services.DuplicateOffence)]
+    assert len(refused) == 1, results
+    assert Penalty.objects.filter(person=reg.person).count() == 1
 
 
 def test_both_players_report_the_same_match_at_once():
