@@ -34,6 +34,7 @@ Our choices (**[choice]**, documented in ``docs/rules-myl-penalties.md``, "In th
 from __future__ import annotations
 
 import datetime as dt
+import sys
 import uuid
 from dataclasses import dataclass
 
@@ -45,6 +46,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
+from events import rulesets
 from events.access import authority_rulesets, may_decide_appeals
 from events.audit import audit
 from events.errors import ConflictError, UserError
@@ -89,8 +91,8 @@ HEAD_JUDGE_LEVELS = (Level.DISQUALIFICATION, Level.SUSPENSION, Level.PERMANENT_B
 
 def mine(obj) -> bool:
     """Whether ``obj`` (an event or a penalty) is judged by this module: the MyL conduct
-    rules (``RULESET.code``), the one comparison of codes in this adapter."""
-    return obj.ruleset == RULESET.code
+    rules, by the registry's ``penalties`` adapter of its ruleset (``events.rulesets``)."""
+    return rulesets.of(obj).adapter("penalties") is sys.modules[__name__]
 
 
 def infraction(code: str) -> rules.Infraction:
