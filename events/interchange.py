@@ -351,8 +351,10 @@ def _myl_rounds_order(rounds: list[FileRound], top_cut: int, prelim, problems: l
         problems.append("preliminary_rounds: must equal the Swiss rounds before the top cut")
 
 
-TIMINGS = ("during_game", "between_rounds", "before_first_round", "after_last_game")
-LEVELS = ("caution", "warning", "standings_adjustment", "disqualification")
+TIMINGS = tuple(timing.value for timing in guide.Timing)
+"""The ``timing`` codes of an incident (CONTRACTS §1; ``penalties.levels.TimingCode``)."""
+LEVELS = tuple(level.value for level in guide.Level)
+"""The ``level`` codes a VEKN incident may give (JG §1.1; ``penalties.vekn_guide.Level``)."""
 
 
 def _incidents(
@@ -394,11 +396,11 @@ def _incidents(
         ):
             problems.append(f"{where}: round {rnd!r} is not a round of the file")
             rnd = None
-        timing = item.get("timing") or "during_game"
+        timing = item.get("timing") or guide.Timing.DURING_GAME.value
         if timing not in TIMINGS:
             problems.append(f"{where}: timing must be one of {', '.join(TIMINGS)}")
-            timing = "during_game"
-        if timing in ("during_game", "between_rounds") and rnd is None:
+            timing = guide.Timing.DURING_GAME.value
+        if timing in (guide.Timing.DURING_GAME, guide.Timing.BETWEEN_ROUNDS) and rnd is None:
             problems.append(f"{where}: timing {timing} needs a round")
         level = item.get("level")
         if level is not None and level not in LEVELS and _file_incidents(ruleset) is None:

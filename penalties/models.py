@@ -10,39 +10,28 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from events.limits import FREE_TEXT_MAX_LENGTH, length_constraint
 from events.models import Ruleset
-from penalties.myl_rules import RULESETS as MYL_RULESETS
-from penalties.myl_terms import level_label
+from penalties import rulebooks
+from penalties.levels import LEVEL_WORDS, TIMING_WORDS, LevelCode, TimingCode
 from penalties.sanction_rules import BLOCKING, EventFacts, SanctionFacts, covers, reach
-from penalties.vekn_guide import RULESETS
 
+Level = models.TextChoices(
+    "Level", [(code.name, (code.value, LEVEL_WORDS[code])) for code in LevelCode]
+)
+Level.__doc__ = """Penalty levels of both rulesets (CONTRACTS §2 ``level``), built from the
+vocabulary (:class:`penalties.levels.LevelCode`, :data:`~penalties.levels.LEVEL_WORDS`).
+VEKN (JG §1.1): caution, warning, standings adjustment, disqualification. Mitos y Leyendas
+(conduct rules §4.1): warning, game loss, disqualification, suspension, permanent ban.
+Stored codes are an API: never rename."""
 
-class Level(models.TextChoices):
-    """Penalty levels of both rulesets (CONTRACTS §2 ``level``). VEKN (JG §1.1): caution,
-    warning, standings adjustment, disqualification. Mitos y Leyendas (conduct rules
-    §4.1): warning, game loss, disqualification, suspension, permanent ban. Stored codes
-    are an API: never rename."""
-
-    CAUTION = "caution", _("Caution")
-    WARNING = "warning", _("Warning")
-    STANDINGS_ADJUSTMENT = "standings_adjustment", _("Standings adjustment")
-    GAME_LOSS = "game_loss", _("Game loss")
-    DISQUALIFICATION = "disqualification", _("Disqualification")
-    SUSPENSION = "suspension", _("Suspension")
-    PERMANENT_BAN = "permanent_ban", _("Permanent ban")
-
-
-class Timing(models.TextChoices):
-    """When a penalty was issued (CONTRACTS §1 ``timing``; JG §1.1.3)."""
-
-    DURING_GAME = "during_game", _("During a game")
-    BETWEEN_ROUNDS = "between_rounds", _("Between rounds")
-    BEFORE_FIRST_ROUND = "before_first_round", _("Before the first round")
-    AFTER_LAST_GAME = "after_last_game", _("After the player's last game")
+Timing = models.TextChoices(
+    "Timing", [(code.name, (code.value, TIMING_WORDS[code])) for code in TimingCode]
+)
+Timing.__doc__ = """When a penalty was issued (CONTRACTS §1 ``timing``; JG §1.1.3), built
+from the vocabulary (:class:`penalties.levels.TimingCode`)."""
 
 
 class Penalty(models.Model):
@@ -191,11 +180,10 @@ class Penalty(models.Model):
         return f"{self.infraction} {self.get_level_display()} — {self.person}"
 
     def _level_words(self, field: str) -> str:
-        """A level in the active language in this penalty's ruleset's own terms: MyL's
-        "warning" is the conduct rules' Advertencia, VEKN's the guide's Amonestación."""
-        if self.ruleset in MYL_RULESETS:
-            return str(level_label(getattr(self, field)))
-        return str(self._get_FIELD_display(self._meta.get_field(field)))
+        """A level in the active language in this penalty's ruleset's own terms
+        (``penalties.rulebooks.level_words``): MyL's "warning" is the conduct rules'
+        Advertencia, VEKN's the guide's Amonestación."""
+        return rulebooks.level_words(self.ruleset, getattr(self, field))
 
     def get_level_display(self) -> str:
         return self._level_words("level")
@@ -205,19 +193,9 @@ class Penalty(models.Model):
 
     @property
     def infraction_name(self) -> str:
-        """The infraction's name in the active language (from the ruleset's catalogue)."""
-
-        spanish = (get_language() or "").startswith("es")
-        if (own := MYL_RULESETS.get(self.ruleset)) is not None:
-            inf = own.catalogue.get(self.infraction)
-            if inf is None:
-                return ""
-            return inf.title_es if spanish else inf.name
-        inf = RULESETS.get(self.ruleset, None)
-        inf = inf.catalogue.get(self.infraction) if inf else None
-        if inf is None:
-            return ""
-        return inf.name_es if (get_language() or "").startswith("es") else inf.name
+        """The infraction's name in the active language (from the ruleset's catalogue,
+        ``penalties.rulebooks.infraction_title``; "" if unknown)."""
+        return rulebooks.infraction_title(self.ruleset, self.infraction)
 
     @property
     def active(self) -> bool:

@@ -96,6 +96,7 @@ from types import MappingProxyType
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
+from penalties.levels import spanish as _spanish
 from penalties.myl_catalogue import _INFRACTIONS, CHOICES
 from penalties.myl_terms import (
     CRITERIA,
@@ -119,7 +120,6 @@ from penalties.myl_terms import (
     SeverityInfo,
     ViolenceCase,
     W,
-    _spanish,
     level_text,
 )
 from penalties.vekn_guide import (
@@ -202,6 +202,22 @@ class Ruleset:
             return self.catalogue[code]  # type: ignore[index]
         except (KeyError, TypeError):
             raise UnknownInfraction(code, self.code) from None
+
+    def level_words(self, level: str) -> str:
+        """How a MyL penalty shows ``level`` (a stored code) in the active language: the
+        conduct rules' own names (§4.1, :data:`LEVELS`; "warning" is *Advertencia*, not the
+        judges' guide's *Amonestación*). A code that is not a MyL level is returned as it
+        is."""
+        return LEVELS.label(level)
+
+    def infraction_title(self, code: str) -> str:
+        """The section's name in the active language (its Spanish title in Spanish, e.g.
+        ``"3.2.4"`` → ``"Card Manipulation and Information Theft"``); ``""`` for a code
+        this catalogue does not have."""
+        inf = self.catalogue.get(code)
+        if inf is None:
+            return ""
+        return inf.title_es if _spanish() else inf.name
 
 
 MYL_V1 = Ruleset(

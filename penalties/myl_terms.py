@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
-from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
 
+from penalties.levels import LevelCode, LevelInfo, LevelTable, RulesetLevel
 from penalties.vekn_terms import (
     Translatable,
     validate_answers,
@@ -36,51 +37,17 @@ sets it (**[choice]** 11)."""
 # ---------------------------------------------------------------------------------------
 
 
-class Level(StrEnum):
-    """The penalties of §4.1, lightest first. Stored codes (CONTRACTS §2): never rename."""
+class Level(RulesetLevel):
+    """The penalties of §4.1, lightest first: ``severity`` 0 for a warning … 4 for a
+    permanent ban; ``label`` / ``label_es`` the English / Spanish names (:func:`level_text`
+    gives it in the active language). Stored codes (CONTRACTS §2,
+    :class:`penalties.levels.LevelCode`): never rename."""
 
-    WARNING = "warning"
-    GAME_LOSS = "game_loss"
-    DISQUALIFICATION = "disqualification"
-    SUSPENSION = "suspension"
-    PERMANENT_BAN = "permanent_ban"
-
-    @property
-    def severity(self) -> int:
-        """0 for a warning … 4 for a permanent ban (order of §4.1)."""
-        return _SEVERITY[self]
-
-    @property
-    def label(self) -> str:
-        """English name, e.g. ``"Game Loss"`` (:func:`level_text` gives it in the active
-        language)."""
-        return LEVELS[self].name
-
-    @property
-    def label_es(self) -> str:
-        """Spanish name, e.g. ``"Pérdida de juego"``."""
-        return LEVELS[self].name_es
-
-
-_SEVERITY = {level: i for i, level in enumerate(Level)}
-
-_LEVEL_TEXT = {
-    Level.WARNING: pgettext_lazy("MyL penalty", "Warning"),
-    Level.GAME_LOSS: pgettext_lazy("MyL penalty", "Game Loss"),
-    Level.DISQUALIFICATION: pgettext_lazy("MyL penalty", "Disqualification"),
-    Level.SUSPENSION: pgettext_lazy("MyL penalty", "Suspension"),
-    Level.PERMANENT_BAN: pgettext_lazy("MyL penalty", "Permanent Ban"),
-}
-
-
-def level_text(level: Level | str) -> str:
-    """The penalty's name in the active language (``"Game Loss"`` in English, ``"Pérdida
-    de juego"`` in Spanish), for composed explanations."""
-    return str(_LEVEL_TEXT[Level(level)])
-
-
-def _spanish() -> bool:
-    return (get_language() or "").startswith("es")
+    WARNING = LevelCode.WARNING
+    GAME_LOSS = LevelCode.GAME_LOSS
+    DISQUALIFICATION = LevelCode.DISQUALIFICATION
+    SUSPENSION = LevelCode.SUSPENSION
+    PERMANENT_BAN = LevelCode.PERMANENT_BAN
 
 
 W, GL, DQ, SUS, PB = (
@@ -91,41 +58,33 @@ W, GL, DQ, SUS, PB = (
     Level.PERMANENT_BAN,
 )
 
+_LEVELS_SOURCE = f"{SOURCE} §4.1"
 
-@dataclass(frozen=True, slots=True)
-class LevelInfo:
-    """What a penalty means (§4.1): English and Spanish names and its effect in our words.
-    Every penalty is recorded in the event's database (§4.4)."""
-
-    level: Level
-    name: str
-    name_es: str
-    effect: str
-    recorded: bool = True
-    source: str = f"{SOURCE} §4.1"
-
-
-LEVELS: Mapping[Level, LevelInfo] = MappingProxyType(
-    {
-        W: LevelInfo(
+LEVELS: Mapping[Level, LevelInfo] = LevelTable(
+    Level,
+    (
+        LevelInfo(
             W,
             "Warning",
             "Advertencia",
             _("For minor infractions or first offences; recorded, no effect on the result."),
+            _LEVELS_SOURCE,
         ),
-        GL: LevelInfo(
+        LevelInfo(
             GL,
             "Game Loss",
             "Pérdida de juego",
             _("The opponent is given the win of the current round's match."),
+            _LEVELS_SOURCE,
         ),
-        DQ: LevelInfo(
+        LevelInfo(
             DQ,
             "Disqualification",
             "Descalificación del torneo",
             _("The player is removed from the event and cannot continue in it."),
+            _LEVELS_SOURCE,
         ),
-        SUS: LevelInfo(
+        LevelInfo(
             SUS,
             "Suspension",
             "Suspensión temporal",
@@ -133,8 +92,9 @@ LEVELS: Mapping[Level, LevelInfo] = MappingProxyType(
                 "The person may not register for events for a set period (the rulebook gives "
                 "no length: the judge or organiser sets it)."
             ),
+            _LEVELS_SOURCE,
         ),
-        PB: LevelInfo(
+        LevelInfo(
             PB,
             "Permanent Ban",
             "Prohibición permanente",
@@ -142,9 +102,25 @@ LEVELS: Mapping[Level, LevelInfo] = MappingProxyType(
                 "The person may never again take part in events; for grave infractions against "
                 "the integrity of the game or the community."
             ),
+            _LEVELS_SOURCE,
         ),
-    }
+    ),
+    {
+        W: pgettext_lazy("MyL penalty", "Warning"),
+        GL: pgettext_lazy("MyL penalty", "Game Loss"),
+        DQ: pgettext_lazy("MyL penalty", "Disqualification"),
+        SUS: pgettext_lazy("MyL penalty", "Suspension"),
+        PB: pgettext_lazy("MyL penalty", "Permanent Ban"),
+    },
 )
+"""What each penalty means (§4.1): English and Spanish names and its effect in our words.
+Every penalty is recorded in the event's database (§4.4)."""
+
+
+def level_text(level: Level | str) -> str:
+    """The penalty's name in the active language (``"Game Loss"`` in English, ``"Pérdida
+    de juego"`` in Spanish), for composed explanations."""
+    return LEVELS.text(level)
 
 
 # ---------------------------------------------------------------------------------------
@@ -495,10 +471,7 @@ def _from_severity(first: Outcome, severity: Severity) -> Outcome:
 
 
 def level_label(level: str) -> str:
-    """A MyL level's name in the active language (:data:`LEVELS`); an unknown code is
-    returned as it is (a stored row of a newer version, shown rather than failing)."""
-    try:
-        info = LEVELS[Level(level)]
-    except ValueError:
-        return level
-    return info.name_es if _spanish() else info.name
+    """A MyL level's name in the active language (:data:`LEVELS`: ``name_es`` in Spanish,
+    so "warning" is *Advertencia*); an unknown code is returned as it is (a stored row of
+    a newer version, shown rather than failing)."""
+    return LEVELS.label(level)

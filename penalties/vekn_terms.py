@@ -14,7 +14,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
-from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
+
+from penalties.levels import LevelCode, LevelInfo, LevelTable, RulesetLevel, level_words
+from penalties.levels import spanish as _spanish
 
 
 class Translatable(str):
@@ -110,95 +113,77 @@ class InvalidIncident(ValueError):
 # ---------------------------------------------------------------------------------------
 
 
-class Level(StrEnum):
-    """Penalty levels of JG §1.1, lightest first. The values are stored codes: never rename
-    them (STYLE "Rule codes are an API")."""
+class Level(RulesetLevel):
+    """Penalty levels of JG §1.1, lightest first: ``severity`` 0 for a caution … 3 for a
+    disqualification; ``label`` the English name (:func:`level_text` gives it in the
+    active language). The values are stored codes (:class:`penalties.levels.LevelCode`):
+    never rename them (STYLE "Rule codes are an API")."""
 
-    CAUTION = "caution"
-    WARNING = "warning"
-    STANDINGS_ADJUSTMENT = "standings_adjustment"
-    DISQUALIFICATION = "disqualification"
+    CAUTION = LevelCode.CAUTION
+    WARNING = LevelCode.WARNING
+    STANDINGS_ADJUSTMENT = LevelCode.STANDINGS_ADJUSTMENT
+    DISQUALIFICATION = LevelCode.DISQUALIFICATION
 
-    @property
-    def severity(self) -> int:
-        """0 for a caution … 3 for a disqualification (order of JG §1.1)."""
-        return _SEVERITY[self]
-
-    @property
-    def label(self) -> str:
-        """English name, e.g. ``"Standings Adjustment"`` (:func:`level_text` gives it in the
-        active language)."""
-        return LEVELS[self].name
-
-
-_SEVERITY = {level: i for i, level in enumerate(Level)}
 
 #: Levels kept in the VEKN penalty database (JG §1.1.2–§1.1.4); cautions are not (§1.1.1).
 RECORDED_LEVELS = frozenset({Level.WARNING, Level.STANDINGS_ADJUSTMENT, Level.DISQUALIFICATION})
 
 
-@dataclass(frozen=True, slots=True)
-class LevelInfo:
-    """What a level means (JG §1.1, docs/rules-vekn-penalties.md "Levels"): English and Spanish names, whether
-    the VEKN penalty database records it, and its effect in our own words."""
-
-    level: Level
-    name: str
-    name_es: str
-    recorded: bool
-    effect: str
-    source: str
-
-
-LEVELS: Mapping[Level, LevelInfo] = MappingProxyType(
-    {
-        Level.CAUTION: LevelInfo(
+LEVELS: Mapping[Level, LevelInfo] = LevelTable(
+    Level,
+    (
+        LevelInfo(
             Level.CAUTION,
             "Caution",
             "Advertencia",
-            False,
             _(
                 "Verbal only: explain the rule, the correct procedure and what a repeat brings. "
                 "Not sent to the VEKN database, but the head judge is told so that patterns "
                 "and escalation can be followed."
             ),
             "JG §1.1.1",
+            recorded=False,
         ),
-        Level.WARNING: LevelInfo(
+        LevelInfo(
             Level.WARNING,
             "Warning",
             "Amonestación",
-            True,
             _(
                 "Recorded permanently in the VEKN penalty database; no effect on the score. "
                 "The table may get a time extension (§1.2.4)."
             ),
             "JG §1.1.2",
         ),
-        Level.STANDINGS_ADJUSTMENT: LevelInfo(
+        LevelInfo(
             Level.STANDINGS_ADJUSTMENT,
             "Standings Adjustment",
             "Ajuste en la clasificación",
-            True,
             _(
                 "Recorded permanently; −1 VP on one game (which game depends on when it is "
                 "given, §1.1.3), which may change the table's GW and TP."
             ),
             "JG §1.1.3",
         ),
-        Level.DISQUALIFICATION: LevelInfo(
+        LevelInfo(
             Level.DISQUALIFICATION,
             "Disqualification",
             "Descalificación",
-            True,
             _(
                 "Recorded, always with a Warning; the person leaves the event at once and is "
                 "removed from its standings. A written DQ report is required."
             ),
             "JG §1.1.4",
         ),
-    }
+    ),
+    {
+        Level.CAUTION: pgettext_lazy("VEKN penalty level", "Caution"),
+        Level.WARNING: pgettext_lazy("VEKN penalty level", "Warning"),
+        Level.STANDINGS_ADJUSTMENT: pgettext_lazy("VEKN penalty level", "Standings Adjustment"),
+        Level.DISQUALIFICATION: pgettext_lazy("VEKN penalty level", "Disqualification"),
+    },
 )
+"""What each level means (JG §1.1, docs/rules-vekn-penalties.md "Levels"): names, whether
+the VEKN penalty database records it, and its effect in our own words."""
 
 LADDER: tuple[Level, ...] = (
     Level.CAUTION,
@@ -234,22 +219,10 @@ def ladder_from(baseline: Level) -> tuple[Level, ...]:
     return LADDER[_LADDER_START[Level(baseline)] :]
 
 
-_LEVEL_TEXT = {
-    Level.CAUTION: pgettext_lazy("VEKN penalty level", "Caution"),
-    Level.WARNING: pgettext_lazy("VEKN penalty level", "Warning"),
-    Level.STANDINGS_ADJUSTMENT: pgettext_lazy("VEKN penalty level", "Standings Adjustment"),
-    Level.DISQUALIFICATION: pgettext_lazy("VEKN penalty level", "Disqualification"),
-}
-
-
 def level_text(level: Level | str) -> str:
     """The level's name in the active language (``"Standings Adjustment"`` in English,
     ``"Ajuste en la clasificación"`` in Spanish), for composed explanations."""
-    return str(_LEVEL_TEXT[Level(level)])
-
-
-def _spanish() -> bool:
-    return (get_language() or "").startswith("es")
+    return LEVELS.text(level)
 
 
 def _name(inf: Infraction) -> str:
@@ -532,3 +505,19 @@ class Ruleset:
             return self.catalogue[code]  # type: ignore[index]
         except (KeyError, TypeError):
             raise UnknownInfraction(code, self.code) from None
+
+    def level_words(self, level: str) -> str:
+        """How a VEKN penalty shows ``level`` (a stored code) in the active language: the
+        models' words (:data:`penalties.levels.LEVEL_WORDS`; "warning" is *Amonestación*,
+        JG §1.1.2, a caution *Advertencia*). A code that is not a level is returned as it
+        is."""
+        return level_words(level)
+
+    def infraction_title(self, code: str) -> str:
+        """The infraction's name in the active language (the catalogue's ``name_es`` in
+        Spanish, e.g. ``"3.7"`` → ``"Marked Cards"``); ``""`` for a code this catalogue
+        does not have (a stored row of another revision)."""
+        inf = self.catalogue.get(code)
+        if inf is None:
+            return ""
+        return inf.name_es if _spanish() else inf.name

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
-from enum import StrEnum
 
 from django.utils.translation import gettext
 
+from penalties.levels import TimingCode
 from penalties.vekn_terms import GUIDE
 
 # ---------------------------------------------------------------------------------------
@@ -23,13 +23,9 @@ from penalties.vekn_terms import GUIDE
 # ---------------------------------------------------------------------------------------
 
 
-class Timing(StrEnum):
-    """When a penalty was issued (CONTRACTS §1 ``timing``)."""
-
-    DURING_GAME = "during_game"
-    BETWEEN_ROUNDS = "between_rounds"
-    BEFORE_FIRST_ROUND = "before_first_round"
-    AFTER_LAST_GAME = "after_last_game"
+Timing = TimingCode
+"""When a penalty was issued (CONTRACTS §1 ``timing``): the vocabulary's codes
+(:class:`penalties.levels.TimingCode`), all four of which JG §1.1.3 uses."""
 
 
 @dataclass(frozen=True, slots=True)

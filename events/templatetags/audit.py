@@ -12,6 +12,7 @@ from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext_lazy as _
 
 from events.models import Event, Registration
+from penalties.levels import LEVEL_WORDS, TIMING_WORDS
 
 register = template.Library()
 
@@ -185,21 +186,13 @@ KEY_LABELS = {
 
 
 VALUE_LABELS = {
-    # Penalty timing (penalties.models.Timing), status and levels (Level), registrations.
-    "during_game": _("During a game"),
-    "between_rounds": _("Between rounds"),
-    "before_first_round": _("Before the first round"),
-    "after_last_game": _("After the player's last game"),
+    # Penalty timing and levels: the vocabulary's words (penalties.levels, the models'
+    # choices); penalty status.
+    **{timing.value: word for timing, word in TIMING_WORDS.items()},
     "pending": _("Pending head judge"),
     "confirmed": _("Confirmed"),
     "voided": _("Voided"),
-    "caution": _("Caution"),
-    "warning": _("Warning"),
-    "standings_adjustment": _("Standings adjustment"),
-    "disqualification": _("Disqualification"),
-    "game_loss": _("Game loss"),
-    "suspension": _("Suspension"),
-    "permanent_ban": _("Permanent ban"),
+    **{level.value: word for level, word in LEVEL_WORDS.items()},
 }
 """Words for stored codes shown as audit values (the same texts as the models' choices)."""
 
