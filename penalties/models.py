@@ -280,8 +280,9 @@ class Sanction(models.Model):
     escalation): then it is confirmed at creation."""
 
     class Kind(models.TextChoices):
-        SUSPENSION = "suspension", _("Suspension")
-        PERMANENT_BAN = "permanent_ban", _("Permanent ban")
+        # The two levels that give a sanction (MyL conduct rules §4.1), same codes and words.
+        SUSPENSION = LevelCode.SUSPENSION, LEVEL_WORDS[LevelCode.SUSPENSION]
+        PERMANENT_BAN = LevelCode.PERMANENT_BAN, LEVEL_WORDS[LevelCode.PERMANENT_BAN]
 
     person = models.ForeignKey(
         "events.Person", models.PROTECT, related_name="sanctions", verbose_name=_("person")

@@ -203,3 +203,13 @@ def test_a_penalty_names_its_infraction_from_its_rulesets_catalogue(
 
 def test_the_rulebooks_are_the_two_penalty_registries():
     assert dict(rulebooks.RULESETS) == {**vekn_guide.RULESETS, **myl_rules.RULESETS}
+
+
+def test_a_sanctions_kind_is_one_of_the_levels_that_give_it():
+    """MyL conduct rules §4.1: a suspension or a permanent ban (``Sanction.kind``)."""
+    with translation.override("en"):
+        assert [(v, str(label)) for v, label in models.Sanction.Kind.choices] == [
+            ("suspension", "Suspension"),
+            ("permanent_ban", "Permanent ban"),
+        ]
+    assert set(models.Sanction.Kind.values) <= LEVEL_CODES
