@@ -9,10 +9,12 @@ import random
 
 import pytest
 from django.contrib.messages import get_messages
+from django.http import QueryDict
 from django.urls import reverse
 
 from events import services
 from events import swiss_services as ss
+from events.forms import FinalActionForm, PublishForm, SwapSeatsForm, TossForm
 from events.models import EventRole, PlayerClaim, Registration, Round, Seat
 from events.permissions import Role
 from standings.services import event_standings
@@ -306,6 +308,31 @@ def test_a_myl_toss_names_players_of_this_event(client, myl, stranger):
     response = client.post(manage("toss", event), {"player": [regs[0].pk, stranger.pk]})
     assert said(response) == ["A toss must order two or more players of this event."]
     assert not Registration.objects.filter(toss_position__isnull=False).exists()
+
+
+# --------------------------------------------------------------------------- the forms alone
+def test_flags_ids_and_the_final_steps_clean_to_plain_values():
+    def cleaned(form_class, query):
+        form = form_class(QueryDict(query))
+        return form.cleaned_data if form.is_valid() else None
+
+    assert cleaned(PublishForm, "published=1") == {"published": True}
+    assert cleaned(PublishForm, "published=0") == {"published": False}
+    assert cleaned(PublishForm, "") == {"published": False}
+    assert cleaned(PublishForm, "published=on") is None
+    # The toss keeps the order posted (best first).
+    assert cleaned(TossForm, "player=9&player=3&player=5") == {"player": [9, 3, 5], "mode": ""}
+    assert cleaned(TossForm, "player=3&mode=random")["mode"] == "random"
+    assert cleaned(TossForm, f"player=3&player={2**63}") is None
+    assert cleaned(SwapSeatsForm, f"a=1&b={2**63 - 1}") == {"a": 1, "b": 2**63 - 1}
+    assert cleaned(SwapSeatsForm, "a=1&b=1e3") is None
+    assert cleaned(FinalActionForm, "action=place&player=4&position=0") == {
+        "action": "place",
+        "player": 4,
+        "position": 0,
+    }
+    assert cleaned(FinalActionForm, "action=draw")["action"] == "draw"
+    assert cleaned(FinalActionForm, "action=first") is None
 
 
 # --------------------------------------------------------------------------- the code
