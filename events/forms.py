@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from events import rulesets
 from events.limits import FREE_TEXT_MAX_LENGTH
-from events.models import Event
+from events.models import Event, Registration
 from events.permissions import Role
 from events.presets import PRESETS
 
@@ -285,3 +285,201 @@ class SignupForm(UserCreationForm):
         help_texts = {
             "email": _("Optional: only used to reset your password; never shown publicly."),
         }
+
+
+# ---------------------------------------------------------------- staff actions
+# The buttons and small forms of the staff pages (``events.views_manage``,
+# ``events.views_swiss``). Each cleans what its page posts into plain values; a form that
+# is not valid means a crafted or stale post, and the view answers with its message.
+# Their choices are button values, never shown: their labels are not translated.
+
+DB_ID = {"min_value": 1, "max_value": 2**63 - 1}
+"""The range of a database id a form may name: a positive integer that fits a bigint
+(a larger one would make the database raise an overflow error)."""
+
+
+class FlagField(forms.TypedChoiceField):
+    """An on/off button value: ``"1"`` is on, ``"0"`` or nothing is off, anything else
+    is not valid."""
+
+    def __init__(self, **kwargs):
+        super().__init__(
+            choices=(("0", "0"), ("1", "1")),
+            coerce=lambda value: value == "1",
+            required=False,
+            empty_value=False,
+            **kwargs,
+        )
+
+
+class IdListField(forms.Field):
+    """An id repeated under one name (``<input type="hidden" name="player">`` once per
+    player): the ids as ``list[int]`` in the order posted, each in ``DB_ID``'s range."""
+
+    widget = forms.MultipleHiddenInput
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.item = forms.IntegerField(**DB_ID)
+
+    def to_python(self, value):
+        if not value:
+            return []
+        if not isinstance(value, (list, tuple)):
+            value = [value]
+        return [self.item.clean(item) for item in value]
+
+
+class ClaimDecisionForm(forms.Form):
+    """Confirm (``approve``) or reject an account's claim (``events.people.decide_claim``)."""
+
+    decision = forms.ChoiceField(choices=(("approve", "approve"), ("reject", "reject")))
+
+    @property
+    def approve(self) -> bool:
+        return self.cleaned_data["decision"] == "approve"
+
+
+class PlayerStatusForm(forms.Form):
+    """A registration's new status from the players page: registered, checked in or
+    dropped (a disqualification is a penalty, ``events.services.set_status``)."""
+
+    status = forms.ChoiceField(
+        choices=[
+            (value, label)
+            for value, label in Registration.Status.choices
+            if value != Registration.Status.DISQUALIFIED
+        ]
+    )
+
+
+class SwapSeatsForm(forms.Form):
+    """Two players of a round whose seats a judge exchanges: their registration ids
+    (``events.services.swap_seats`` checks that both sit in the round)."""
+
+    a = forms.IntegerField(**DB_ID)
+    b = forms.IntegerField(**DB_ID)
+
+
+class PublishForm(forms.Form):
+    """Publish (``published=1``) or hide (``0``) a round's seating or the standings."""
+
+    published = FlagField()
+
+
+class RematchesForm(forms.Form):
+    """Pair a Mitos y Leyendas round allowing rematches (``allow_rematches=1``), or not."""
+
+    allow_rematches = FlagField()
+
+
+class TossForm(forms.Form):
+    """A toss of tied players (TR §3.1): their registration ids, best first, and whether
+    to draw the order at random (``mode=random``) or record it as posted
+    (``events.services.record_toss`` checks they are two or more players of the event)."""
+
+    RANDOM, RECORD = "random", "record"
+
+    player = IdListField(required=False)  # none: the service's "two or more players"
+    mode = forms.ChoiceField(choices=((RANDOM, RANDOM), (RECORD, RECORD)), required=False)
+
+    @property
+    def random(self) -> bool:
+        return self.cleaned_data["mode"] == self.RANDOM
+
+
+class FinalActionForm(forms.Form):
+    """One step of the VEKN final's page (TR §3.1.3): ``start`` the final, ``place`` a
+    finalist's card (``player``, ``position`` in the row, 0 = left end), ``undo`` the last
+    step, name the ``first`` player, or ``draw`` them at random. The services check the
+    turn, the finalists and the row's length."""
+
+    START, PLACE, UNDO, FIRST, DRAW = "start", "place", "undo", "first", "draw"
+    NEEDS = {PLACE: ("player", "position"), FIRST: ("player",)}
+
+    action = forms.ChoiceField(
+        choices=((START, START), (PLACE, PLACE), (UNDO, UNDO), (FIRST, FIRST), (DRAW, DRAW))
+    )
+    player = forms.IntegerField(required=False, **DB_ID)
+    position = forms.IntegerField(required=False, min_value=0)
+
+    def clean(self):
+        data = super().clean()
+        for name in self.NEEDS.get(data.get("action"), ()):
+            if data.get(name) is None and name not in self.errors:
+                self.add_error(name, self.fields[name].error_messages["required"])
+        return data
+
+
+class StaffRemoveForm(forms.Form):
+    """The "Remove" button of the staff page: the id of the event role to remove, or
+    nothing when the page's other form (``StaffForm``) was posted."""
+
+    remove = forms.IntegerField(required=False, **DB_ID)
+
+
+class VersionedForm(forms.Form):
+    """A result form: ``version`` is the table's version the page was loaded with (the
+    services answer ``ConflictError`` when someone saved in between)."""
+
+    version = forms.IntegerField(min_value=0, max_value=2**63 - 1)
+
+    @property
+    def stale(self) -> bool:
+        """Not valid because ``version`` is missing or not a version: the page is out of
+        date (or the post crafted)."""
+        return "version" in self.errors
+
+    def first_error(self) -> str:
+        """The first field's error of a form that is not valid."""
+        return next(str(e) for errors in self.errors.values() for e in errors)
+
+    def submitted(self, names) -> list[str]:
+        """The values posted under ``names`` as typed (``""`` when absent), to show them
+        again."""
+        return [self[name].data or "" for name in names]
+
+
+class ResultSheetForm(VersionedForm):
+    """A VEKN table's result sheet: one ``vp_<seat>`` text per seat, in seat order
+    (parsed by ``events.services.parse_vp``, checked by ``save_results``), and a judge's
+    ``override_reason`` for an impossible sheet (its length is checked by the service)."""
+
+    override_reason = forms.CharField(required=False)
+
+    def __init__(self, *args, seats: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.names = [f"vp_{i}" for i in range(1, seats + 1)]
+        for name in self.names:
+            self.fields[name] = forms.CharField(required=False)
+
+    def values(self) -> list[str]:
+        """The VP texts as typed, one per seat."""
+        return self.submitted(self.names)
+
+    def cleaned_values(self) -> list[str]:
+        return [self.cleaned_data[name] for name in self.names]
+
+
+class MatchResultForm(VersionedForm):
+    """A Mitos y Leyendas match's result as a judge enters it: the games each player won
+    (``games_1``, ``games_2``, parsed by ``events.swiss_services.parse_games``)."""
+
+    NAMES = ("games_1", "games_2")
+
+    games_1 = forms.CharField(required=False)
+    games_2 = forms.CharField(required=False)
+
+    def values(self) -> list[str]:
+        return self.submitted(self.NAMES)
+
+    def cleaned_values(self) -> list[str]:
+        return [self.cleaned_data[name] for name in self.NAMES]
+
+
+class PlayerResultForm(VersionedForm):
+    """A player's own match result (``events.views_swiss.my_match``): their games
+    (``own``) and their opponent's (``opponent``)."""
+
+    own = forms.CharField(required=False)
+    opponent = forms.CharField(required=False)

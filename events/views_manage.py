@@ -17,9 +17,17 @@ from events.audit import audit
 from events.errors import ConflictError, UserError
 from events.forms import (
     AddPlayerForm,
+    ClaimDecisionForm,
     EventCreateForm,
     EventSettingsForm,
+    FinalActionForm,
+    PlayerStatusForm,
+    PublishForm,
+    ResultSheetForm,
     StaffForm,
+    StaffRemoveForm,
+    SwapSeatsForm,
+    TossForm,
     preset_initial,
 )
 from events.models import AuditLog, EventRole, PlayerClaim, Registration, Seat, Table
@@ -34,14 +42,6 @@ from standings.tables import StandingsTable
 
 def _back(event, name="dashboard", **kwargs):
     return redirect(reverse(f"manage:{name}", kwargs={"slug": event.slug, **kwargs}))
-
-
-def _db_int(value) -> int:
-    """An id from a form: a positive integer that fits the database; ``ValueError`` else."""
-    number = int(str(value))
-    if not 0 < number < 2**63:
-        raise ValueError(value)
-    return number
 
 
 def _fail(request, exc: UserError):
@@ -171,8 +171,12 @@ def _account_links(event, request):
 def claim_decide(request, event, claim_id):
     """Confirm or reject an account's claim to a person registered in this event."""
     claim = get_object_or_404(_event_claims(event, request.user), pk=claim_id)
+    form = ClaimDecisionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Incomplete form: try again."))
+        return _back(event, "players")
     try:
-        people.decide_claim(claim, request.POST.get("decision") == "approve", request.user, event)
+        people.decide_claim(claim, form.approve, request.user, event)
     except UserError as exc:
         _fail(request, exc)
     return _back(event, "players")
@@ -224,10 +228,14 @@ def player_add(request, event):
 @require_POST
 def player_status(request, event, reg_id):
     reg = get_object_or_404(Registration, pk=reg_id, event=event)
-    try:
-        services.set_status(reg, request.POST.get("status", ""), request.user)
-    except UserError as exc:
-        _fail(request, exc)
+    form = PlayerStatusForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Unknown status."))
+    else:
+        try:
+            services.set_status(reg, form.cleaned_data["status"], request.user)
+        except UserError as exc:
+            _fail(request, exc)
     if request.htmx:
         reg.refresh_from_db()
         reg.sanctions = sanctions_of_players(event).get(reg.person_id, [])
@@ -310,14 +318,13 @@ def round_swap(request, event, number):
     if own := rulesets.of(event).manage_page("round_swap"):
         return own(request, event, number)
     rnd = round_or_404(event, number)
-    try:
-        a, b = _db_int(request.POST.get("a")), _db_int(request.POST.get("b"))
-    except ValueError:
+    form = SwapSeatsForm(request.POST)
+    if not form.is_valid():
         messages.error(request, _("Choose two players."))
         return _back(event, "round", number=number)
     before = services.seating_score(rnd)
     try:
-        services.swap_seats(rnd, a, b, request.user)
+        services.swap_seats(rnd, form.cleaned_data["a"], form.cleaned_data["b"], request.user)
     except UserError as exc:
         _fail(request, exc)
     else:
@@ -334,15 +341,18 @@ def round_swap(request, event, number):
 @require_POST
 def round_publish(request, event, number):
     rnd = round_or_404(event, number)
-    published = request.POST.get("published") == "1"
+    back = _back(event, "final") if rnd.is_final else _back(event, "round", number=number)
+    form = PublishForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Incomplete form: try again."))
+        return back
+    published = form.cleaned_data["published"]
     services.set_seating_published(rnd, published, request.user)
     if rulesets.of(event).pairs_matches:
         messages.success(request, _("Pairings published.") if published else _("Pairings hidden."))
     else:
         messages.success(request, _("Seating published.") if published else _("Seating hidden."))
-    if rnd.is_final:
-        return _back(event, "final")
-    return _back(event, "round", number=number)
+    return back
 
 
 # ---------------------------------------------------------------- results
@@ -389,23 +399,25 @@ def table_result(request, event, number, table_number):
     table = _table(event, number, table_number)
     if request.method != "POST":
         return render(request, "manage/result.html", _result_context(request, event, table))
-    seats = table.seats.count()
-    values = [request.POST.get(f"vp_{i}", "") for i in range(1, seats + 1)]
-    override = request.POST.get("override_reason", "").strip()
+    form = ResultSheetForm(request.POST, seats=table.seats.count())
+    values = form.values()
+    if not form.is_valid():
+        if form.stale:
+            messages.error(request, _("The form is out of date: reload the page."))
+            return redirect(request.path)
+        ctx = _result_context(request, event, table, values=values, error=form.first_error())
+        return render(request, "manage/result.html", ctx, status=400)
+    override = form.cleaned_data["override_reason"]
     try:
-        version = int(request.POST.get("version", ""))
-        parsed = [services.parse_vp(v) for v in values]
+        parsed = [services.parse_vp(v) for v in form.cleaned_values()]
         outcome = services.save_results(
             table,
             parsed,
-            version=version,
+            version=form.cleaned_data["version"],
             actor=request.user,
             override_reason=override,
             may_override=P.OVERRIDE_RESULTS in request.event_permissions,
         )
-    except ValueError:
-        messages.error(request, _("The form is out of date: reload the page."))
-        return redirect(request.path)
     except ConflictError as exc:
         table.refresh_from_db()
         ctx = _result_context(request, event, table, error=str(exc))
@@ -433,8 +445,7 @@ def table_check(request, event, number, table_number):
     if own := rulesets.of(event).manage_page("table_check"):
         return own(request, event, number, table_number)
     table = _table(event, number, table_number)
-    seats = table.seats.count()
-    values = [request.POST.get(f"vp_{i}", "") for i in range(1, seats + 1)]
+    values = ResultSheetForm(request.POST, seats=table.seats.count()).values()
     ctx = _result_context(request, event, table, values=values)
     return render(request, "manage/result.html#check", ctx)
 
@@ -470,16 +481,17 @@ def standings(request, event):
 @staff_required(P.RUN_FINAL)
 @require_POST
 def toss(request, event):
-    ids = request.POST.getlist("player")
+    form = TossForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose the tied players."))
+        return _back(event, "standings")
+    ids = form.cleaned_data["player"]
     try:
-        ids = [_db_int(i) for i in ids]
-        if request.POST.get("mode") == "random":
+        if form.random:
             order = services.random_toss(event, ids, request.user)
         else:
             services.record_toss(event, ids, request.user)
             order = ids
-    except ValueError:
-        messages.error(request, _("Choose the tied players."))
     except UserError as exc:
         _fail(request, exc)
     else:
@@ -490,7 +502,11 @@ def toss(request, event):
 @staff_required(P.PUBLISH)
 @require_POST
 def publish_standings(request, event):
-    published = request.POST.get("published") == "1"
+    form = PublishForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Incomplete form: try again."))
+        return _back(event, "standings")
+    published = form.cleaned_data["published"]
     services.set_standings_published(event, published, request.user)
     messages.success(request, _("Standings published.") if published else _("Standings hidden."))
     return _back(event, "standings")
@@ -502,31 +518,29 @@ def final(request, event):
         return own(request, event)
     final_round = event.rounds.filter(is_final=True).first()
     if request.method == "POST":
-        action = request.POST.get("action")
+        form = FinalActionForm(request.POST)
+        if not form.is_valid():
+            unknown = "action" in form.errors
+            messages.error(
+                request, _("Unknown action.") if unknown else _("Incomplete form: try again.")
+            )
+            return _back(event, "final")
+        action, data = form.cleaned_data["action"], form.cleaned_data
         try:
-            if action == "start":
+            if action == form.START:
                 services.start_final(event, request.user)
             elif final_round is None:
                 raise UserError(_("Start the final first."))
-            elif action == "place":
+            elif action == form.PLACE:
                 services.place_final_card(
-                    final_round,
-                    int(request.POST["player"]),
-                    int(request.POST["position"]),
-                    request.user,
+                    final_round, data["player"], data["position"], request.user
                 )
-            elif action == "undo":
+            elif action == form.UNDO:
                 services.undo_final_card(final_round, request.user)
-            elif action == "first":
-                services.set_first_player(
-                    final_round, _db_int(request.POST["player"]), request.user
-                )
-            elif action == "draw":
+            elif action == form.FIRST:
+                services.set_first_player(final_round, data["player"], request.user)
+            else:  # form.DRAW
                 services.draw_first_player(final_round, request.user)
-            else:
-                raise UserError(_("Unknown action."))
-        except (KeyError, ValueError):
-            messages.error(request, _("Incomplete form: try again."))
         except UserError as exc:
             _fail(request, exc)
         return _back(event, "final")
@@ -620,11 +634,10 @@ def audit_log(request, event):
 def staff(request, event):
     form = StaffForm(request.POST or None)
     if request.method == "POST":
-        if request.POST.get("remove"):
-            try:
-                role_id = _db_int(request.POST["remove"])
-            except ValueError:
-                raise Http404 from None
+        removal = StaffRemoveForm(request.POST)
+        if not removal.is_valid():
+            raise Http404("No such role")
+        if role_id := removal.cleaned_data["remove"]:
             role = EventRole.objects.filter(pk=role_id, event=event).first()
             if role is None:
                 raise Http404

@@ -23,6 +23,7 @@ from events import rulesets, sanctions
 from events import swiss_services as ss
 from events.access import round_or_404, staff_required, user_permissions
 from events.errors import ConflictError, UserError
+from events.forms import MatchResultForm, PlayerResultForm, RematchesForm
 from events.models import Event, Registration, Seat, Table
 from events.permissions import Permission as P
 from standings import myl
@@ -266,18 +267,20 @@ def match_page(request, event, number, table_number):
     table = get_object_or_404(Table.objects.select_related("round"), round=rnd, number=table_number)
     if request.method != "POST":
         return render(request, "swiss/match.html", _match_context(request, event, table))
-    values = [request.POST.get("games_1", ""), request.POST.get("games_2", "")]
+    form = MatchResultForm(request.POST)
+    values = form.values()
+    if not form.is_valid():
+        if form.stale:
+            messages.error(request, _("The form is out of date: reload the page."))
+            return redirect(request.path)
+        ctx = _match_context(request, event, table, games=values, error=form.first_error())
+        return render(request, "swiss/match.html", ctx, status=400)
     try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        messages.error(request, _("The form is out of date: reload the page."))
-        return redirect(request.path)
-    try:
-        games = [ss.parse_games(v) for v in values]
+        games = [ss.parse_games(v) for v in form.cleaned_values()]
         ss.save_match_result(
             table,
             games,
-            version=version,
+            version=form.cleaned_data["version"],
             actor=request.user,
             may_correct=P.OVERRIDE_RESULTS in request.event_permissions,
         )
@@ -311,7 +314,11 @@ def pair_view(request, event):
     """Pair the next Swiss round. ``allow_rematches=1`` (head judge or organiser: the
     ``run_final`` permission) pairs it with the fewest possible rematches."""
     _require_myl(event)
-    allow = request.POST.get("allow_rematches") == "1"
+    form = RematchesForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Incomplete form: try again."))
+        return _back(event)
+    allow = form.cleaned_data["allow_rematches"]
     if allow and P.RUN_FINAL not in request.event_permissions:
         messages.error(request, _("Only the head judge or the organiser can allow rematches."))
         return _back(event)
@@ -328,7 +335,11 @@ def repair_view(request, event, number):
     """Pair the last Swiss round again (no result entered yet)."""
     _require_myl(event)
     rnd = round_or_404(event, number)
-    allow = request.POST.get("allow_rematches") == "1"
+    form = RematchesForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Incomplete form: try again."))
+        return _back(event, "round", number=number)
+    allow = form.cleaned_data["allow_rematches"]
     if allow and P.RUN_FINAL not in request.event_permissions:
         messages.error(request, _("Only the head judge or the organiser can allow rematches."))
         return _back(event, "round", number=number)
@@ -362,6 +373,23 @@ def top_cut(request, event):
 
 
 # ---------------------------------------------------------------- players
+def _save_own_result(request, reg, form: PlayerResultForm) -> None:
+    """Save a player's own result (``my_match``) from their valid form and say how it
+    went."""
+    try:
+        own = ss.parse_games(form.cleaned_data["own"])
+        other = ss.parse_games(form.cleaned_data["opponent"])
+        if own is None or other is None:
+            raise UserError(_("Enter the games of both players."))
+        ss.player_save_result(
+            reg, own, other, version=form.cleaned_data["version"], actor=request.user
+        )
+    except UserError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Result saved: %(a)s–%(b)s.") % {"a": own, "b": other})
+
+
 @login_required
 def my_match(request, slug):
     """The signed-in player's current match in a MyL event, where they enter its result
@@ -380,20 +408,12 @@ def my_match(request, slug):
         return render(request, "swiss/my_match.html", ctx)
     seat = ss.current_match(event, reg)
     if request.method == "POST" and seat is not None:
-        try:
-            own = ss.parse_games(request.POST.get("own", ""))
-            other = ss.parse_games(request.POST.get("opponent", ""))
-            if own is None or other is None:
-                raise UserError(_("Enter the games of both players."))
-            ss.player_save_result(
-                reg, own, other, version=int(request.POST.get("version", "")), actor=request.user
-            )
-        except ValueError:
-            messages.error(request, _("The form is out of date: reload the page."))
-        except UserError as exc:
-            messages.error(request, str(exc))
+        form = PlayerResultForm(request.POST)
+        if not form.is_valid():
+            stale = _("The form is out of date: reload the page.")
+            messages.error(request, stale if form.stale else form.first_error())
         else:
-            messages.success(request, _("Result saved: %(a)s–%(b)s.") % {"a": own, "b": other})
+            _save_own_result(request, reg, form)
         return redirect(reverse("events:my-match", args=[event.slug]))
     if seat is not None:
         seats = list(Seat.objects.filter(table=seat.table).select_related("registration__person"))
