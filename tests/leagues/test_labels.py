@@ -134,3 +134,24 @@ def test_waiting_texts_of_missing_positions_are_translated():
     with translation.override("es"):
         assert waiting_label(missing) != "no 9th of Primera A: staff decision"
         assert waiting_label(table) != "the primera_a table"
+
+
+def test_a_reason_is_its_english_text_in_json_and_keeps_its_code():
+    """The API emits the rules' texts as plain strings; pages read the code and params."""
+    import copy
+    import json
+    import pickle
+
+    from leagues.rules.texts import Reason
+
+    zone = bracket_rules.better_of(
+        "primera_b", bracket_rules.loser("psf1"), bracket_rules.loser("psf2")
+    ).label
+    assert isinstance(zone, Reason) and zone.code == "source_better_of"
+    assert json.dumps({"fed_from": zone}) == (
+        '{"fed_from": "better-placed in Primera B of (loser of psf1, loser of psf2)"}'
+    )
+    for again in (pickle.loads(pickle.dumps(zone)), copy.deepcopy(zone)):
+        assert again == zone and again.params["teams"][1].params == {"tie": "psf2"}
+    with translation.override("en"):
+        assert str(labels.label(zone)) == zone
