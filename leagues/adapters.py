@@ -68,12 +68,13 @@ LEAGUE_TIES = frozenset(t.id for t in bracket_rules.league_post_season().ties)
 """Tie ids of the ANFPES league post-season (both divisions)."""
 
 
-def league_final_phase(kind: str, staff_choices: Mapping | None, tie_ids: Iterable[str]) -> bool:
+def league_final_phase(kind: str, cup: bool, tie_ids: Iterable[str]) -> bool:
     """Whether a competition is a league final phase, where every match must be streamed
     (ANFPES T24 §1.4 ¶5): a ``knockout`` that is not a cup knockout created in the app
-    (``staff_choices["cup"]``) and whose tie ids (a match without one: its own id) are all
-    ANFPES league post-season ties (:data:`LEAGUE_TIES`). Cup knockouts are not (§2.2)."""
-    if kind != "knockout" or (staff_choices or {}).get("cup"):
+    (``cup``: it has a stored cup setup, :func:`leagues.staff_decisions.is_cup`) and whose
+    tie ids (a match without one: its own id) are all ANFPES league post-season ties
+    (:data:`LEAGUE_TIES`). Cup knockouts are not (§2.2)."""
+    if kind != "knockout" or cup:
         return False
     tie_ids = set(tie_ids)
     return bool(tie_ids) and tie_ids <= LEAGUE_TIES
@@ -130,9 +131,13 @@ def rule_match(row: Mapping[str, Any], *, prefix: str = "") -> season_rules.Matc
     return match
 
 
-def rule_match_of(match, *, prefix: str = "") -> season_rules.Match:
-    """A stored :class:`leagues.models.Match` instance (its ``home`` and ``away`` loaded)
-    as :func:`rule_match` gives its ``values()`` row."""
+def rule_match_of(match, *, prefix: str = "", codes: Mapping | None = None) -> season_rules.Match:
+    """A stored :class:`leagues.models.Match` instance as :func:`rule_match` gives its
+    ``values()`` row: its teams' codes from ``codes`` (team pk → code) when given, else
+    from its loaded ``home`` and ``away``."""
     row = {name: getattr(match, name) for name in MATCH_FIELDS if "__" not in name and name != "pk"}
-    row |= {"home__code": match.home.code, "away__code": match.away.code}
+    if codes is not None:
+        row |= {"home__code": codes[match.home_id], "away__code": codes[match.away_id]}
+    else:
+        row |= {"home__code": match.home.code, "away__code": match.away.code}
     return rule_match(row, prefix=prefix)

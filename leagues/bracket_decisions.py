@@ -2,8 +2,8 @@
 a tie awarded by the tribunal (:func:`award_tie`), a third match's host
 (:func:`set_third_match_home`), the Final Four switch (:func:`set_final_four`) and the
 relegation list (:func:`set_relegation`). Each is permission-checked, needs a reason, is
-audited and is read back by :func:`leagues.brackets.competition_bracket`
-(``Competition.staff_choices``). ANFPES T24 §1.1.4–§1.1.6, §V ¶3, §2.2.
+audited, stored as :class:`leagues.models.StaffDecision` rows and read back by kind
+(:mod:`leagues.staff_decisions`) by :func:`leagues.brackets.competition_bracket`. ANFPES T24 §1.1.4–§1.1.6, §V ¶3, §2.2.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text
-from leagues import labels
+from leagues import labels, staff_decisions
 from leagues.access import LeaguePermission, require
 from leagues.brackets import (
     _A_SPEC,
@@ -36,6 +36,7 @@ from leagues.models import (
 )
 from leagues.rules import brackets as bracket_rules
 from leagues.rules.errors import LeagueRuleError
+from leagues.staff_decisions import Kind
 
 __all__ = [
     "RELEGATION_PLACES",
@@ -67,7 +68,7 @@ def set_final_four(competition, actor, *, final_four: bool, reason: str):
             .exists()
         ):
             raise UserError(_("The semi-finals are being played already."))
-        comp.save_staff_choices({**comp.staff_choices, "final_four": bool(final_four)}, by=actor)
+        staff_decisions.decide(comp, Kind.FINAL_FOUR, bool(final_four), by=actor)
         return {"final_four": bool(final_four)}
 
     return _choose(
@@ -84,7 +85,9 @@ def set_final_four(competition, actor, *, final_four: bool, reason: str):
 def _choose(competition: Competition, actor, permission, action: str, reason: str, change):
     """Run ``change(competition, doc)`` under a lock on the competition (its bracket
     document ``doc`` fresh; it stores its decision rows), then audit ``action`` with the
-    reason. ``change`` returns the audit's ``after`` and raises ``UserError``."""
+    reason. ``change`` returns the audit's ``after`` and raises ``UserError``; the audit's
+    ``before`` holds the same kinds as they were stored (:func:`leagues.staff_decisions.
+    stored`)."""
 
     reason = check_free_text(reason, _("Reason"), field="reason").strip()
     with transaction.atomic():
@@ -96,7 +99,7 @@ def _choose(competition: Competition, actor, permission, action: str, reason: st
             raise UserError(_("Give the reason for the decision."), field="reason")
         if competition.kind != Competition.Kind.KNOCKOUT:
             raise UserError(_("Only a knockout has a bracket."))
-        before = dict(competition.staff_choices or {})
+        before = {kind: staff_decisions.stored(competition, kind) for kind in Kind.values}
         after = change(competition, competition_bracket(competition))
         audit(
             None,
@@ -136,8 +139,8 @@ def _slot_candidates(competition: Competition, doc: dict) -> set[str]:
     positions it is drawn from: a Conference Lag team is not a Champagne League knockout
     team, §2.2); any other knockout — its entries and the teams of its matches."""
 
-    cup = (competition.staff_choices or {}).get("cup")
-    if isinstance(cup, dict):
+    cup = staff_decisions.cup_setup(competition)
+    if cup is not None:
         return {code for order in cup.get("standings", {}).values() for code in order}
     tie_ids = {t["id"] for t in doc["ties"]}
     if known_spec(tie_ids) is not None:
@@ -172,7 +175,6 @@ def set_bracket_slot(competition, actor, *, tie: str, side: str, team: str, reas
             raise UserError(
                 _("%(tie)s has matches already: correct or void them instead.") % {"tie": tie}
             )
-        slots = dict((comp.staff_choices or {}).get("slots") or {})
         if team:
             team_name = comp.season.teams.filter(code=team).values_list("name", flat=True).first()
             if team_name is None:
@@ -197,11 +199,10 @@ def set_bracket_slot(competition, actor, *, tie: str, side: str, team: str, reas
                                 "stage": labels.stage_label(other["stage"], other["stage"]),
                             }
                         )
-            slots[f"{tie}.{side}"] = team
+            staff_decisions.decide(comp, Kind.SLOTS, team, key=f"{tie}.{side}", by=actor)
         else:
-            slots.pop(f"{tie}.{side}", None)
-        comp.save_staff_choices({**comp.staff_choices, "slots": slots}, by=actor)
-        return {"slots": slots}
+            staff_decisions.withdraw(comp, Kind.SLOTS, key=f"{tie}.{side}")
+        return {"slots": staff_decisions.stored(comp, Kind.SLOTS) or {}}
 
     return _choose(
         competition,
@@ -220,15 +221,14 @@ def award_tie(competition, actor, *, tie: str, team: str, reason: str):
 
     The tie's legs still to play are not to be played any more: they become ``void``
     (no report form, out of the players' to-do and overdue queues), their open result
-    reports are rejected, and their ids are kept in ``staff_choices["award_voided"]``
-    (and the audit); withdrawing the award puts those legs back to be played
+    reports are rejected, and their ids are kept (:func:`leagues.staff_decisions.
+    award_voided`, and the audit); withdrawing the award puts those legs back to be played
     **[choice]**."""
 
     def change(comp, doc):
         found = _tie_of(doc, tie)
-        choices = comp.staff_choices or {}
-        awards = dict(choices.get("awards") or {})
-        voided = {k: list(v) for k, v in (choices.get("award_voided") or {}).items()}
+        awards = staff_decisions.awards(comp)
+        voided = staff_decisions.award_voided(comp)
         rejected = []
         if team:
             awards[tie] = _tie_team(found, team)
@@ -248,8 +248,10 @@ def award_tie(competition, actor, *, tie: str, team: str, reason: str):
             )
             Match.objects.filter(pk__in=[m.pk for m in legs]).update(status=Match.Status.VOID)
             codes = sorted({*voided.get(tie, ()), *(m.code for m in legs)})
+            staff_decisions.decide(comp, Kind.AWARDS, awards[tie], key=tie, by=actor)
             if codes:
                 voided[tie] = codes
+                staff_decisions.decide(comp, Kind.AWARD_VOIDED, codes, key=tie, by=actor)
         else:
             # The next tie was drawn with the awarded team: withdrawing would leave it
             # there while this tie is replayed (as set_bracket_slot, refused).
@@ -269,10 +271,11 @@ def award_tie(competition, actor, *, tie: str, team: str, reason: str):
                 )
             awards.pop(tie, None)
             codes = voided.pop(tie, [])
+            staff_decisions.withdraw(comp, Kind.AWARDS, key=tie)
+            staff_decisions.withdraw(comp, Kind.AWARD_VOIDED, key=tie)
             comp.matches.filter(code__in=codes, status=Match.Status.VOID).update(
                 status=Match.Status.SCHEDULED
             )
-        comp.save_staff_choices({**choices, "awards": awards, "award_voided": voided}, by=actor)
         after = {"awards": awards, "award_voided": voided}
         if team and rejected:  # the audit names the players' reports it closed
             after["reports_rejected"] = rejected
@@ -301,10 +304,8 @@ def set_third_match_home(competition, actor, *, tie: str, team: str, reason: str
             if third.home.code != team:
                 third.home, third.away = third.away, third.home
                 third.save(update_fields=["home", "away"])
-        homes = dict((comp.staff_choices or {}).get("third_homes") or {})
-        homes[tie] = team
-        comp.save_staff_choices({**comp.staff_choices, "third_homes": homes}, by=actor)
-        return {"third_homes": homes}
+        staff_decisions.decide(comp, Kind.THIRD_HOMES, team, key=tie, by=actor)
+        return {"third_homes": staff_decisions.third_match_hosts(comp)}
 
     return _choose(
         competition,
@@ -383,13 +384,12 @@ def set_relegation(season: Season, actor, *, teams, reason: str) -> Competition:
                 )
             except LeagueRuleError as exc:
                 raise UserError(_problems(exc)) from None
-        before = (primera_a.staff_choices or {}).get("relegation")
-        choices = dict(primera_a.staff_choices or {})
+        before = staff_decisions.stored(primera_a, Kind.RELEGATION)
         if codes:
-            choices["relegation"] = {"teams": codes, "reason": reason}
+            value = {"teams": codes, "reason": reason}
+            staff_decisions.decide(primera_a, Kind.RELEGATION, value, by=actor)
         else:
-            choices.pop("relegation", None)
-        primera_a.save_staff_choices(choices, by=actor)
+            staff_decisions.withdraw(primera_a, Kind.RELEGATION)
         audit(
             None,
             actor,

@@ -42,7 +42,7 @@ from dataclasses import dataclass, replace
 from django.db.models import F
 
 from events.models import AuditLog
-from leagues import labels
+from leagues import labels, staff_decisions
 from leagues.adapters import LEAGUE_TIES, MATCH_FIELDS, league_final_phase, rule_match
 from leagues.models import (
     Competition,
@@ -309,7 +309,7 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
     spec = known_spec(ties)
     cup = _cup_setup(competition) if spec is None else None
     problems: list[str] = []
-    staff_slots, awards, staff_thirds = _staff_choices(competition)
+    staff_slots, awards, staff_thirds = _bracket_inputs(competition)
     if spec is not None:
         if not final_four_of(competition):
             spec = _without_final_four(spec)
@@ -395,8 +395,9 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
 def final_four_of(competition: Competition) -> bool:
     """Whether Primera A's semi-finals are a Final Four on one day (ANFPES T24 §1.1.4);
     staff can switch it off (§1.1.6) when closing the regular phase or later
-    (:func:`leagues.bracket_decisions.set_final_four`). Stored in ``staff_choices["final_four"]``, default on."""
-    return (competition.staff_choices or {}).get("final_four", True) is not False
+    (:func:`leagues.bracket_decisions.set_final_four`). A staff decision
+    (:func:`leagues.staff_decisions.final_four`), on by default."""
+    return staff_decisions.final_four(competition)
 
 
 def _without_final_four(spec: bracket_rules.BracketSpec) -> bracket_rules.BracketSpec:
@@ -524,7 +525,7 @@ def is_league_final_phase(competition: Competition) -> bool:
     if competition.kind != Competition.Kind.KNOCKOUT:
         return False
     ids = {tie or code for tie, code in competition.matches.values_list("tie", "code")}
-    return league_final_phase(competition.kind, competition.staff_choices, ids)
+    return league_final_phase(competition.kind, staff_decisions.is_cup(competition), ids)
 
 
 def requires_stream(match: Match, *, final_phase: bool | None = None) -> bool:
@@ -629,11 +630,11 @@ def cup_stage_name(code: str) -> str:
 
 
 def _cup_setup(competition: Competition):
-    """``(spec, standings)`` of a cup knockout created in the app (its ``staff_choices``
-    ``"cup"``: the bracket specification and the seeding rankings, stored when it was
-    created), else ``None``."""
-    cup = (competition.staff_choices or {}).get("cup")
-    if not isinstance(cup, dict):
+    """``(spec, standings)`` of a cup knockout created in the app (its stored setup,
+    :func:`leagues.staff_decisions.cup_setup`: the bracket specification and the seeding
+    rankings, stored when it was created), else ``None``."""
+    cup = staff_decisions.cup_setup(competition)
+    if cup is None:
         return None
     legs = cup.get("legs", 2)
     if cup.get("spec") == "drawn":
@@ -651,12 +652,12 @@ def _cup_setup(competition: Competition):
     return spec, standings
 
 
-def _staff_choices(competition: Competition) -> tuple[dict, dict, dict]:
-    """Staff slots ``{(tie, side): team}``, tribunal awards ``{tie: team}`` and chosen
-    third-match hosts ``{tie: team}`` stored on the competition."""
-    choices = competition.staff_choices or {}
-    slots = {}
-    for key, team in (choices.get("slots") or {}).items():
-        tie_id, _sep, side = key.rpartition(".")
-        slots[(tie_id, side)] = team
-    return slots, dict(choices.get("awards") or {}), dict(choices.get("third_homes") or {})
+def _bracket_inputs(competition: Competition) -> tuple[dict, dict, dict]:
+    """The staff decisions the bracket rules take as inputs: slots ``{(tie, side): team}``
+    (``overrides``), tribunal awards ``{tie: team}`` and chosen third-match hosts ``{tie:
+    team}`` (:mod:`leagues.staff_decisions`)."""
+    return (
+        staff_decisions.slots(competition),
+        staff_decisions.awards(competition),
+        staff_decisions.third_match_hosts(competition),
+    )

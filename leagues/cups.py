@@ -19,6 +19,7 @@ from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text
 from events.models import AuditLog
+from leagues import staff_decisions
 from leagues.access import LeaguePermission, require
 from leagues.adapters import rule_match
 from leagues.brackets import PRIMERA_A, PRIMERA_B, _cup_setup, _ids, _problems, league_standings
@@ -41,6 +42,7 @@ from leagues.rules.errors import LeagueRuleError
 from leagues.rules.fixtures import generate_matches
 from leagues.services import MATCH_FIELDS as TABLE_FIELDS
 from leagues.services import SLUG_RE, _match_row, season_compliance_table
+from leagues.staff_decisions import Kind
 
 __all__ = [
     "CHAMPAGNE_DRAW",
@@ -217,8 +219,9 @@ def champagne_draws(season: Season) -> list[dict]:
     return draws
 
 
-def _new_competition(season, *, slug, name, kind, legs=2, counts=False, choices=None):
-    """A new competition at the end of the season (``UserError`` for a taken slug)."""
+def _new_competition(season, *, slug, name, kind, legs=2, counts=False, decisions=None):
+    """A new competition at the end of the season (``UserError`` for a taken slug), with
+    its first staff ``decisions`` (``{kind: value}``, :mod:`leagues.staff_decisions`)."""
 
     _check_name(name)
     if not SLUG_RE.match(slug) or Competition.objects.filter(slug=slug).exists():
@@ -233,8 +236,8 @@ def _new_competition(season, *, slug, name, kind, legs=2, counts=False, choices=
         counts_for_compliance=counts,
         position=(last.first() or 0) + 1,
     )
-    if choices:
-        competition.save_staff_choices(choices)
+    for kind, value in (decisions or {}).items():
+        staff_decisions.decide(competition, kind, value)
     return competition
 
 
@@ -249,7 +252,7 @@ def _cup_knockout(season, teams, *, slug, name, cup: dict, counts=False) -> tupl
         kind=Competition.Kind.KNOCKOUT,
         legs=cup["legs"],
         counts=counts,
-        choices={"cup": cup},
+        decisions={Kind.CUP: cup},
     )
     spec, standings = _cup_setup(competition)
     filled = bracket_rules.fill_bracket(spec, standings)
@@ -303,7 +306,7 @@ def close_group_stage(competition: Competition, actor, *, order_across=()) -> li
     runner-up …, ``<slug>-knockout``) and the Conference Lag (best 3rd v worst 4th …,
     ``<slug>-conference``; only with groups of four), two-legged ties (the better-seeded
     team hosts leg 2) whose later rounds follow with :func:`leagues.phases.advance_stage`. A Nucommunity
-    Shit group stage (``staff_choices["cup_groups"] == "nucommunity"``) gets its knockout
+    Shit group stage (:func:`leagues.staff_decisions.cup_groups` ``"nucommunity"``) gets its knockout
     only (ranking codes ``ns_winners``/``ns_runners_up``).
 
     ``order_across``: team ids, best first, ordering teams of one group position that
@@ -323,8 +326,7 @@ def close_group_stage(competition: Competition, actor, *, order_across=()) -> li
         require(actor, season, LeaguePermission.REVIEW_RESULTS)
         if competition.kind != Competition.Kind.GROUPS:
             raise UserError(_("Only a group stage can be closed this way."))
-        choices = competition.staff_choices or {}
-        if choices.get("knockouts"):
+        if staff_decisions.knockouts(competition):
             raise UserError(_("This group stage is closed already."))
         pending = competition.matches.filter(status=Match.Status.SCHEDULED).count()
         if pending:
@@ -349,7 +351,7 @@ def close_group_stage(competition: Competition, actor, *, order_across=()) -> li
         count = len(tables)
         if count < 1 or count & (count - 1):
             raise UserError(_("The knockout needs a power-of-two number of groups."))
-        nucommunity = choices.get("cup_groups") == "nucommunity"
+        nucommunity = staff_decisions.cup_groups(competition) == "nucommunity"
         codes = (
             {1: "ns_winners", 2: "ns_runners_up"} if nucommunity else cup_rules.POSITION_RANKINGS
         )
@@ -427,9 +429,7 @@ def close_group_stage(competition: Competition, actor, *, order_across=()) -> li
             )
             created.append(knockout)
             record[knockout.slug] = {"rankings": cup["standings"], "ties": ties}
-        competition.save_staff_choices(
-            {**choices, "knockouts": [c.slug for c in created]}, by=actor
-        )
+        staff_decisions.decide(competition, Kind.KNOCKOUTS, [c.slug for c in created], by=actor)
         audit(
             None,
             actor,
@@ -579,9 +579,8 @@ def nucommunity_create(
             )
             # Only its first round counts for the compliance table (§IV.1).
             first = competition.matches.order_by("round").values_list("round", flat=True)
-            competition.save_staff_choices(
-                {**competition.staff_choices, "compliance_rounds": [first.first() or 1]},
-                by=actor,
+            staff_decisions.decide(
+                competition, Kind.COMPLIANCE_ROUNDS, [first.first() or 1], by=actor
             )
             record["ties"] = ties
         else:
@@ -592,7 +591,7 @@ def nucommunity_create(
                 kind=Competition.Kind.GROUPS,
                 legs=legs,
                 counts=True,
-                choices={"cup_groups": "nucommunity"},
+                decisions={Kind.CUP_GROUPS: "nucommunity"},
             )
             if start is not None:
                 competition.start = start

@@ -1,17 +1,19 @@
-"""Translated labels of the stable codes of the compliance table, the draft order and the
-brackets.
+"""Translated labels of the stable codes of the compliance table, the draft order, the
+brackets and the rules' problems.
 
 The rules (:mod:`leagues.rules.compliance`, :mod:`leagues.rules.draft`,
-:mod:`leagues.rules.brackets`) speak in stable codes with English explanations (kept in
-the API); pages show these labels instead (gettext, the lead runs ``makemessages``). A
-code or text without a label shows as itself.
+:mod:`leagues.rules.brackets`) speak in stable codes; what they say about brackets and
+problems is a :class:`~leagues.rules.texts.Reason` (a code and its params, whose English
+text the API keeps). Pages show these labels instead (gettext, the lead runs
+``makemessages``), built from the code and params by :func:`label` — never by parsing an
+English sentence. A code or text without a label shows as itself.
 """
-
-import re
 
 from django.utils.translation import gettext_lazy as _
 
-from leagues.rules.errors import Reason
+from leagues.rules.bracket_engine import Source
+from leagues.rules.errors import LeagueRuleError
+from leagues.rules.texts import Reason
 
 OUTCOME_LABELS = {
     "initial": _("Posted by the initial deadline"),
@@ -139,216 +141,95 @@ def ordinal_label(number: int) -> str:
     return ORDINALS[suffix] % {"n": number}
 
 
-TIE_NAMES = {
-    "Final": _("Final"),
-    "Promotion final": _("Promotion final"),
-}
-TIE_NAME_PATTERNS = (
-    (re.compile(r"^Semi-final (\d+)$"), lambda m: _("Semi-final %(n)s") % {"n": m[1]}),
-    (
-        re.compile(r"^(\d+) v (\d+)$"),
-        lambda m: (
-            _("%(first)s v %(second)s")
-            % {"first": ordinal_label(int(m[1])), "second": ordinal_label(int(m[2]))}
-        ),
+# --------------------------------------------------------------------------- the one mechanism
+# What the rules say (leagues.rules.texts.Reason: a code and its params, in English as
+# itself) is shown in the reader's language by its code: LABELS gives each code its
+# message and, where a param is not shown as it is, how to show it. Nothing is parsed
+# back from an English sentence.
+
+
+def _english(value):
+    """A param shown in English as the rules wrote it (today's label: the catalogue has
+    no separate message for it)."""
+    return str(value)
+
+
+LABELS = {
+    # Where a slot is fed from (leagues.rules.bracket_engine.Source.label).
+    "source_position": (
+        _("%(position)s of %(ranking)s"),
+        {"position": ordinal_label, "ranking": ranking_label},
     ),
-    (
-        re.compile(r"^(\d+)th A$"),
-        lambda m: _("%(position)s of Primera A") % {"position": ordinal_label(int(m[1]))},
+    "source_winner": _("winner of %(tie)s"),
+    "source_loser": _("loser of %(tie)s"),
+    "source_team": _("team %(team)s"),
+    "source_better_of": (
+        _("better-placed in %(ranking)s of (%(teams)s)"),
+        {"ranking": ranking_label},
     ),
-)
-
-
-def tie_name_label(name: str):
-    """A tie's name from the bracket rules (``leagues.rules.brackets``: "Semi-final 1",
-    "1 v 8", "12th A", "Final", "Promotion final") in the reader's language; any other
-    name (a season file's) as it is."""
-    if name in TIE_NAMES:
-        return TIE_NAMES[name]
-    for pattern, label in TIE_NAME_PATTERNS:
-        match = pattern.match(name)
-        if match:
-            return label(match)
-    return name
-
-
-def source_label(source: dict | None):
-    """Where a slot is fed from (a source of the bracket document, ``{"kind", "ref",
-    "position"?, "among"?}``), translated: "1st of Primera A", "winner of qf1",
-    "better-placed in Primera B of (loser of psf1, loser of psf2)"."""
-    if not source:
-        return ""
-    kind, ref = source.get("kind"), source.get("ref", "")
-    if kind == "position":
-        return _("%(position)s of %(ranking)s") % {
-            "position": ordinal_label(source.get("position") or 0),
-            "ranking": ranking_label(ref),
-        }
-    if kind == "winner":
-        return _("winner of %(tie)s") % {"tie": ref}
-    if kind == "loser":
-        return _("loser of %(tie)s") % {"tie": ref}
-    if kind == "team":
-        return _("team %(team)s") % {"team": ref}
-    inner = ", ".join(str(source_label(s)) for s in source.get("among", ()))
-    if kind == "better_of":
-        return _("better-placed in %(ranking)s of (%(teams)s)") % {
-            "ranking": ranking_label(ref),
-            "teams": inner,
-        }
-    if kind == "worse_of":
-        return _("worse-placed in %(ranking)s of (%(teams)s)") % {
-            "ranking": ranking_label(ref),
-            "teams": inner,
-        }
-    return source.get("label", ref)
-
-
-_WAITING = [
-    (
-        re.compile(r"^staff decision: teams abandoned Primera A \(ANFPES T24 §1\.2\.2\)$"),
-        lambda m: _("a staff decision: teams abandoned Primera A (ANFPES T24 §1.2.2)"),
+    "source_worse_of": (
+        _("worse-placed in %(ranking)s of (%(teams)s)"),
+        {"ranking": ranking_label},
     ),
-    (
-        re.compile(r"^the (primera_a|primera_b|Primera A|Primera B) table to close$"),
-        lambda m: _("the %(table)s table to close") % {"table": _table(m[1])},
+    # What a slot (or relegation) waits for.
+    "waiting_abandoned": _("a staff decision: teams abandoned Primera A (ANFPES T24 §1.2.2)"),
+    "waiting_table_to_close": (_("the %(table)s table to close"), {"table": ranking_label}),
+    "waiting_table_to_be_closed": (
+        _("the %(table)s table to be closed"),
+        {"table": ranking_label},
     ),
-    (
-        re.compile(r"^the (.+) table to be closed$"),
-        lambda m: _("the %(table)s table to be closed") % {"table": _table(m[1])},
+    "waiting_tie_in_table": _("a tie in the table"),
+    "waiting_missing_position": (
+        _("a staff decision: there is no %(slot)s"),
+        {"slot": _english},
     ),
-    (re.compile(r"^a tie in the table$"), lambda m: _("a tie in the table")),
-    (
-        re.compile(r"^no (.+): staff decision$"),
-        lambda m: _("a staff decision: there is no %(slot)s") % {"slot": m[1]},
+    "waiting_table": (_("the %(table)s table"), {"table": ranking_label}),
+    "waiting_title_decider": _("the title decider match (ANFPES T24 §1.3.1)"),
+    "waiting_unresolved_tie": _("a staff decision on a tie in the table"),
+    "waiting_result": _("the result of %(tie)s"),
+    "waiting_stage_closed": (
+        _("staff to close the stage %(stage)s"),
+        {"stage": stage_label},
     ),
-    (
-        re.compile(r"^the (\S+) table$"),
-        lambda m: _("the %(table)s table") % {"table": _table(m[1])},
+    "waiting_other_bracket": _("%(tie)s (another bracket)"),
+    "waiting_not_in_bracket": _("not in the bracket"),
+    # Names of the post-season ties.
+    "tie_pairing": (
+        _("%(first)s v %(second)s"),
+        {"first": ordinal_label, "second": ordinal_label},
     ),
-    (
-        re.compile(r"^the title decider match \(ANFPES T24 §1\.3\.1\)$"),
-        lambda m: _("the title decider match (ANFPES T24 §1.3.1)"),
+    "tie_semi_final": _("Semi-final %(n)s"),
+    "tie_final": _("Final"),
+    "tie_promotion_final": _("Promotion final"),
+    "tie_liguilla": (_("%(position)s of Primera A"), {"position": ordinal_label}),
+    # What next season's divisions wait for.
+    "pending_waiting": (
+        _("%(what)s: waiting for %(why)s"),
+        {"what": lambda code: _PENDING_HEADS.get(code, code)},
     ),
-    (
-        re.compile(r"^a staff decision on a tie in the table$"),
-        lambda m: _("a staff decision on a tie in the table"),
-    ),
-    (re.compile(r"^the result of (\S+)$"), lambda m: _("the result of %(tie)s") % {"tie": m[1]}),
-    (
-        re.compile(r"^staff to close the stage (\S+)$"),
-        lambda m: _("staff to close the stage %(stage)s") % {"stage": stage_label(m[1])},
-    ),
-    (
-        re.compile(r"^(\S+) \(another bracket\)$"),
-        lambda m: _("%(tie)s (another bracket)") % {"tie": m[1]},
-    ),
-    (
-        re.compile(r"^the (\S+) table$"),
-        lambda m: _("the %(table)s table") % {"table": _table(m[1])},
-    ),
-    (re.compile(r"^not in the bracket$"), lambda m: _("not in the bracket")),
-]
-
-
-def _table(name: str):
-    codes = {"Primera A": "primera_a", "Primera B": "primera_b"}
-    return ranking_label(codes.get(name, name))
-
-
-def _match_waiting(text: str):
-    """The pattern and match of a waiting text, or ``None`` (unknown text)."""
-    for pattern, label in _WAITING:
-        found = pattern.match(text)
-        if found:
-            return label, found
-    return None
-
-
-def waiting_label(text: str | None):
-    """What a slot (or next season's divisions) waits for, translated; an unknown text
-    shows as itself."""
-    if not text:
-        return text
-    matched = _match_waiting(text)
-    return matched[0](matched[1]) if matched else text
-
-
-_PENDING_HEADS = {
-    "relegation": _("Relegation"),
-    "champion_b": _("Primera B champion"),
-    "promoted_b": _("Promotion final winner"),
-}
-
-
-def pending_label(text: str):
-    """One item next season's divisions still wait for
-    (:func:`leagues.rules.brackets.next_divisions` ``pending``), translated."""
-    head, sep, rest = text.partition(": ")
-    if not sep:
-        return waiting_label(text)
-    if rest == "the Liguilla tie to be decided and closed":
-        return _("%(tie)s: the Liguilla tie to be decided and closed") % {"tie": head}
-    if head in _PENDING_HEADS:
-        return _("%(what)s: waiting for %(why)s") % {
-            "what": _PENDING_HEADS[head],
-            "why": waiting_label(rest),
-        }
-    return text
-
-
-_MOVES = {
-    "relegated: last two of Primera A (ANFPES T24 §1.2.1)": _(
-        "relegated: last two of Primera A (ANFPES T24 §1.2.1)"
-    ),
-    "relegated by staff decision (ANFPES T24 §1.2.2)": _(
-        "relegated by staff decision (ANFPES T24 §1.2.2)"
-    ),
-    "relegated (ANFPES T24 §1.2.1–§1.2.2)": _("relegated (ANFPES T24 §1.2.1–§1.2.2)"),
-    "Primera B champion (ANFPES T24 §1.3.1)": _("Primera B champion (ANFPES T24 §1.3.1)"),
-    "promotion final winner (ANFPES T24 §1.3.2)": _("promotion final winner (ANFPES T24 §1.3.2)"),
-    "suspended: relegated (ANFPES T24 §III.4)": _("suspended: relegated (ANFPES T24 §III.4)"),
-    "expelled (ANFPES T24 §III.4)": _("expelled (ANFPES T24 §III.4)"),
-}
-_LIGUILLA_MOVE = re.compile(
-    r"^(promoted: won|relegated: lost|stays in Primera A: won|stays in Primera B: lost) "
-    r"the Liguilla de Promoción (\S+) \(ANFPES T24 §1\.2\.3\)$"
-)
-_LIGUILLA_MOVES = {
-    "promoted: won": _(
+    "pending_liguilla": _("%(tie)s: the Liguilla tie to be decided and closed"),
+    # Moves between divisions.
+    "move_bottom_two": _("relegated: last two of Primera A (ANFPES T24 §1.2.1)"),
+    "move_staff_relegation": _("relegated by staff decision (ANFPES T24 §1.2.2)"),
+    "move_relegated": _("relegated (ANFPES T24 §1.2.1–§1.2.2)"),
+    "move_champion_b": _("Primera B champion (ANFPES T24 §1.3.1)"),
+    "move_promoted_b": _("promotion final winner (ANFPES T24 §1.3.2)"),
+    "move_liguilla_promoted": _(
         "promoted to Primera A: won the Liguilla de Promoción %(tie)s (ANFPES T24 §1.2.3)"
     ),
-    "relegated: lost": _(
+    "move_liguilla_relegated": _(
         "relegated to Primera B: lost the Liguilla de Promoción %(tie)s (ANFPES T24 §1.2.3)"
     ),
-    "stays in Primera A: won": _(
+    "move_liguilla_stays_a": _(
         "stays in Primera A: won the Liguilla de Promoción %(tie)s (ANFPES T24 §1.2.3)"
     ),
-    "stays in Primera B: lost": _(
+    "move_liguilla_stays_b": _(
         "stays in Primera B: lost the Liguilla de Promoción %(tie)s (ANFPES T24 §1.2.3)"
     ),
-}
-
-
-def move_label(reason: str):
-    """The reason of a move between divisions (or of a team of the Liguilla keeping its
-    division), translated."""
-    if reason in _MOVES:
-        return _MOVES[reason]
-    found = _LIGUILLA_MOVE.match(reason)
-    if found:
-        return _LIGUILLA_MOVES[found[1]] % {"tie": found[2]}
-    return reason
-
-
-def nucommunity_format_label(code: str):
-    return NUCOMMUNITY_FORMAT_LABELS.get(code, code)
-
-
-# Problems the rules raise (:class:`leagues.rules.errors.Reason`: a code and its params;
-# the English text stays in the API and the tests) as translated sentences for the pages
-# (ANFPES T24 §2.1–§2.2 draws and knockouts).
-PROBLEM_LABELS = {
+    "move_suspended": _("suspended: relegated (ANFPES T24 §III.4)"),
+    "move_expelled": _("expelled (ANFPES T24 §III.4)"),
+    # Problems (ANFPES T24 §2.1–§2.2 draws and knockouts); a list param is shown joined
+    # by commas.
     "listed_twice": _("A team is listed twice in last season's tables and the newcomers."),
     "strangers": _("Not in last season's tables nor among the newcomers: %(teams)s."),
     "draw_size": _("The draw needs %(n)s teams (%(pots)s pots of %(size)s); %(got)s were given."),
@@ -365,20 +246,90 @@ PROBLEM_LABELS = {
     "ties_power_of_two": _("The number of groups or first-round ties must be a power of two."),
     "uneven_groups": _("The teams must split evenly into the groups."),
 }
-"""Problem codes (:data:`leagues.rules.errors.TEXTS`) → labels with named placeholders (a
-list parameter is shown joined by commas)."""
+"""Codes of :data:`leagues.rules.texts.TEXTS` → their message (named placeholders), or
+``(message, {param: how to show it})``. A param without its own way is shown as its label
+when it is a :class:`~leagues.rules.texts.Reason`, joined by commas when it is a list,
+else as it is. The code ``"text"`` (a plain English sentence) has no label."""
+
+_PENDING_HEADS = {
+    "relegation": _("Relegation"),
+    "champion_b": _("Primera B champion"),
+    "promoted_b": _("Promotion final winner"),
+}
 
 
 def _shown(value):
-    return ", ".join(map(str, value)) if isinstance(value, list | tuple) else value
+    if isinstance(value, Reason):
+        return label(value)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(_shown(v)) for v in value)
+    return value
+
+
+def label(text):
+    """What a rule said, in the reader's language: a :class:`~leagues.rules.texts.Reason`
+    with a label (:data:`LABELS`) as that label with its params; anything else (a
+    ``Reason`` without a label, a plain text, ``None``) as it is."""
+    if not isinstance(text, Reason) or text.code not in LABELS:
+        return text
+    entry = LABELS[text.code]
+    message, shows = entry if isinstance(entry, tuple) else (entry, {})
+    if not text.params:
+        return message
+    return message % {
+        name: shows[name](value) if name in shows else _shown(value)
+        for name, value in text.params.items()
+    }
+
+
+def tie_name_label(name):
+    """A tie's name (``leagues.rules.brackets``: a :class:`~leagues.rules.texts.Reason`
+    such as "Semi-final 1", "1 v 8", "12th A", "Final") in the reader's language; any
+    other name (a stored tie id) as it is."""
+    return label(name)
+
+
+def source_label(source: dict | None):
+    """Where a slot is fed from (a source of the bracket document, ``{"kind", "ref",
+    "position"?, "among"?}``), translated: "1st of Primera A", "winner of qf1",
+    "better-placed in Primera B of (loser of psf1, loser of psf2)"; a source of an
+    unknown kind shows its ``label`` (else its ``ref``)."""
+    if not source:
+        return ""
+    try:
+        text = Source.from_dict(source).label
+    except LeagueRuleError:
+        return source.get("label", source.get("ref", ""))
+    return label(text)
+
+
+def waiting_label(text):
+    """What a slot (or next season's divisions) waits for, translated (:func:`label`)."""
+    return label(text)
+
+
+def pending_label(text):
+    """One item next season's divisions still wait for
+    (:func:`leagues.rules.brackets.next_divisions` ``pending``), translated."""
+    return label(text)
+
+
+def move_label(reason):
+    """The reason of a move between divisions (or of a team of the Liguilla keeping its
+    division), translated."""
+    return label(reason)
+
+
+def nucommunity_format_label(code: str):
+    return NUCOMMUNITY_FORMAT_LABELS.get(code, code)
 
 
 def problem_label(problem: Reason | str):
     """A problem raised by the rules as a sentence for the page: the label of its code when
     there is one, else its English text with the first letter capitalised and a full stop
     added."""
-    if isinstance(problem, Reason) and problem.code in PROBLEM_LABELS:
-        return PROBLEM_LABELS[problem.code] % {k: _shown(v) for k, v in problem.params.items()}
+    if isinstance(problem, Reason) and problem.code in LABELS:
+        return label(problem)
     text = str(problem).strip()
     if not text:
         return text

@@ -193,95 +193,41 @@ class Competition(models.Model):
     def __str__(self):
         return self.name
 
-    @property
-    def staff_choices(self) -> dict:
-        """The staff decisions on this competition's final phases as one dict, rebuilt from
-        its :class:`StaffDecision` rows: ``{"slots": {"<tie>.<side>": team}, "awards":
-        {tie: team}, "third_homes": {tie: team}, "award_voided": [report ids],
-        "final_four": bool, "relegation": [team ids], "cup": {...}, "knockouts": [slugs],
-        "cup_groups": str, "compliance_rounds": [rounds]}`` (absent keys: never decided).
-        Read once per instance (uses ``prefetch_related("staff_decisions")`` when given);
-        :meth:`save_staff_choices` keeps it current. docs/leagues.md "Staff overrides"."""
-        cached = getattr(self, "_staff_choices_cache", None)
-        if cached is None:
-            if self.pk is None:
-                cached = {}
-            else:
-                cached = decisions_to_choices(
-                    (d.kind, d.key, d.value) for d in self.staff_decisions.all()
-                )
-            self._staff_choices_cache = cached
-        return cached
-
     def refresh_from_db(self, *args, **kwargs):
-        """Reload the fields and forget the :attr:`staff_choices` read so far."""
-        self.__dict__.pop("_staff_choices_cache", None)
+        """Reload the fields and forget the staff decisions read so far
+        (:mod:`leagues.staff_decisions`)."""
+        self.__dict__.pop(DECISIONS_CACHE, None)
         super().refresh_from_db(*args, **kwargs)
 
-    def save_staff_choices(self, choices: dict, *, by=None) -> None:
-        """Store ``choices`` (the :attr:`staff_choices` shape) as this competition's
-        decision rows: rows whose value changed are updated (``decided_by`` ``by``, now),
-        new ones created, missing ones deleted. Call inside the caller's transaction,
-        with the competition locked where two staff could decide at once."""
-        wanted = {(kind, key): value for kind, key, value in choices_to_decisions(choices)}
-        held = {(d.kind, d.key): d for d in self.staff_decisions.select_for_update()}
-        for slot, row in held.items():
-            if slot not in wanted:
-                row.delete()
-            elif row.value != wanted[slot]:
-                row.value = wanted[slot]
-                row.decided_by = by
-                row.save(update_fields=["value", "decided_by", "decided_at"])
-        StaffDecision.objects.bulk_create(
-            StaffDecision(competition=self, kind=kind, key=key, value=value, decided_by=by)
-            for (kind, key), value in wanted.items()
-            if (kind, key) not in held
-        )
-        self._staff_choices_cache = decisions_to_choices(
-            (kind, key, value) for (kind, key), value in wanted.items()
-        )
 
+DECISIONS_CACHE = "_staff_decisions_held"
+"""Attribute of a :class:`Competition` instance holding its :class:`StaffDecision` rows
+once read (:mod:`leagues.staff_decisions`)."""
 
-#: Staff decisions kept one row per entry (``key`` = the entry's key; a decided but empty
-#: dict is one row with ``key`` "" and value ``{}``); every other kind is one row per
-#: competition with ``key`` "".
+#: Staff decisions kept one row per entry (``key`` = a tie slot ``"<tie>.<side>"`` or a
+#: tie id); every other kind is one row per competition with ``key`` "".
 KEYED_DECISIONS = ("slots", "awards", "award_voided", "third_homes")
 
-
-def choices_to_decisions(choices: dict) -> list[tuple[str, str, object]]:
-    """``[(kind, key, value)]`` rows for a :attr:`Competition.staff_choices` dict: one per
-    entry of the keyed kinds (slots, awards, third-match hosts), one per other kind."""
-    rows = []
-    for kind, value in (choices or {}).items():
-        if kind in KEYED_DECISIONS and value:
-            rows.extend((kind, str(key), entry) for key, entry in value.items())
-        elif kind in KEYED_DECISIONS:
-            rows.append((kind, "", {}))
-        else:
-            rows.append((kind, "", value))
-    return rows
-
-
-def decisions_to_choices(rows) -> dict:
-    """The :attr:`Competition.staff_choices` dict of ``(kind, key, value)`` rows (the
-    inverse of :func:`choices_to_decisions`; an empty keyed kind is absent)."""
-    choices: dict = {}
-    for kind, key, value in rows:
-        if kind in KEYED_DECISIONS:
-            entries = choices.setdefault(kind, {})
-            if key:
-                entries[key] = value
-        else:
-            choices[kind] = value
-    return choices
+DECISION_KINDS = (
+    *KEYED_DECISIONS,
+    "final_four",
+    "relegation",
+    "cup",
+    "knockouts",
+    "cup_groups",
+    "compliance_rounds",
+)
+"""Every kind of :class:`StaffDecision` (its ``Kind`` choices, checked in the database)."""
 
 
 class StaffDecision(models.Model):
     """One staff decision on a competition's final phases (issue 13: rows instead of a
-    JSON field). One row per (competition, kind, key): ``key`` is the tie slot
-    (``"<tie>.<side>"``) for a slot, the tie id for an award or a third-match host, and
-    "" for the one-per-competition kinds; ``value`` holds the decided team, list or
-    setting. docs/leagues.md "Staff overrides", ANFPES T24 §1.1.4–§1.1.6, §V ¶3, §2.2."""
+    JSON field), read and written by kind in :mod:`leagues.staff_decisions`. One row per
+    (competition, kind, key): ``key`` is the tie slot (``"<tie>.first"``/``".second"``)
+    for a slot, the tie id for an award, its voided legs or a third-match host, and "" for
+    the one-per-competition kinds; ``value`` (never null: withdrawing deletes the row)
+    holds the decided team, list or setting. The constraints hold these rules in the
+    database. docs/leagues.md "Staff overrides", ANFPES T24 §1.1.4–§1.1.6, §V ¶3, §2.2."""
 
     class Kind(models.TextChoices):
         SLOTS = "slots"
@@ -311,8 +257,22 @@ class StaffDecision(models.Model):
                 fields=["competition", "kind", "key"], name="one_staff_decision_per_slot"
             ),
             models.CheckConstraint(
-                condition=models.Q(kind__in=KEYED_DECISIONS) | models.Q(key=""),
-                name="staff_decision_key_only_for_keyed_kinds",
+                condition=models.Q(kind__in=DECISION_KINDS),
+                name="staff_decision_known_kind",
+            ),
+            models.CheckConstraint(
+                condition=(models.Q(kind__in=KEYED_DECISIONS) & ~models.Q(key=""))
+                | (~models.Q(kind__in=KEYED_DECISIONS) & models.Q(key="")),
+                name="staff_decision_key_iff_keyed_kind",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(kind="slots")
+                | models.Q(key__endswith=".first")
+                | models.Q(key__endswith=".second"),
+                name="staff_decision_slot_key_names_a_side",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(value__isnull=False), name="staff_decision_has_a_value"
             ),
         ]
 

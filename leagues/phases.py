@@ -18,19 +18,20 @@ from django.utils.translation import ngettext
 
 from events.audit import audit
 from events.errors import UserError
+from leagues import staff_decisions
 from leagues.access import LeaguePermission, require
 from leagues.adapters import MATCH_FIELDS, rule_match
 from leagues.brackets import (
     _A_SPEC,
     PRIMERA_A,
     PRIMERA_B,
+    _bracket_inputs,
     _cup_setup,
     _generic_spec,
     _inferred_closed,
     _known,
     _recorded_closed,
     _rows,
-    _staff_choices,
     _stored_ties,
     _third_homes,
     division_of,
@@ -46,6 +47,7 @@ from leagues.models import (
 from leagues.rules import brackets as bracket_rules
 from leagues.rules.errors import LeagueRuleError
 from leagues.services import SLUG_RE, competition_table
+from leagues.staff_decisions import Kind
 
 __all__ = [
     "B_POST_SEASON",
@@ -221,7 +223,7 @@ def close_regular_phase(
             "a_quarter_finals",
         )
         if not final_four:  # on by default (final_four_of)
-            playoffs.save_staff_choices({"final_four": False}, by=actor)
+            staff_decisions.decide(playoffs, Kind.FINAL_FOUR, False, by=actor)
         seeds = order[:8]
         Entry.objects.bulk_create(
             [
@@ -417,7 +419,7 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
         target = f"{season.slug}/{competition.slug}"
         league = known_spec(ties) is not None
         cup = None if league else _cup_setup(competition)
-        staff_slots, awards, staff_thirds = _staff_choices(competition)
+        staff_slots, awards, staff_thirds = _bracket_inputs(competition)
         if league:
             spec = _scope(ties)
             standings = league_standings(season)
@@ -535,11 +537,10 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
                 m.status = Match.Status.VOID
                 award_voided.setdefault(m.tie, []).append(m.code)
         if award_voided:
-            choices = dict(competition.staff_choices or {})
-            kept = {k: list(v) for k, v in (choices.get("award_voided") or {}).items()}
+            kept = staff_decisions.award_voided(competition)
             for tie_id, new_codes in award_voided.items():
-                kept[tie_id] = sorted({*kept.get(tie_id, ()), *new_codes})
-            competition.save_staff_choices({**choices, "award_voided": kept}, by=actor)
+                codes = sorted({*kept.get(tie_id, ()), *new_codes})
+                staff_decisions.decide(competition, Kind.AWARD_VOIDED, codes, key=tie_id, by=actor)
         codes = [m.code for m in created]
         if competition.matches.filter(code__in=codes).exists():
             raise UserError(_("A match with one of the new ids exists already."))
@@ -597,7 +598,7 @@ def season_next_divisions(season: Season, competitions=None) -> dict | None:
     staff_slots, awards, staff_thirds = {}, {}, {}
     for comp in knockouts:
         if comp.slug in used:
-            slots, won, thirds = _staff_choices(comp)
+            slots, won, thirds = _bracket_inputs(comp)
             staff_slots.update({k: v for k, v in slots.items() if k[0] in ids})
             awards.update({k: v for k, v in won.items() if k in ids})
             staff_thirds.update({k: v for k, v in thirds.items() if k in ids})
@@ -665,8 +666,8 @@ def _relegation_list(competitions) -> list[str] | None:
     """The staff relegation list stored on the season's Primera A (§1.2.2), if any."""
     for comp in competitions:
         if division_of(comp) == PRIMERA_A:
-            listed = (comp.staff_choices or {}).get("relegation")
-            return list(listed["teams"]) if listed else None
+            listed = staff_decisions.relegation(comp)
+            return list(listed.teams) if listed else None
     return None
 
 

@@ -54,7 +54,6 @@ from leagues.models import (
 )
 from leagues.phases import ensure_regular_phase_open
 from leagues.rules import match_rules
-from leagues.rules import season as season_rules
 from leagues.rules import table as table_rules
 from leagues.rules.errors import LeagueRuleError
 from leagues.rules.fixtures import Deadlines
@@ -416,16 +415,7 @@ def abandon_team(team: Team, actor, *, standing: str, award: bool, reason: str) 
         voided, awarded, created = [], [], 0
         for competition_id, rows in by_competition.items():
             competition = competitions[competition_id]
-            rule_rows = [
-                season_rules.Match(
-                    id=m.code,
-                    round=m.round,
-                    home=codes[m.home_id],
-                    away=codes[m.away_id],
-                    status=m.status,
-                )
-                for m in rows
-            ]
+            rule_rows = [rule_match_of(m, codes=codes) for m in rows]
             updated, entries = table_rules.abandonment(
                 rule_rows, team.code, award=award, deduction=WALKOVER_DEDUCTION
             )

@@ -46,15 +46,14 @@ from leagues.models import (
     Match,
     Review,
     Season,
-    StaffDecision,
     Team,
-    decisions_to_choices,
 )
 from leagues.rules import compliance as compliance_rules
 from leagues.rules import season as season_rules
 from leagues.rules import table as table_rules
 from leagues.rules.errors import LeagueRuleError
 from leagues.rules.fixtures import generate_matches
+from leagues.staff_decisions import compliance_scope
 
 __all__ = [
     "LeagueRuleError",
@@ -597,29 +596,18 @@ def compliance_inputs(season: Season) -> ComplianceInputs:
             "tie",
         )
     )
-    # Only a knockout's decisions matter here (its cup setup and counted rounds).
-    staff_choices: dict = {}
+    # Only a knockout's decisions matter here (its cup setup and counted rounds). A
+    # competition may count only some rounds (the Nucommunity Shit's first phase, when it
+    # is a knockout: ANFPES T24 §IV.1).
     knockouts = {
         r["competition__slug"] for r in rows if r["competition__kind"] == Competition.Kind.KNOCKOUT
     }
-    for slug, kind, key, value in (
-        StaffDecision.objects.filter(
-            competition__season=season, competition__slug__in=knockouts
-        ).values_list("competition__slug", "kind", "key", "value")
-        if knockouts
-        else ()
-    ):
-        staff_choices.setdefault(slug, []).append((kind, key, value))
-    staff_choices = {slug: decisions_to_choices(rows) for slug, rows in staff_choices.items()}
-    for row in rows:
-        row["competition__staff_choices"] = staff_choices.get(row["competition__slug"], {})
-    # A competition may count only some rounds (the Nucommunity Shit's first phase, when
-    # it is a knockout: ANFPES T24 §IV.1): ``staff_choices["compliance_rounds"]``.
+    cups, counted = compliance_scope(season, knockouts)
     rows = [
         row
         for row in rows
-        if not (row["competition__staff_choices"] or {}).get("compliance_rounds")
-        or row["round"] in row["competition__staff_choices"]["compliance_rounds"]
+        if row["competition__slug"] not in counted
+        or row["round"] in counted[row["competition__slug"]]
     ]
     max_round: dict[str, int] = {}
     for row in rows:
@@ -631,7 +619,7 @@ def compliance_inputs(season: Season) -> ComplianceInputs:
     final_phase = {
         row["competition__slug"]: league_final_phase(
             row["competition__kind"],
-            row["competition__staff_choices"],
+            row["competition__slug"] in cups,
             tie_ids[row["competition__slug"]],
         )
         for row in rows

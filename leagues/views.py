@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from events.errors import UserError
-from leagues import brackets, ical, labels, phases, services, suspensions
+from leagues import brackets, ical, labels, phases, services, staff_decisions, suspensions
 from leagues.access import LeaguePermission, season_permissions
 from leagues.models import Competition, Match, ResultReport, Season
 from leagues.submissions import once
@@ -137,6 +137,9 @@ def competition_page(request, slug):
             and competition.kind == Competition.Kind.LEAGUE,
             "can_advance": LeaguePermission.REVIEW_RESULTS in perms and bracket is not None,
             "competition": competition,
+            "group_knockouts": staff_decisions.knockouts(competition)
+            if competition.kind == "groups"
+            else [],
             "season": competition.season,
             "tables": tables,
             "tie_breakers": tie_breakers,

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from events.errors import UserError
-from leagues import bracket_decisions, brackets, cups, labels, phases, submissions
+from leagues import bracket_decisions, brackets, cups, labels, phases, staff_decisions, submissions
 from leagues.access import LeaguePermission, season_permissions, season_staff_required
 from leagues.models import Competition, Season
 from leagues.submissions import once
@@ -409,7 +409,7 @@ def staff_brackets(request, season):
             None,
         )
         if primera_a is not None:
-            relegation = (primera_a.staff_choices or {}).get("relegation")
+            relegation = staff_decisions.relegation(primera_a)
     return render(
         request,
         "leagues/staff_brackets.html",

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from events.errors import UserError
-from leagues import brackets, phases, reporting, suspensions
+from leagues import brackets, phases, reporting, staff_decisions, suspensions
 from leagues.access import LeaguePermission, season_permissions
 from leagues.forms import CorrectForm, DisputeForm, ExcuseForm, ReportForm, ResolveForm
 from leagues.models import Concession, Excuse, Match, ResultReport
@@ -64,7 +64,7 @@ def _page(request, match: Match, *, status=200, **forms):
     zone = season.time_zone
     can_review = LeaguePermission.REVIEW_RESULTS in perms
     # A leg of a tie the tribunal awarded (leagues.bracket_decisions.award_tie): not to be played.
-    awarded_to = ((match.competition.staff_choices or {}).get("awards") or {}).get(match.tie)
+    awarded_to = staff_decisions.awards(match.competition).get(match.tie)
     awarded_name = {match.home.code: match.home.name, match.away.code: match.away.name}.get(
         awarded_to
     )

@@ -19,22 +19,9 @@ from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from leagues.rules.errors import LeagueRuleError, Reason
-from leagues.rules.match_rules import ordinal
+from leagues.rules.errors import LeagueRuleError
+from leagues.rules.texts import Reason
 from leagues.rules.ties import TieState, leg_hosts, tie_state
-
-RANKING_NAMES = {
-    "primera_a": "Primera A",
-    "primera_b": "Primera B",
-    "cl_winners": "the Champagne League group winners",
-    "cl_runners_up": "the Champagne League runners-up",
-    "cl_thirds": "the Champagne League thirds",
-    "cl_fourths": "the Champagne League fourths",
-    "ns_draw": "the Nucommunity Shit draw",
-    "ns_winners": "the Nucommunity Shit group winners",
-    "ns_runners_up": "the Nucommunity Shit runners-up",
-}
-"""Ranking codes (stable) → English display name used in slot labels."""
 
 SOURCE_KINDS = ("position", "winner", "loser", "better_of", "worse_of", "team")
 
@@ -48,7 +35,7 @@ SOURCE_KINDS = ("position", "winner", "loser", "better_of", "worse_of", "team")
 class Source:
     """Where a slot is fed from.
 
-    - ``position``: ``ref`` = ranking code (:data:`RANKING_NAMES`), ``position`` 1-based.
+    - ``position``: ``ref`` = ranking code (:data:`leagues.rules.texts.RANKING_NAMES`), ``position`` 1-based.
     - ``winner`` / ``loser``: ``ref`` = tie id.
     - ``better_of`` / ``worse_of``: the better/worse placed in ranking ``ref`` of the
       teams fed from ``among``.
@@ -69,17 +56,28 @@ class Source:
             raise LeagueRuleError("better_of/worse_of need at least two sources")
 
     @property
-    def label(self) -> str:
-        """English label: ``"1st of Primera A"``, ``"winner of qf1"`` …"""
+    def label(self) -> Reason:
+        """Where the slot is fed from, as a :class:`~leagues.rules.texts.Reason` (code
+        ``source_<kind>``): in English ``"1st of Primera A"``, ``"winner of qf1"`` …"""
         if self.kind == "position":
-            return f"{ordinal(self.position)} of {RANKING_NAMES.get(self.ref, self.ref)}"
+            return Reason("source_position", {"position": self.position, "ranking": self.ref})
         if self.kind in ("winner", "loser"):
-            return f"{self.kind} of {self.ref}"
+            return Reason(f"source_{self.kind}", {"tie": self.ref})
         if self.kind == "team":
-            return f"team {self.ref}"
-        which = "better" if self.kind == "better_of" else "worse"
-        inner = ", ".join(s.label for s in self.among)
-        return f"{which}-placed in {RANKING_NAMES.get(self.ref, self.ref)} of ({inner})"
+            return Reason("source_team", {"team": self.ref})
+        teams = [s.label for s in self.among]
+        return Reason(f"source_{self.kind}", {"ranking": self.ref, "teams": teams})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Source:
+        """The source of its :meth:`as_dict` (``label`` ignored); :class:`LeagueRuleError`
+        for an unknown kind."""
+        return cls(
+            data.get("kind", ""),
+            data.get("ref", ""),
+            data.get("position"),
+            tuple(cls.from_dict(s) for s in data.get("among", ())),
+        )
 
     def ties(self) -> set[str]:
         """Tie ids this source depends on."""
@@ -266,16 +264,17 @@ class Standing:
 class SlotView:
     """A resolved slot: ``fed_from`` (the source's label), ``team`` (``None`` until known),
     ``provisional`` (who would be there if things stood as now), ``waiting_for`` (why
-    ``team`` is still ``None``) and ``overridden`` (staff set the team by hand)."""
+    ``team`` is still ``None``: a :class:`~leagues.rules.texts.Reason`, code
+    ``waiting_…``) and ``overridden`` (staff set the team by hand)."""
 
     source: Source
     team: Hashable | None
     provisional: Hashable | None = None
-    waiting_for: str | None = None
+    waiting_for: Reason | None = None
     overridden: bool = False
 
     @property
-    def fed_from(self) -> str:
+    def fed_from(self) -> Reason:
         return self.source.label
 
     def as_dict(self) -> dict[str, Any]:
@@ -447,30 +446,32 @@ def fill_bracket(
         if source.kind == "position":
             standing = standings.get(source.ref)
             if standing is None:
-                return SlotView(source, None, None, f"the {source.ref} table")
+                return SlotView(source, None, None, Reason("waiting_table", {"table": source.ref}))
             if source.position > len(standing.order):
-                return SlotView(source, None, None, f"no {source.label}: staff decision")
+                missing = Reason("waiting_missing_position", {"slot": source.label})
+                return SlotView(source, None, None, missing)
             occupant = standing.order[source.position - 1]
             reason = standing.unresolved.get(source.position)
             if reason == "title_decider":
-                return SlotView(
-                    source, None, occupant, "the title decider match (ANFPES T24 §1.3.1)"
-                )
+                return SlotView(source, None, occupant, Reason("waiting_title_decider"))
             if reason is not None:
-                return SlotView(source, None, occupant, "a staff decision on a tie in the table")
+                return SlotView(source, None, occupant, Reason("waiting_unresolved_tie"))
             if not standing.closed:
-                name = RANKING_NAMES.get(source.ref, source.ref)
-                return SlotView(source, None, occupant, f"the {name} table to be closed")
+                closing = Reason("waiting_table_to_be_closed", {"table": source.ref})
+                return SlotView(source, None, occupant, closing)
             return SlotView(source, occupant)
         if source.kind in ("winner", "loser"):
             if source.ref not in views:
-                return SlotView(source, None, None, f"{source.ref} (another bracket)")
+                return SlotView(
+                    source, None, None, Reason("waiting_other_bracket", {"tie": source.ref})
+                )
             view = views[source.ref]
             result = view.winner if source.kind == "winner" else view.loser
             if result is None:
-                return SlotView(source, None, None, f"the result of {source.ref}")
+                return SlotView(source, None, None, Reason("waiting_result", {"tie": source.ref}))
             if not view.stage_closed:
-                return SlotView(source, None, result, f"staff to close the stage {view.spec.stage}")
+                closing = Reason("waiting_stage_closed", {"stage": view.spec.stage})
+                return SlotView(source, None, result, closing)
             return SlotView(source, result)
         # better_of / worse_of
         inner = [resolve(s) for s in source.among]

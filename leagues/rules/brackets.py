@@ -63,7 +63,6 @@ Rules as implemented (**[choice]** where the text is silent):
 from __future__ import annotations
 
 from leagues.rules.bracket_engine import (
-    RANKING_NAMES,
     SOURCE_KINDS,
     BracketSpec,
     FilledBracket,
@@ -96,6 +95,7 @@ from leagues.rules.presets.anfpes_t24 import (
     primera_b_promotion,
     relegation,
 )
+from leagues.rules.texts import RANKING_NAMES
 
 # Re-exported: importers use this module.
 __all__ = [

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from leagues.rules.errors import LeagueRuleError
+from leagues.rules.texts import ordinal  # re-exported: English ordinals live with the texts
 
 __all__ = [
     "BROADCAST",
@@ -71,15 +72,6 @@ INCIDENTS = {
 RESTART_REASONS = ("no_broadcast", "host_failure", "force_majeure")
 """The only reasons a match may be restarted (ANFPES T24 §III.3); any other voluntary
 restart counts as refusing to play (§III.2)."""
-
-
-def ordinal(number: int) -> str:
-    """English ordinal: 1 → ``"1st"``, 12 → ``"12th"``, 22 → ``"22nd"``."""
-    if 10 <= number % 100 <= 20:
-        suffix = "th"
-    else:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
 
 
 def has_stream(match: Any) -> bool:

@@ -5,7 +5,7 @@ stream link — a friendly that does not count "para todos los efectos" (ANFPES 
 
 import pytest
 
-from leagues import adapters, brackets
+from leagues import adapters, brackets, staff_decisions
 from leagues.models import Competition, Match
 from leagues.services import compliance_inputs, import_season
 from tests.leagues.seasons import small_season
@@ -62,7 +62,7 @@ def test_an_unstreamed_final_phase_leg_counts_nowhere(final_phase):
 
 
 def test_a_cup_knockout_leg_counts_without_a_link(final_phase):
-    Competition.objects.get(slug=CUP).save_staff_choices({"cup": True})
+    staff_decisions.decide(Competition.objects.get(slug=CUP), "cup", True)
     k1 = stored("k1")
     assert not brackets.is_league_final_phase(k1.competition)
     assert not brackets.played_without_stream(k1)

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from events.errors import UserError
 from events.models import AuditLog
-from leagues import brackets, cups, phases
+from leagues import brackets, cups, phases, staff_decisions
 from leagues.models import Competition, CupBonus, Match, Review, SeasonRole
 from leagues.rules.draft import draw_lots
 from leagues.services import competition_table, import_season
@@ -32,7 +32,7 @@ def level_order(groups) -> str:
     tables = cups._group_tables(groups)
     codes = (
         {1: "ns_winners", 2: "ns_runners_up"}
-        if (groups.staff_choices or {}).get("cup_groups") == "nucommunity"
+        if staff_decisions.cup_groups(groups) == "nucommunity"
         else cup_rules.POSITION_RANKINGS
     )
     level = {
@@ -170,7 +170,7 @@ def test_closing_the_groups_creates_the_knockout_and_the_conference_lag(season):
     assert doc["stages"][0]["name"] == "Champagne League: round of 16"
     # The group stage says where its knockouts are; closing it again is refused.
     groups.refresh_from_db()
-    assert groups.staff_choices["knockouts"] == [knockout.slug, conference.slug]
+    assert staff_decisions.knockouts(groups) == [knockout.slug, conference.slug]
     with pytest.raises(UserError, match="closed already"):
         cups.close_group_stage(groups, season["staff"])
     entry = AuditLog.objects.get(action="league.group_stage_closed")

@@ -514,8 +514,12 @@ def test_tie_names_in_the_readers_language():
     from django.utils import translation
 
     from leagues.labels import tie_name_label
+    from leagues.rules import brackets as bracket_rules
 
-    assert [tie_name_label(n) for n in ("Semi-final 1", "1 v 8", "12th A", "Final", "x")] == [
+    spec = bracket_rules.league_post_season()
+    names = [spec.tie(t).name for t in ("sf1", "qf1", "lig1", "final")] + ["x"]
+    assert names == ["Semi-final 1", "1 v 8", "12th A", "Final", "x"]
+    assert [tie_name_label(n) for n in names] == [
         "Semi-final 1",
         "1st v 8th",
         "12th of Primera A",
@@ -523,5 +527,5 @@ def test_tie_names_in_the_readers_language():
         "x",
     ]
     with translation.override("es"):
-        assert tie_name_label("Semi-final 2") == "Semifinal 2"
-        assert tie_name_label("1 v 8") == "1.º vs. 8.º"
+        assert tie_name_label(spec.tie("sf2").name) == "Semifinal 2"
+        assert tie_name_label(spec.tie("qf1").name) == "1.º vs. 8.º"

@@ -40,54 +40,50 @@ def test_source_and_stage_labels_read_as_the_rules_in_english(spec):
 
 
 def test_every_waiting_text_of_the_rules_has_a_label():
+    """Every text the rules say is a code with params (no sentence is parsed back), and
+    every bracket code has a label."""
+    from leagues.rules.texts import TEXTS, Reason
+
+    assert set(TEXTS) - set(labels.LABELS) == {"text"}
     spec = bracket_rules.league_post_season()
-    texts = {
-        "staff decision: teams abandoned Primera A (ANFPES T24 §1.2.2)",
-        "the Primera A table to close",
-        "a tie in the table",
-        "the title decider match (ANFPES T24 §1.3.1)",
-        "a staff decision on a tie in the table",
-        "the Primera B table to be closed",
-        "the primera_a table",
-        "the result of qf1",
-        "staff to close the stage a_quarter_finals",
-        "pfinal (another bracket)",
-        "not in the bracket",
-    }
     # The texts a real bracket produces: nothing played yet, tables open.
     standing = bracket_rules.Standing("primera_b", tuple(f"b{i}" for i in range(1, 17)), False)
     filled = bracket_rules.fill_bracket(spec, {"primera_b": standing})
-    texts |= {slot.waiting_for for view in filled.ties for slot in (view.first, view.second)}
+    texts = {slot.waiting_for for view in filled.ties for slot in (view.first, view.second)}
     texts.discard(None)
-    for text in texts:
-        assert labels._match_waiting(text), text
+    assert texts and all(isinstance(t, Reason) and t.code in labels.LABELS for t in texts)
+    assert all(isinstance(t.spec.name, Reason) for t in filled.ties if t.spec.name)
     with translation.override("en"):
-        assert str(labels.waiting_label("the result of qf1")) == "the result of qf1"
+        result = Reason("waiting_result", {"tie": "qf1"})
+        assert result == "the result of qf1"
+        assert str(labels.waiting_label(result)) == "the result of qf1"
         assert str(labels.waiting_label("something new")) == "something new"
 
 
 def test_pending_items_and_moves_have_labels():
+    from leagues.rules.texts import Reason
+
     with translation.override("en"):
-        assert (
-            str(labels.pending_label("lig1: the Liguilla tie to be decided and closed"))
-            == "lig1: the Liguilla tie to be decided and closed"
+        liguilla = Reason("pending_liguilla", {"tie": "lig1"})
+        assert liguilla == "lig1: the Liguilla tie to be decided and closed"
+        assert str(labels.pending_label(liguilla)) == liguilla
+        waiting = Reason(
+            "pending_waiting", {"what": "relegation", "why": Reason("waiting_tie_in_table")}
         )
-        assert str(labels.pending_label("relegation: a tie in the table")) == (
-            "Relegation: waiting for a tie in the table"
-        )
-        for reason in (
-            "relegated: last two of Primera A (ANFPES T24 §1.2.1)",
-            "Primera B champion (ANFPES T24 §1.3.1)",
-            "promotion final winner (ANFPES T24 §1.3.2)",
-            "stays in Primera A: won the Liguilla de Promoción lig2 (ANFPES T24 §1.2.3)",
+        assert waiting == "relegation: a tie in the table"
+        assert str(labels.pending_label(waiting)) == "Relegation: waiting for a tie in the table"
+        for code, params in (
+            ("move_bottom_two", {}),
+            ("move_champion_b", {}),
+            ("move_promoted_b", {}),
+            ("move_liguilla_stays_a", {"tie": "lig2"}),
         ):
+            reason = Reason(code, params)
             assert str(labels.move_label(reason)) == reason
+        promoted = Reason("move_liguilla_promoted", {"tie": "lig1"})
+        assert promoted == "promoted: won the Liguilla de Promoción lig1 (ANFPES T24 §1.2.3)"
         assert (
-            str(
-                labels.move_label(
-                    "promoted: won the Liguilla de Promoción lig1 (ANFPES T24 §1.2.3)"
-                )
-            )
+            str(labels.move_label(promoted))
             == "promoted to Primera A: won the Liguilla de Promoción lig1 (ANFPES T24 §1.2.3)"
         )
         assert str(labels.nucommunity_format_label("groups_knockout")) == (
@@ -128,9 +124,34 @@ def test_waiting_texts_of_missing_positions_are_translated():
     from django.utils import translation
 
     from leagues.labels import waiting_label
+    from leagues.rules.texts import Reason
 
+    missing = Reason(
+        "waiting_missing_position", {"slot": bracket_rules.position("primera_a", 9).label}
+    )
+    table = Reason("waiting_table", {"table": "primera_a"})
+    assert (missing, table) == ("no 9th of Primera A: staff decision", "the primera_a table")
     with translation.override("es"):
-        assert waiting_label("no 9th of Primera A: staff decision") != (
-            "no 9th of Primera A: staff decision"
-        )
-        assert waiting_label("the primera_a table") != "the primera_a table"
+        assert waiting_label(missing) != "no 9th of Primera A: staff decision"
+        assert waiting_label(table) != "the primera_a table"
+
+
+def test_a_reason_is_its_english_text_in_json_and_keeps_its_code():
+    """The API emits the rules' texts as plain strings; pages read the code and params."""
+    import copy
+    import json
+    import pickle
+
+    from leagues.rules.texts import Reason
+
+    zone = bracket_rules.better_of(
+        "primera_b", bracket_rules.loser("psf1"), bracket_rules.loser("psf2")
+    ).label
+    assert isinstance(zone, Reason) and zone.code == "source_better_of"
+    assert json.dumps({"fed_from": zone}) == (
+        '{"fed_from": "better-placed in Primera B of (loser of psf1, loser of psf2)"}'
+    )
+    for again in (pickle.loads(pickle.dumps(zone)), copy.deepcopy(zone)):
+        assert again == zone and again.params["teams"][1].params == {"tie": "psf2"}
+    with translation.override("en"):
+        assert str(labels.label(zone)) == zone

@@ -35,6 +35,7 @@ from leagues.rules.bracket_engine import (
 )
 from leagues.rules.errors import LeagueRuleError
 from leagues.rules.table import ANFPES_TIE_BREAKERS, PRIMERA_A, PRIMERA_B
+from leagues.rules.texts import Reason
 
 # Re-exported: the format's divisions and tie-breakers (defined in leagues.rules.table).
 __all__ = [
@@ -79,6 +80,16 @@ yellow-card wipe)."""
 # ---------------------------------------------------------------------------------------
 
 
+def _pairing(first: int, second: int) -> Reason:
+    """The name of a tie between two table positions: ``"1 v 8"``."""
+    return Reason("tie_pairing", {"first": first, "second": second})
+
+
+def _of_primera_a(position_a: int) -> Reason:
+    """The name of a Liguilla tie by its Primera A position: ``"12th A"``."""
+    return Reason("tie_liguilla", {"position": position_a})
+
+
 def primera_a_playoffs(
     *, final_four: bool = True, semi_final_legs: int = 2, final_legs: int = 2, final_minutes=10
 ) -> BracketSpec:
@@ -90,10 +101,10 @@ def primera_a_playoffs(
     a = "primera_a"
     same_day = "final_four" if final_four else None
     ties = (
-        TieSpec("qf1", "a_quarter_finals", position(a, 1), position(a, 8), name="1 v 8"),
-        TieSpec("qf2", "a_quarter_finals", position(a, 4), position(a, 5), name="4 v 5"),
-        TieSpec("qf3", "a_quarter_finals", position(a, 2), position(a, 7), name="2 v 7"),
-        TieSpec("qf4", "a_quarter_finals", position(a, 3), position(a, 6), name="3 v 6"),
+        TieSpec("qf1", "a_quarter_finals", position(a, 1), position(a, 8), name=_pairing(1, 8)),
+        TieSpec("qf2", "a_quarter_finals", position(a, 4), position(a, 5), name=_pairing(4, 5)),
+        TieSpec("qf3", "a_quarter_finals", position(a, 2), position(a, 7), name=_pairing(2, 7)),
+        TieSpec("qf4", "a_quarter_finals", position(a, 3), position(a, 6), name=_pairing(3, 6)),
         TieSpec(
             "sf1",
             "a_semi_finals",
@@ -101,7 +112,7 @@ def primera_a_playoffs(
             winner("qf2"),
             semi_final_legs,
             same_day=same_day,
-            name="Semi-final 1",
+            name=Reason("tie_semi_final", {"n": 1}),
         ),
         TieSpec(
             "sf2",
@@ -110,7 +121,7 @@ def primera_a_playoffs(
             winner("qf4"),
             semi_final_legs,
             same_day=same_day,
-            name="Semi-final 2",
+            name=Reason("tie_semi_final", {"n": 2}),
         ),
         TieSpec(
             "final",
@@ -119,7 +130,7 @@ def primera_a_playoffs(
             winner("sf2"),
             final_legs,
             match_minutes=final_minutes,
-            name="Final",
+            name=Reason("tie_final"),
         ),
     )
     return BracketSpec(
@@ -137,10 +148,18 @@ def primera_b_promotion() -> BracketSpec:
     ``promotion_final_loser`` (to the Liguilla)."""
     b = "primera_b"
     ties = (
-        TieSpec("psf1", "b_promotion_semi_finals", position(b, 2), position(b, 5), name="2 v 5"),
-        TieSpec("psf2", "b_promotion_semi_finals", position(b, 3), position(b, 4), name="3 v 4"),
         TieSpec(
-            "pfinal", "b_promotion_final", winner("psf1"), winner("psf2"), name="Promotion final"
+            "psf1", "b_promotion_semi_finals", position(b, 2), position(b, 5), name=_pairing(2, 5)
+        ),
+        TieSpec(
+            "psf2", "b_promotion_semi_finals", position(b, 3), position(b, 4), name=_pairing(3, 4)
+        ),
+        TieSpec(
+            "pfinal",
+            "b_promotion_final",
+            winner("psf1"),
+            winner("psf2"),
+            name=Reason("tie_promotion_final"),
         ),
     )
     return BracketSpec(
@@ -188,9 +207,13 @@ def liguilla() -> BracketSpec:
     a, b = "primera_a", "primera_b"
     zone_winners = (winner("za_final"), winner("zb_final"))
     ties = (
-        TieSpec("lig1", "liguilla", position(a, 12), worse_of(b, *zone_winners), name="12th A"),
-        TieSpec("lig2", "liguilla", position(a, 13), better_of(b, *zone_winners), name="13th A"),
-        TieSpec("lig3", "liguilla", position(a, 14), loser("pfinal"), name="14th A"),
+        TieSpec(
+            "lig1", "liguilla", position(a, 12), worse_of(b, *zone_winners), name=_of_primera_a(12)
+        ),
+        TieSpec(
+            "lig2", "liguilla", position(a, 13), better_of(b, *zone_winners), name=_of_primera_a(13)
+        ),
+        TieSpec("lig3", "liguilla", position(a, 14), loser("pfinal"), name=_of_primera_a(14)),
     )
     return BracketSpec(
         "liguilla",
@@ -235,7 +258,7 @@ class Relegation:
     rule: str | None
     decision_required: bool = False
     proposal: tuple[Hashable, ...] = ()
-    waiting_for: str | None = None
+    waiting_for: Reason | None = None
 
 
 def relegation(
@@ -265,23 +288,26 @@ def relegation(
             None,
             decision_required=True,
             proposal=bottom,
-            waiting_for="staff decision: teams abandoned Primera A (ANFPES T24 §1.2.2)",
+            waiting_for=Reason("waiting_abandoned"),
         )
     if not standing_a.closed:
-        return Relegation((), None, proposal=bottom, waiting_for="the Primera A table to close")
+        closing = Reason("waiting_table_to_close", {"table": "primera_a"})
+        return Relegation((), None, proposal=bottom, waiting_for=closing)
     if any(p in standing_a.unresolved for p in range(n - places + 1, n + 1)):
-        return Relegation((), None, proposal=bottom, waiting_for="a tie in the table")
+        tie = Reason("waiting_tie_in_table")
+        return Relegation((), None, proposal=bottom, waiting_for=tie)
     return Relegation(bottom, "bottom_two")
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
     """A team changing division for next season: ``to`` is ``"primera_a"``,
-    ``"primera_b"`` or ``"out"``; ``reason`` cites the rule."""
+    ``"primera_b"`` or ``"out"``; ``reason`` cites the rule (a
+    :class:`~leagues.rules.texts.Reason`, code ``move_…``)."""
 
     team: Hashable
     to: str
-    reason: str
+    reason: Reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,7 +318,7 @@ class NextDivisions:
     primera_a: tuple[Hashable, ...] | None
     primera_b: tuple[Hashable, ...] | None
     moves: tuple[Move, ...]
-    pending: tuple[str, ...]
+    pending: tuple[Reason, ...]
     stays: tuple[Move, ...] = ()
     """Teams of a decided Liguilla tie that keep their division (``to`` is it)."""
 
@@ -322,46 +348,43 @@ def next_divisions(
     a, b = list(primera_a), list(primera_b)
     moves: list[Move] = []
     stays: list[Move] = []
-    pending: list[str] = []
+    pending: list[Reason] = []
     if isinstance(relegated, Relegation):
         if not relegated.teams:
-            pending.append(f"relegation: {relegated.waiting_for}")
-        reason = (
-            "relegated: last two of Primera A (ANFPES T24 §1.2.1)"
-            if relegated.rule == "bottom_two"
-            else "relegated by staff decision (ANFPES T24 §1.2.2)"
+            why = relegated.waiting_for
+            pending.append(Reason("pending_waiting", {"what": "relegation", "why": why}))
+        reason = Reason(
+            "move_bottom_two" if relegated.rule == "bottom_two" else "move_staff_relegation"
         )
         relegated = relegated.teams
     else:
-        reason = "relegated (ANFPES T24 §1.2.1–§1.2.2)"
+        reason = Reason("move_relegated")
     for team_id in relegated:
         moves.append(Move(team_id, "primera_b", reason))
-    for code, why in (
-        ("champion_b", "Primera B champion (ANFPES T24 §1.3.1)"),
-        ("promoted_b", "promotion final winner (ANFPES T24 §1.3.2)"),
-    ):
+    for code, why in (("champion_b", "move_champion_b"), ("promoted_b", "move_promoted_b")):
         slot = filled.outcomes.get(code)
         if slot is None or slot.team is None:
-            pending.append(f"{code}: {slot.waiting_for if slot else 'not in the bracket'}")
+            waiting = slot.waiting_for if slot else Reason("waiting_not_in_bracket")
+            pending.append(Reason("pending_waiting", {"what": code, "why": waiting}))
         else:
-            moves.append(Move(slot.team, "primera_a", why))
+            moves.append(Move(slot.team, "primera_a", Reason(why)))
     for tie_id in LIGUILLA_TIES:
         view = filled.tie(tie_id)
         if view.winner is None or not view.stage_closed:
-            pending.append(f"{tie_id}: the Liguilla tie to be decided and closed")
+            pending.append(Reason("pending_liguilla", {"tie": tie_id}))
             continue
-        where = f"Liguilla de Promoción {tie_id} (ANFPES T24 §1.2.3)"
+        where = {"tie": tie_id}
         if view.winner in b:
-            moves.append(Move(view.winner, "primera_a", f"promoted: won the {where}"))
-            moves.append(Move(view.loser, "primera_b", f"relegated: lost the {where}"))
+            moves.append(Move(view.winner, "primera_a", Reason("move_liguilla_promoted", where)))
+            moves.append(Move(view.loser, "primera_b", Reason("move_liguilla_relegated", where)))
         else:
-            stays.append(Move(view.winner, "primera_a", f"stays in Primera A: won the {where}"))
-            stays.append(Move(view.loser, "primera_b", f"stays in Primera B: lost the {where}"))
+            stays.append(Move(view.winner, "primera_a", Reason("move_liguilla_stays_a", where)))
+            stays.append(Move(view.loser, "primera_b", Reason("move_liguilla_stays_b", where)))
     for team_id in suspended:
         if team_id in a:
-            moves.append(Move(team_id, "primera_b", "suspended: relegated (ANFPES T24 §III.4)"))
+            moves.append(Move(team_id, "primera_b", Reason("move_suspended")))
     for team_id in expelled:
-        moves.append(Move(team_id, "out", "expelled (ANFPES T24 §III.4)"))
+        moves.append(Move(team_id, "out", Reason("move_expelled")))
     problems = [
         f"{m.team} is not in {'Primera B' if m.to == 'primera_a' else 'Primera A'}"
         for m in moves
