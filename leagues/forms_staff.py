@@ -588,7 +588,7 @@ class NucommunityForm(_DrawForm):
         value = whole_number(
             self.cleaned_data["groups"], _("The number of groups must be a whole number.")
         )
-        return value or 8
+        return 8 if value is None else value
 
     def clean(self):
         data = super().clean()
