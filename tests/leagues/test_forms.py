@@ -344,3 +344,56 @@ def test_a_malformed_client_id_runs_the_form_as_without_one(client, small):
     assert response.status_code == 302
     assert Match.objects.get(competition__slug=PA, code="m3").status == "void"
     assert StaffSubmission.objects.count() == 0
+
+
+# --------------------------------------------------------------------------- never a 500
+FIELDS = (
+    "reason absent refusal home_goals away_goals home_deduction away_deduction kind period "
+    "agreement reduced required stream_url stage order_across final_four base primera_a "
+    "primera_b newcomers method seed order slug name legs start format teams groups team "
+    "points tie side action at competition round match initial final standing award agree "
+    "approve client_id"
+).split()
+GARBAGE = ("", "x", "-1", "9" * 30, "1.5", "a\x00b", "2026-02-30T25:99")
+POSTED_PAGES = [
+    ("staff-deadlines", {"slug": "t24"}),
+    ("staff-adjustments", {"slug": "t24"}),
+    ("staff-abandon", {"slug": "t24", "team": "t1"}),
+    ("staff-reviews", {"slug": "t24"}),
+    ("staff-draft", {"slug": "t24"}),
+    ("staff-champagne", {"slug": "t24"}),
+    ("staff-nucommunity", {"slug": "t24"}),
+    ("staff-cup-bonus", {"slug": "t24"}),
+    ("competition-decide-tie", {"slug": PA}),
+    ("competition-close-regular-phase", {"slug": PA}),
+    ("competition-advance-stage", {"slug": "t24-cup"}),
+    ("competition-close-group-stage", {"slug": "t24-champagne"}),
+    ("competition-bracket-slot", {"slug": "t24-cup"}),
+    ("competition-bracket-award", {"slug": "t24-cup"}),
+    ("competition-bracket-third-home", {"slug": "t24-cup"}),
+    ("competition-bracket-final-four", {"slug": "t24-cup"}),
+    ("competition-relegation", {"slug": PA}),
+    ("match-walkover", {"slug": PA, "code": "m3"}),
+    ("match-void", {"slug": PA, "code": "m3"}),
+    ("match-tribunal", {"slug": PA, "code": "m3"}),
+    ("match-incident", {"slug": PA, "code": "m3"}),
+    ("match-must-stream", {"slug": PA, "code": "m3"}),
+    ("match-replay-unstreamed", {"slug": PA, "code": "m1"}),
+    ("match-stream-link", {"slug": PA, "code": "m3"}),
+    ("excuse-answer", {"slug": PA, "code": "m3"}),
+    ("excuse-decide", {"slug": PA, "code": "m3"}),
+]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), POSTED_PAGES)
+def test_garbage_in_every_field_is_never_a_500(client, small, name, kwargs):
+    """Every field of every league form at once, filled with a blank, a word, a negative,
+    a huge number, a decimal, a null character or an impossible date: an answer below 500
+    (the test client raises a view's exception, so a bug fails the test)."""
+    boss = UserFactory(username="forms-superuser", is_superuser=True, is_staff=True)
+    client.force_login(boss)
+    target = url(name, **kwargs)
+    for value in GARBAGE:
+        data = {field: value for field in FIELDS} | {"confirm": "1"}
+        response = client.post(target, data)
+        assert response.status_code < 500, (name, value)
