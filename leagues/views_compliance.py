@@ -5,8 +5,10 @@ Public: ``/seasons/<slug>/compliance/`` and ``/seasons/<slug>/draft/``. Staff
 (``MANAGE_COMPLIANCE``) and ``/seasons/<slug>/manage/draft/`` (``MANAGE_DRAFT``).
 
 Views are thin: the documents come from :func:`leagues.services.season_compliance` and
-:mod:`leagues.drafting` in bounded queries; changes go through the services, whose
-:class:`events.errors.UserError` is shown as a message (never a 500).
+:mod:`leagues.drafting` in bounded queries; changes are read by the forms of
+:mod:`leagues.forms_staff` and go through the services; a form's problem and the services'
+:class:`events.errors.UserError` are shown as a message (never a 500), anything else
+propagates (logged, 500).
 """
 
 import json
@@ -166,6 +168,8 @@ def staff_draft(request, season):
     typed, status = None, 200
     if request.method == "POST":
         form = DraftForm(request.POST)
+        if form["action"].value() != "draw":
+            typed = form["base"].value() or ""  # shown again as typed if refused
         try:
             if not form.is_valid():
                 raise form.user_error()
@@ -173,7 +177,6 @@ def staff_draft(request, season):
                 lot = drafting.draw_draft_lots(season, request.user, form.cleaned_data["seed"])
                 messages.success(request, _("Lots drawn with seed %(seed)s.") % {"seed": lot.seed})
             else:
-                typed = form.cleaned_data["base"]
                 drafting.set_draft_base(season, form.base_lines(), request.user)
                 messages.success(request, _("Base order saved."))
         except UserError as exc:

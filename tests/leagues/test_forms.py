@@ -247,13 +247,14 @@ def test_review_form_refuses_a_bad_time(client, small):
 
 def test_draft_form_refuses_a_null_character(client, small):
     client.force_login(small["staff"])
-    refused(
+    response = refused(
         client,
         url("staff-draft", slug="t24"),
         {"base": "t1\nt2\x00"},
         "Null characters are not allowed.",
         status=(400,),
     )
+    assert response.context["base_text"] == "t1\nt2\x00"  # what was typed is not lost
 
 
 # --------------------------------------------------------------------------- final phases, cups
