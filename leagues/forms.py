@@ -452,3 +452,17 @@ class ExcuseForm(forms.Form):
         if data.get("date_from") and data.get("date_to") and data["date_to"] < data["date_from"]:
             self.add_error("date_to", _("The end date must be on or after the start date."))
         return data
+
+
+class YesNoForm(forms.Form):
+    """A yes/no answer on an excuse (``leagues.reporting.answer_excuse``, ``decide_excuse``):
+    ``agree`` and ``approve`` are true only when ``yes`` (anything else, or nothing, is no)."""
+
+    agree = forms.CharField(required=False)
+    approve = forms.CharField(required=False)
+
+    def clean_agree(self):
+        return self.cleaned_data["agree"] == "yes"
+
+    def clean_approve(self):
+        return self.cleaned_data["approve"] == "yes"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import uuid
 from functools import wraps
 
+from django import forms
 from django.contrib import messages
 from django.db import IntegrityError, transaction
 from django.http import HttpResponseBadRequest
@@ -38,12 +39,16 @@ ALREADY_SAVED = gettext_lazy("Already saved: this form was sent before, nothing 
 """The answer to a form sent again."""
 
 
+class ClientIdForm(forms.Form):
+    """The hidden submission id every staff form carries (:data:`FIELD`)."""
+
+    client_id = forms.UUIDField(required=False)
+
+
 def client_id(request) -> uuid.UUID | None:
     """The form's submission id (``POST["client_id"]``), ``None`` when absent or not a UUID."""
-    try:
-        return uuid.UUID(str(request.POST.get(FIELD, "")).strip())
-    except ValueError:
-        return None
+    form = ClientIdForm(request.POST)
+    return form.cleaned_data[FIELD] if form.is_valid() else None
 
 
 def _queued(request) -> list:

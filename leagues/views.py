@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST
 from events.errors import UserError
 from leagues import brackets, ical, labels, phases, services, staff_decisions, suspensions
 from leagues.access import LeaguePermission, season_permissions
+from leagues.forms_staff import CloseRegularPhaseForm, TeamOrderForm
 from leagues.models import Competition, Match, ResultReport, Season
 from leagues.submissions import once
 from leagues.tables import LeagueTable, tie_breaker_label
@@ -271,9 +272,12 @@ def decide_tie(request, slug):
     competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
     if not season_permissions(request.user, competition.season):
         raise Http404("No such competition")
+    form = TeamOrderForm(request.POST)
     try:
+        if not form.is_valid():
+            raise form.user_error()
         services.decide_tie(
-            competition, request.user, request.POST.getlist("order"), request.POST.get("reason")
+            competition, request.user, form.cleaned_data["order"], form.cleaned_data["reason"]
         )
     except UserError as exc:
         messages.error(request, str(exc))
@@ -292,11 +296,12 @@ def close_regular_phase(request, slug):
     competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
     if not season_permissions(request.user, competition.season):
         raise Http404("No such competition")
+    form = CloseRegularPhaseForm(request.POST)
     try:
-        if not request.POST.get("confirm"):
-            raise UserError(_("Tick the confirmation: the playoffs are created from the table."))
+        if not form.is_valid():
+            raise form.user_error()
         playoffs = phases.close_regular_phase(
-            competition, request.user, final_four=request.POST.get("final_four") != "no"
+            competition, request.user, final_four=form.cleaned_data["final_four"]
         )
     except UserError as exc:
         messages.error(request, str(exc))

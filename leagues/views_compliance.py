@@ -5,13 +5,14 @@ Public: ``/seasons/<slug>/compliance/`` and ``/seasons/<slug>/draft/``. Staff
 (``MANAGE_COMPLIANCE``) and ``/seasons/<slug>/manage/draft/`` (``MANAGE_DRAFT``).
 
 Views are thin: the documents come from :func:`leagues.services.season_compliance` and
-:mod:`leagues.drafting` in bounded queries; changes go through the services, whose
-:class:`events.errors.UserError` is shown as a message (never a 500).
+:mod:`leagues.drafting` in bounded queries; changes are read by the forms of
+:mod:`leagues.forms_staff` and go through the services; a form's problem and the services'
+:class:`events.errors.UserError` are shown as a message (never a 500), anything else
+propagates (logged, 500).
 """
 
 import json
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
@@ -23,6 +24,7 @@ from django.views.decorators.http import require_http_methods
 from events.errors import UserError
 from leagues import drafting, services
 from leagues.access import LeaguePermission, season_permissions, season_staff_required
+from leagues.forms_staff import DraftForm, ReviewForm
 from leagues.labels import draft_rule_label, outcome_label
 from leagues.models import Review, Season
 from leagues.submissions import once
@@ -110,20 +112,6 @@ def draft_page(request, slug):
     )
 
 
-def _parse_local(value: str, season: Season):
-    """A ``datetime-local`` value in the season's time zone, or ``None`` when blank."""
-    value = (value or "").strip()
-    if not value:
-        return None
-    try:
-        when = datetime.fromisoformat(value)
-    except ValueError:
-        raise UserError(_("Enter the date and time as YYYY-MM-DD HH:MM.")) from None
-    if timezone.is_naive(when):
-        when = timezone.make_aware(when, ZoneInfo(season.time_zone))
-    return when
-
-
 @require_http_methods(["GET", "POST"])
 @season_staff_required(LeaguePermission.MANAGE_COMPLIANCE)
 @once
@@ -131,12 +119,12 @@ def staff_reviews(request, season):
     """Reviews: a preview of whom each review not held yet would reap now, a button to
     hold it, and the reviews held with whom they reaped."""
     if request.method == "POST":
-        kind = request.POST.get("kind", "")
+        form = ReviewForm(request.POST, zone=season.time_zone)
         try:
-            if not request.POST.get("confirm"):
-                raise UserError(_("Tick the confirmation: a review is held once."))
-            at = _parse_local(request.POST.get("at", ""), season)
-            drafting.hold_review(season, kind, request.user, at=at)
+            if not form.is_valid():
+                raise form.user_error()
+            kind = form.cleaned_data["kind"]
+            drafting.hold_review(season, kind, request.user, at=form.cleaned_data["at"])
         except UserError as exc:
             messages.error(request, str(exc))
         else:
@@ -179,13 +167,17 @@ def staff_draft(request, season):
     suspended teams."""
     typed, status = None, 200
     if request.method == "POST":
+        form = DraftForm(request.POST)
+        if form["action"].value() != "draw":
+            typed = form["base"].value() or ""  # shown again as typed if refused
         try:
-            if request.POST.get("action") == "draw":
-                lot = drafting.draw_draft_lots(season, request.user, request.POST.get("seed"))
+            if not form.is_valid():
+                raise form.user_error()
+            if form.draws():
+                lot = drafting.draw_draft_lots(season, request.user, form.cleaned_data["seed"])
                 messages.success(request, _("Lots drawn with seed %(seed)s.") % {"seed": lot.seed})
             else:
-                typed = request.POST.get("base", "")
-                drafting.set_draft_base(season, typed.splitlines(), request.user)
+                drafting.set_draft_base(season, form.base_lines(), request.user)
                 messages.success(request, _("Base order saved."))
         except UserError as exc:
             # Show the page again with what was typed (nothing is lost) and the error.

@@ -1,9 +1,9 @@
 """League final phases, staff actions (issue 5): closing a stage of a knockout
 (:func:`leagues.phases.advance_stage`) and the Champagne League draw
 (:func:`leagues.cups.champagne_draw`). Thin views: the services check the permissions
-again, validate and audit."""
-
-from datetime import date
+again, validate and audit. Each builds its form (:mod:`leagues.forms_staff`) from the
+POST: a bad value is shown as the service's errors are (``UserError``); anything else
+propagates (logged, 500)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,6 +16,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 from events.errors import UserError
 from leagues import bracket_decisions, brackets, cups, labels, phases, staff_decisions, submissions
 from leagues.access import LeaguePermission, season_permissions, season_staff_required
+from leagues.forms_staff import (
+    BracketForm,
+    ChampagneForm,
+    CloseGroupsForm,
+    ConfirmStageForm,
+    CupBonusForm,
+    NucommunityForm,
+    TeamOrderForm,
+)
 from leagues.models import Competition, Season
 from leagues.submissions import once
 
@@ -31,10 +40,11 @@ def advance_stage(request, slug):
     if not season_permissions(request.user, competition.season):
         raise Http404("No such competition")
     back = reverse("leagues:competition", kwargs={"slug": slug}) + "#bracket"
+    form = ConfirmStageForm(request.POST)
     try:
-        if not request.POST.get("confirm"):
-            raise UserError(_("Tick the confirmation to close the stage."))
-        result = phases.advance_stage(competition, request.user, request.POST.get("stage", ""))
+        if not form.is_valid():
+            raise form.user_error()
+        result = phases.advance_stage(competition, request.user, form.cleaned_data["stage"])
     except UserError as exc:
         messages.error(request, str(exc))
         return redirect(back)
@@ -54,63 +64,21 @@ def advance_stage(request, slug):
     return redirect(back)
 
 
-def _date(value: str):
-    value = (value or "").strip()
-    if not value:
-        return None
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise UserError(_("The start date must be written YYYY-MM-DD.")) from None
-
-
-def _legs(value) -> int:
-    """The legs of a group's round robin: 1 or 2 (blank: 2); anything else refused."""
-    value = (value or "").strip()
-    if value in ("", "2"):
-        return 2
-    if value == "1":
-        return 1
-    raise UserError(_("Legs: 1 (one match) or 2 (home and away)."))
-
-
-def _yes_no(value) -> bool:
-    """A yes/no choice of a form: ``yes`` or ``no``; anything else (or nothing) refused."""
-    if value == "yes":
-        return True
-    if value == "no":
-        return False
-    raise UserError(_("Choose on or off."))
-
-
 @require_http_methods(["GET", "POST"])
 @season_staff_required(LeaguePermission.MANAGE_DRAFT)
 @once
 def staff_champagne(request, season):
     """The Champagne League draw: pots from this season's tables or from pasted ordered
     team ids, then a seeded draw or a live draw typed by hand; creates the group stage."""
-    form, status = {}, 200
+    typed, status = {}, 200
     if request.method == "POST":
-        form = request.POST
+        form = ChampagneForm(request.POST)
+        typed = form.data  # shown again in the inputs, as typed
         try:
-            order = []
-            if form.get("method") == "manual":
-                order = cups.parse_draw_order(form.get("order", ""))
-            legs = _legs(form.get("legs"))
+            if not form.is_valid():
+                raise form.user_error()
             competition, draw = cups.champagne_draw(
-                season,
-                request.user,
-                base=form.get("base", ""),
-                primera_a=form.get("primera_a", ""),
-                primera_b=form.get("primera_b", ""),
-                newcomers=form.get("newcomers", ""),
-                method=form.get("method", ""),
-                seed=form.get("seed"),
-                order=order,
-                slug=form.get("slug", "").strip() or None,
-                name=form.get("name", "").strip() or None,
-                legs=legs,
-                start=_date(form.get("start", "")),
+                season, request.user, **form.service_arguments()
             )
         except UserError as exc:
             messages.error(request, str(exc))
@@ -139,7 +107,7 @@ def staff_champagne(request, season):
             "season": season,
             "season_perms": request.season_permissions,
             "teams": teams,
-            "form": form,
+            "form": typed,
             "draws": draws,
         },
         status=status,
@@ -156,11 +124,12 @@ def close_group_stage(request, slug):
     competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
     if not season_permissions(request.user, competition.season):
         raise Http404("No such competition")
+    form = CloseGroupsForm(request.POST)
     try:
-        if not request.POST.get("confirm"):
-            raise UserError(_("Tick the confirmation: the knockouts are created from the tables."))
+        if not form.is_valid():
+            raise form.user_error()
         created = cups.close_group_stage(
-            competition, request.user, order_across=request.POST.get("order_across", "")
+            competition, request.user, order_across=form.cleaned_data["order_across"]
         )
     except UserError as exc:
         messages.error(request, str(exc))
@@ -178,34 +147,15 @@ def close_group_stage(request, slug):
 def staff_nucommunity(request, season):
     """The Nucommunity Shit: format (a knockout from a draw, or groups + knockout), a
     seeded draw or a live draw typed by hand; and its bonus-points ledger."""
-    form, status = {}, 200
+    typed, status = {}, 200
     if request.method == "POST":
-        form = request.POST
+        form = NucommunityForm(request.POST)
+        typed = form.data  # shown again in the inputs, as typed
         try:
-            fmt = form.get("format", "")
-            order = []
-            if form.get("method") == "manual":
-                if fmt == "groups_knockout":
-                    order = cups.parse_draw_order(form.get("order", ""))
-                else:
-                    order = form.get("order", "")
-            try:
-                groups = int(form.get("groups") or 8)
-            except ValueError:
-                raise UserError(_("The number of groups must be a whole number.")) from None
+            if not form.is_valid():
+                raise form.user_error()
             competition, _record = cups.nucommunity_create(
-                season,
-                request.user,
-                format=fmt,
-                teams=form.get("teams", ""),
-                method=form.get("method", ""),
-                seed=form.get("seed"),
-                order=order,
-                groups=groups,
-                legs=_legs(form.get("legs")),
-                slug=form.get("slug", "").strip() or None,
-                name=form.get("name", "").strip() or None,
-                start=_date(form.get("start", "")),
+                season, request.user, **form.service_arguments()
             )
         except UserError as exc:
             messages.error(request, str(exc))
@@ -221,7 +171,7 @@ def staff_nucommunity(request, season):
             "season": season,
             "season_perms": perms,
             "teams": list(season.teams.order_by("id")),
-            "form": form,
+            "form": typed,
             "draws": [
                 {**d, "format_label": labels.nucommunity_format_label(d.get("format", ""))}
                 for d in cups.nucommunity_draws(season)
@@ -238,13 +188,16 @@ def staff_nucommunity(request, season):
 @once
 def staff_cup_bonus(request, season):
     """League staff enter bonus points of the Nucommunity Shit (user, points, reason)."""
+    form = CupBonusForm(request.POST, teams=season.teams.values_list("code", flat=True))
     try:
+        if not form.is_valid():
+            raise form.user_error()
         entry = cups.add_cup_bonus(
             season,
             request.user,
-            team=request.POST.get("team", ""),
-            points=request.POST.get("points", ""),
-            reason=request.POST.get("reason", ""),
+            team=form.cleaned_data["team"],
+            points=form.cleaned_data["points"],
+            reason=form.cleaned_data["reason"],
             client_id=submissions.client_id(request),
         )
     except UserError as exc:
@@ -259,12 +212,19 @@ def staff_cup_bonus(request, season):
 
 # --------------------------------------------------------------------------- overrides
 def _bracket_action(request, slug, action, success):
+    """Build the :class:`leagues.forms_staff.BracketForm`, then ``action(competition,
+    data)`` (its cleaned data); a ``UserError`` of either is shown, then back to the
+    bracket page at the tie."""
     competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
     if not season_permissions(request.user, competition.season):
         raise Http404("No such competition")
-    tie = request.POST.get("tie", "")
+    form = BracketForm(request.POST)
+    valid = form.is_valid()
+    tie = form.cleaned_data.get("tie", "")
     try:
-        action(competition, tie)
+        if not valid:
+            raise form.user_error()
+        action(competition, form)
     except UserError as exc:
         messages.error(request, str(exc))
     else:
@@ -279,17 +239,16 @@ def _bracket_action(request, slug, action, success):
 @once
 def bracket_slot(request, slug):
     """League staff set a slot of a tie without matches by hand (with a reason)."""
-    post = request.POST
     return _bracket_action(
         request,
         slug,
-        lambda c, tie: bracket_decisions.set_bracket_slot(
+        lambda c, form: bracket_decisions.set_bracket_slot(
             c,
             request.user,
-            tie=tie,
-            side=post.get("side", ""),
-            team=post.get("team", "").strip(),
-            reason=post.get("reason", ""),
+            tie=form.cleaned_data["tie"],
+            side=form.cleaned_data["side"],
+            team=form.cleaned_data["team"],
+            reason=form.cleaned_data["reason"],
         ),
         _("Slot saved."),
     )
@@ -300,12 +259,15 @@ def bracket_slot(request, slug):
 @once
 def bracket_award(request, slug):
     """The tribunal awards a tie (ANFPES T24 §III.2), with a reason."""
-    post = request.POST
     return _bracket_action(
         request,
         slug,
-        lambda c, tie: bracket_decisions.award_tie(
-            c, request.user, tie=tie, team=post.get("team", "").strip(), reason=post.get("reason")
+        lambda c, form: bracket_decisions.award_tie(
+            c,
+            request.user,
+            tie=form.cleaned_data["tie"],
+            team=form.cleaned_data["team"],
+            reason=form.cleaned_data["reason"],
         ),
         _("Award saved."),
     )
@@ -316,12 +278,15 @@ def bracket_award(request, slug):
 @once
 def bracket_third_home(request, slug):
     """League staff choose the home side of a third match, with a reason."""
-    post = request.POST
     return _bracket_action(
         request,
         slug,
-        lambda c, tie: bracket_decisions.set_third_match_home(
-            c, request.user, tie=tie, team=post.get("team", "").strip(), reason=post.get("reason")
+        lambda c, form: bracket_decisions.set_third_match_home(
+            c,
+            request.user,
+            tie=form.cleaned_data["tie"],
+            team=form.cleaned_data["team"],
+            reason=form.cleaned_data["reason"],
         ),
         _("Third match host saved."),
     )
@@ -332,12 +297,11 @@ def bracket_third_home(request, slug):
 @once
 def bracket_final_four(request, slug):
     """League staff switch Primera A's Final Four on or off (§1.1.6), with a reason."""
-    post = request.POST
     return _bracket_action(
         request,
         slug,
-        lambda c, _tie: bracket_decisions.set_final_four(
-            c, request.user, final_four=_yes_no(post.get("final_four")), reason=post.get("reason")
+        lambda c, form: bracket_decisions.set_final_four(
+            c, request.user, final_four=form.final_four_on(), reason=form.cleaned_data["reason"]
         ),
         _("Final Four setting saved."),
     )
@@ -352,12 +316,15 @@ def relegation(request, slug):
     competition = get_object_or_404(Competition.objects.select_related("season"), slug=slug)
     if not season_permissions(request.user, competition.season):
         raise Http404("No such competition")
+    form = TeamOrderForm(request.POST)
     try:
+        if not form.is_valid():
+            raise form.user_error()
         bracket_decisions.set_relegation(
             competition.season,
             request.user,
-            teams=request.POST.getlist("teams"),
-            reason=request.POST.get("reason", ""),
+            teams=form.cleaned_data["teams"],
+            reason=form.cleaned_data["reason"],
         )
     except UserError as exc:
         messages.error(request, str(exc))

@@ -22,7 +22,14 @@ from django.views.decorators.http import require_POST
 from events.errors import UserError
 from leagues import brackets, phases, reporting, staff_decisions, suspensions
 from leagues.access import LeaguePermission, season_permissions
-from leagues.forms import CorrectForm, DisputeForm, ExcuseForm, ReportForm, ResolveForm
+from leagues.forms import (
+    CorrectForm,
+    DisputeForm,
+    ExcuseForm,
+    ReportForm,
+    ResolveForm,
+    YesNoForm,
+)
 from leagues.models import Concession, Excuse, Match, ResultReport
 from leagues.submissions import once
 
@@ -306,8 +313,10 @@ def _excuse(match) -> Excuse:
 @require_POST
 def excuse_answer(request, slug, code):
     match = _match(slug, code)
+    form = YesNoForm(request.POST)
+    agree = form.is_valid() and form.cleaned_data["agree"]  # anything but "yes" is no
     try:
-        reporting.answer_excuse(_excuse(match), request.user, request.POST.get("agree") == "yes")
+        reporting.answer_excuse(_excuse(match), request.user, agree)
     except UserError as exc:
         return _failed(request, match, exc)
     return _done(request, match, _("Answer saved."))
@@ -318,8 +327,10 @@ def excuse_answer(request, slug, code):
 @once
 def excuse_decide(request, slug, code):
     match = _match(slug, code)
+    form = YesNoForm(request.POST)
+    approve = form.is_valid() and form.cleaned_data["approve"]  # anything but "yes" is no
     try:
-        reporting.decide_excuse(_excuse(match), request.user, request.POST.get("approve") == "yes")
+        reporting.decide_excuse(_excuse(match), request.user, approve)
     except UserError as exc:
         return _failed(request, match, exc)
     return _done(request, match, _("Decision saved."))

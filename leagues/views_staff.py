@@ -5,15 +5,16 @@ requirement) posted from the match page.
 
 Views are thin: check the permission (``season_staff_required`` for season pages,
 :func:`match_staff_required` for match endpoints — same answers: anonymous → login,
-no role on the season → 404, role without the permission → 403), parse the form, call
-:mod:`leagues.sanctions`, show its ``UserError`` as a message, redirect.
+no role on the season → 404, role without the permission → 403), build the form of
+:mod:`leagues.forms_staff` from the POST, show its first problem or call
+:mod:`leagues.sanctions` with its cleaned values, show the service's ``UserError`` as a
+message, redirect. Anything else is a bug: it propagates (logged, 500).
 """
 
 from datetime import datetime
 from functools import wraps
 from zoneinfo import ZoneInfo
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -24,15 +25,25 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from events.errors import UserError
-from events.forms import FreeTextField
 from events.models import AuditLog
 from leagues import broadcast, sanctions, submissions, suspensions
 from leagues.access import LeaguePermission as P
 from leagues.access import season_permissions, season_staff_required
+from leagues.forms_staff import (
+    AbandonForm,
+    AdjustmentForm,
+    ConfirmedReasonForm,
+    DeadlinesForm,
+    IncidentForm,
+    MustStreamForm,
+    StreamLinkForm,
+    TribunalForm,
+    WalkoverForm,
+)
 from leagues.models import Adjustment, Competition, Excuse, Match, ResultReport, Team
 from leagues.submissions import once
 
@@ -79,20 +90,6 @@ def match_staff_required(permission: P):
         return wrapped
 
     return decorator
-
-
-def _local_datetime(text: str, zone: ZoneInfo) -> datetime | None:
-    """A ``datetime-local`` value read in the season's time zone; a wall time repeated or
-    skipped by a clock change gives the later instant, as generated deadlines do
-    (``leagues.rules.fixtures``) **[choice]**. ``None`` if empty or malformed."""
-    try:
-        naive = datetime.fromisoformat((text or "").strip())
-    except ValueError:
-        return None
-    if naive.tzinfo is not None:
-        return None
-    readings = [naive.replace(tzinfo=zone, fold=fold) for fold in (0, 1)]
-    return max(r.astimezone(ZoneInfo("UTC")) for r in readings).astimezone(zone)
 
 
 def _input_value(value: datetime | None, zone: ZoneInfo) -> str:
@@ -177,54 +174,6 @@ def staff_home(request, season):
 
 
 # --------------------------------------------------------------------------- deadlines
-class DeadlinesForm(forms.Form):
-    competition = forms.ChoiceField(label=gettext_lazy("Competition"))
-    round = forms.IntegerField(
-        label=gettext_lazy("Matchday"),
-        required=False,
-        min_value=1,
-        max_value=32767,
-        help_text=gettext_lazy("Every fixture of the matchday; or give a fixture below."),
-    )
-    match = forms.CharField(
-        label=gettext_lazy("Or one fixture (match id)"), required=False, max_length=40
-    )
-    initial = forms.CharField(
-        label=gettext_lazy("Initial deadline"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-    )
-    final = forms.CharField(
-        label=gettext_lazy("Final deadline"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-    )
-    reason = FreeTextField(
-        label=gettext_lazy("Reason"), required=False, widget=forms.Textarea(attrs={"rows": 2})
-    )
-
-    def __init__(self, *args, competitions, zone, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.zone = zone
-        self.fields["competition"].choices = [(c.slug, c.name) for c in competitions]
-        self.fields["initial"].help_text = self.fields["final"].help_text = _(
-            "In the season's time zone (%(zone)s)."
-        ) % {"zone": zone.key}
-
-    def clean(self):
-        data = super().clean()
-        if data.get("round") and data.get("match"):
-            raise forms.ValidationError(_("Choose a matchday or a fixture, not both."))
-        if not data.get("round") and not data.get("match"):
-            raise forms.ValidationError(_("Choose a matchday or a fixture."))
-        for name in ("initial", "final"):
-            if name in data:
-                value = _local_datetime(data[name], self.zone)
-                if value is None:
-                    self.add_error(name, _("Enter a date and a time."))
-                else:
-                    data[name] = value
-        return data
-
-
 def _matchday_deadlines(competition):
     """``[(round, initial, final, count)]``; ``initial``/``final`` are ``None`` when the
     matchday's fixtures do not share them. One query."""
@@ -257,30 +206,26 @@ def staff_deadlines(request, season):
     time zone); lists the chosen competition's matchdays with their deadlines."""
     zone = ZoneInfo(season.time_zone)
     competitions = list(season.competitions.order_by("position", "id"))
-    source = request.POST if request.method == "POST" else request.GET
-    chosen = next((c for c in competitions if c.slug == source.get("competition")), None)
-    chosen = chosen or (competitions[0] if competitions else None)
+    form = None
     if request.method == "POST":
-        form = DeadlinesForm(request.POST, competitions=competitions, zone=zone)
+        form = DeadlinesForm(request.POST, competitions=competitions, zone=zone, season=season)
+        picked = form["competition"].value()
+    else:
+        picked = request.GET.get("competition")
+    chosen = next((c for c in competitions if c.slug == picked), None)
+    chosen = chosen or (competitions[0] if competitions else None)
+    if form is not None:
         if form.is_valid():
             data = form.cleaned_data
-            competition = next(c for c in competitions if c.slug == data["competition"])
-            competition.season = season
-            match = None
-            if data["match"]:
-                match = competition.matches.filter(code=data["match"].strip()).first()
+            competition = data["competition"]
             try:
-                if data["match"] and match is None:
-                    raise UserError(
-                        _("No fixture %(code)s in this competition.") % {"code": data["match"]}
-                    )
                 count = sanctions.move_deadlines(
                     competition,
                     request.user,
                     initial=data["initial"],
                     final=data["final"],
-                    round=None if match else data["round"],
-                    match=match,
+                    round=data["round"],
+                    match=data["match"],
                     reason=data["reason"],
                 )
             except UserError as exc:
@@ -334,27 +279,6 @@ def staff_deadlines(request, season):
 
 
 # --------------------------------------------------------------------------- ledger
-class AdjustmentForm(forms.Form):
-    competition = forms.ChoiceField(label=gettext_lazy("Competition"))
-    team = forms.ChoiceField(label=gettext_lazy("Team"))
-    points = forms.IntegerField(
-        label=gettext_lazy("Points"),
-        min_value=-sanctions.MAX_ADJUSTMENT,
-        max_value=sanctions.MAX_ADJUSTMENT,
-        help_text=gettext_lazy(
-            "Negative for a deduction. A mistake is corrected by another entry."
-        ),
-    )
-    reason = FreeTextField(label=gettext_lazy("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
-
-    def __init__(self, *args, competitions, teams, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["competition"].choices = [
-            (c.slug, c.name) for c in competitions if c.kind != Competition.Kind.KNOCKOUT
-        ]
-        self.fields["team"].choices = [(t.code, f"{t.name} ({t.handle})") for t in teams]
-
-
 @season_staff_required(P.VIEW_STAFF_PAGES)
 @once
 def staff_adjustments(request, season):
@@ -368,16 +292,13 @@ def staff_adjustments(request, season):
     if request.method == "POST":
         if not can_add:
             raise PermissionDenied
-        form = AdjustmentForm(request.POST, competitions=competitions, teams=teams)
+        form = AdjustmentForm(request.POST, competitions=competitions, teams=teams, season=season)
         if form.is_valid():
             data = form.cleaned_data
-            competition = next(c for c in competitions if c.slug == data["competition"])
-            competition.season = season
-            team = next(t for t in teams if t.code == data["team"])
             try:
                 entry = sanctions.add_adjustment(
-                    competition,
-                    team,
+                    data["competition"],
+                    data["team"],
                     data["points"],
                     data["reason"],
                     request.user,
@@ -427,23 +348,19 @@ def staff_abandon(request, season, team):
     errors = []
     values = {"standing": "suspended", "award": "void", "reason": ""}
     if request.method == "POST":
-        values = {
-            "standing": request.POST.get("standing", ""),
-            "award": request.POST.get("award", ""),
-            "reason": request.POST.get("reason", ""),
-        }
-        if values["award"] not in ("void", "award"):
-            errors.append(_("Choose what happens to the remaining fixtures."))
-        if not request.POST.get("confirm"):
-            errors.append(_("Tick the confirmation box."))
-        if not errors:
+        form = AbandonForm(request.POST)
+        values = form.values()
+        if not form.is_valid():
+            errors = form.all_errors()
+        else:
+            data = form.cleaned_data
             try:
                 result = sanctions.abandon_team(
                     team,
                     request.user,
-                    standing=values["standing"],
-                    award=values["award"] == "award",
-                    reason=values["reason"],
+                    standing=data["standing"],
+                    award=data["award"],
+                    reason=data["reason"],
                 )
             except UserError as exc:
                 errors.append(str(exc))
@@ -513,18 +430,20 @@ def _failed(request, match, exc):
 def match_walkover(request, match):
     """Walkover (``absent``: home/away) or, with ``refusal``, a refusal to play (the
     tribunal's: ``DECIDE_SANCTIONS``, else 403). Needs ``confirm``."""
-    refusal = bool(request.POST.get("refusal"))
+    form = WalkoverForm(request.POST)
+    valid = form.is_valid()
+    refusal = form.cleaned_data.get("refusal", False)
     if refusal and P.DECIDE_SANCTIONS not in request.season_permissions:
         raise PermissionDenied
-    if not request.POST.get("confirm"):
-        return _failed(request, match, UserError(_("Tick the confirmation box.")))
+    if not valid:
+        return _failed(request, match, form.user_error())
     try:
         sanctions.record_walkover(
             match,
             request.user,
-            request.POST.get("absent", ""),
+            form.cleaned_data["absent"],
             refusal=refusal,
-            reason=request.POST.get("reason", ""),
+            reason=form.cleaned_data["reason"],
         )
     except UserError as exc:
         return _failed(request, match, exc)
@@ -538,33 +457,14 @@ def match_walkover(request, match):
 @once
 def match_void(request, match):
     """Annul the fixture (the tribunal, with a reason)."""
-    if not request.POST.get("confirm"):
-        return _failed(request, match, UserError(_("Tick the confirmation box.")))
+    form = ConfirmedReasonForm(request.POST)
+    if not form.is_valid():
+        return _failed(request, match, form.user_error())
     try:
-        sanctions.void_match(match, request.user, request.POST.get("reason", ""))
+        sanctions.void_match(match, request.user, form.cleaned_data["reason"])
     except UserError as exc:
         return _failed(request, match, exc)
     return _done(request, match, _("Match annulled."))
-
-
-def _goals(text):
-    text = (text or "").strip()
-    if text == "":
-        return None
-    value = _int_or_none(text)
-    if value is None:
-        raise UserError(_("Goals must be whole numbers."))
-    return value
-
-
-def _deduction(text):
-    text = (text or "").strip()
-    if text in ("", "0"):
-        return 0
-    value = _int_or_none(text)
-    if value is None:
-        raise UserError(_("Deductions must be whole numbers."))
-    return -abs(value) if value > 0 else value
 
 
 @match_staff_required(P.DECIDE_SANCTIONS)
@@ -573,19 +473,18 @@ def _deduction(text):
 def match_tribunal(request, match):
     """Both absent: the tribunal's score (optional) and deductions for each team. A
     positive number typed in a deduction box is read as that many points off **[choice]**."""
-    if not request.POST.get("confirm"):
-        return _failed(request, match, UserError(_("Tick the confirmation box.")))
+    form = TribunalForm(request.POST)
+    if not form.is_valid():
+        return _failed(request, match, form.user_error())
+    data = form.cleaned_data
     try:
         sanctions.tribunal_decision(
             match,
             request.user,
-            home_goals=_goals(request.POST.get("home_goals")),
-            away_goals=_goals(request.POST.get("away_goals")),
-            deductions={
-                match.home: _deduction(request.POST.get("home_deduction")),
-                match.away: _deduction(request.POST.get("away_deduction")),
-            },
-            reason=request.POST.get("reason", ""),
+            home_goals=data["home_goals"],
+            away_goals=data["away_goals"],
+            deductions={match.home: data["home_deduction"], match.away: data["away_deduction"]},
+            reason=data["reason"],
         )
     except UserError as exc:
         return _failed(request, match, exc)
@@ -593,15 +492,6 @@ def match_tribunal(request, match):
 
 
 # --------------------------------------------------------------------------- §V incidents
-AGREEMENT_CODES = {"later": "continue", "final": "final"}
-"""The form's answers → :func:`leagues.rules.match_rules.incident_outcome` agreements."""
-
-
-def _score_pair(request):
-    home, away = _goals(request.POST.get("home_goals")), _goals(request.POST.get("away_goals"))
-    return None if home is None and away is None else (home, away)
-
-
 def _incident_message(done) -> str:
     """A translated sentence for what :func:`leagues.sanctions.record_incident` did."""
     m, action = done.match, done.outcome.action
@@ -635,22 +525,16 @@ def match_incident(request, match):
     after the first half ``agreement`` later/final and the score) / five_reds
     (``reduced`` home/away and the score), a ``reason`` and ``confirm``. A replay leads to
     the new fixture's page."""
-    if not request.POST.get("confirm"):
-        return _failed(request, match, UserError(_("Tick the confirmation box.")))
-    kind = request.POST.get("kind", "")
-    details = {}
+    form = IncidentForm(request.POST)
+    if not form.is_valid():
+        return _failed(request, match, form.user_error())
     try:
-        if kind == "disconnection":
-            details["period"] = request.POST.get("period") or None
-            if details["period"] != "first_half":
-                agreement = request.POST.get("agreement", "")
-                details["agreement"] = AGREEMENT_CODES.get(agreement, agreement or None)
-                details["score"] = _score_pair(request)
-        elif kind == "five_reds":
-            details["reduced"] = request.POST.get("reduced") or None
-            details["score"] = _score_pair(request)
         done = sanctions.record_incident(
-            match, request.user, kind, reason=request.POST.get("reason", ""), **details
+            match,
+            request.user,
+            form.cleaned_data["kind"],
+            reason=form.cleaned_data["reason"],
+            **form.details(),
         )
     except UserError as exc:
         return _failed(request, match, exc)
@@ -663,16 +547,15 @@ def match_incident(request, match):
 def match_must_stream(request, match):
     """Require (``required=1``) or stop requiring (``required=0``) the broadcast of a
     regular-phase fixture; optional ``reason``."""
-    required = request.POST.get("required", "")
-    if required not in ("0", "1"):
-        return _failed(request, match, UserError(_("Choose whether the broadcast is required.")))
+    form = MustStreamForm(request.POST)
+    if not form.is_valid():
+        return _failed(request, match, form.user_error())
+    required = form.cleaned_data["required"]
     try:
-        broadcast.set_must_stream(
-            match, request.user, required == "1", reason=request.POST.get("reason", "")
-        )
+        broadcast.set_must_stream(match, request.user, required, reason=form.cleaned_data["reason"])
     except UserError as exc:
         return _failed(request, match, exc)
-    if required == "1":
+    if required:
         return _done(request, match, _("Broadcast required for this match."))
     return _done(request, match, _("The broadcast is no longer required for this match."))
 
@@ -683,10 +566,11 @@ def match_must_stream(request, match):
 def match_replay_unstreamed(request, match):
     """League staff or the tribunal order a match played without its required stream link
     replayed (:func:`leagues.broadcast.replay_unstreamed`): ``reason`` and ``confirm``."""
-    if not request.POST.get("confirm"):
-        return _failed(request, match, UserError(_("Tick the confirmation box.")))
+    form = ConfirmedReasonForm(request.POST)
+    if not form.is_valid():
+        return _failed(request, match, form.user_error())
     try:
-        broadcast.replay_unstreamed(match, request.user, reason=request.POST.get("reason", ""))
+        broadcast.replay_unstreamed(match, request.user, reason=form.cleaned_data["reason"])
     except UserError as exc:
         return _failed(request, match, exc)
     return _done(request, match, _("The match is to be played again."))
@@ -698,12 +582,15 @@ def match_replay_unstreamed(request, match):
 def match_stream_link(request, match):
     """League staff or the tribunal add the stream link of a match played without it
     (:func:`leagues.broadcast.set_stream_link`): ``stream_url`` and ``reason``."""
+    form = StreamLinkForm(request.POST)
+    if not form.is_valid():
+        return _failed(request, match, form.user_error())
     try:
         broadcast.set_stream_link(
             match,
             request.user,
-            request.POST.get("stream_url", ""),
-            reason=request.POST.get("reason", ""),
+            form.cleaned_data["stream_url"],
+            reason=form.cleaned_data["reason"],
         )
     except UserError as exc:
         return _failed(request, match, exc)
