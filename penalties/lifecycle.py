@@ -116,6 +116,9 @@ class PenaltyAdapter(Protocol):
     def apply_effects(self, p: Penalty) -> None:
         """The effects of a confirmed penalty on the registration (and sanctions)."""
 
+    def state_token(self, penalty: Penalty) -> str:
+        """What the head judge's form was loaded with (:func:`state_token`)."""
+
 
 @dataclass(frozen=True)
 class Engine:

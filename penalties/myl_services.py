@@ -315,6 +315,7 @@ def apply_effects(p: Penalty, *, actor=None, starts_on=None, ends_on=None) -> No
 
 # --------------------------------------------------------------------------- logging
 Logged = lifecycle.Logged
+state_token = lifecycle.state_token
 
 
 def snapshot(p: Penalty) -> dict:
