@@ -200,16 +200,16 @@ def earlier_events(
     newest event first (then the newest penalty), voided and linked ones left out, and
     those of the levels ``without`` (VEKN: cautions, JG §1.2.1). One query; the event is
     selected with each."""
-    return list(
+    qs = (
         Penalty.objects.filter(
             person=person, ruleset=ruleset, event__date__lte=event.date, is_linked=False
         )
         .exclude(event=event)
         .exclude(status=Penalty.Status.VOIDED)
-        .exclude(level__in=list(without))
-        .select_related("event")
-        .order_by("-event__date", "-created_at", "-id")
     )
+    if without := list(without):
+        qs = qs.exclude(level__in=without)
+    return list(qs.select_related("event").order_by("-event__date", "-created_at", "-id"))
 
 
 def other_ruleset_penalties(event: Event, person: Person, ruleset: str) -> dict:
