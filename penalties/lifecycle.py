@@ -125,6 +125,7 @@ class Engine:
     """What differs between two rulesets' penalty lifecycles, handed to the shared steps.
 
     - ``code``: the ruleset code its penalties are stored with;
+    - ``levels``: the levels its penalties can have (``penalties.models.Level`` values);
     - ``removes_player(p)``: whether ``p``, as stored, keeps the player out of the event
       (VEKN: a disqualification; MyL: a confirmed disqualification, or a suspension or ban
       given with one);
@@ -138,6 +139,7 @@ class Engine:
     """
 
     code: str
+    levels: tuple[str, ...]
     removes_player: Callable[[Penalty], bool]
     removing_levels: tuple[str, ...]
     snapshot: Callable[[Penalty], dict]
@@ -462,6 +464,15 @@ def confirm(
     return penalty
 
 
+def clean_change(level: str, reason: str, engine: Engine) -> str:
+    """The reason of a change of level, checked against ``events.limits`` (``UserError``
+    naming the field) and stripped; ``UserError`` for a level not in ``engine.levels``."""
+    reason = check_free_text(reason, field_label(Penalty, "deviation_reason"), field="reason")
+    if level not in engine.levels:
+        raise UserError(_("Unknown level."))
+    return reason.strip()
+
+
 def change_level(
     penalty: Penalty,
     level: str,
@@ -474,7 +485,7 @@ def change_level(
     reassess: bool = False,
 ) -> Penalty:
     """A head-judge deviation after the fact: ``level`` instead, with ``reason`` (already
-    checked and stripped by the adapter, with ``level``). Ensure open, lock (stale token →
+    checked by :func:`clean_change`, with ``level``). Ensure open, lock (stale token →
     ``ConflictError``); ``UserError`` for a voided penalty, for one whose sanction the
     national authority confirmed (``penalties.authority.refuse_if_confirmed``; superusers
     may) and for another level than the rules' without a reason. Then the level and the
@@ -509,6 +520,58 @@ def change_level(
             engine.reassess(penalty.event, penalty.person, actor, reason)
         page_cache.invalidate(penalty.event)
     return penalty
+
+
+def reassess(
+    event: Event,
+    person: Person,
+    actor,
+    *,
+    engine: Engine,
+    prior: list,
+    as_prior: Callable[[Penalty], Any],
+    assess: Callable[[Penalty, list, list], Any],
+    held: Callable[[Penalty], bool],
+    refresh: Callable[[Penalty, Any, bool, bool], None],
+) -> None:
+    """Recompute the person's remaining penalties of ``engine``'s ruleset in ``event``, in
+    order, after a void or a change (offence numbers drop; nothing stale). ``prior``: the
+    earlier events' penalties as the engine reads them; ``as_prior(p)``: one penalty as
+    the engine's history entry; ``assess(p, history, prior)``: what the rules give now,
+    ``None`` when its stored answers no longer fit (it stays as it is); ``held(p)``: it
+    stays as it is (the national authority's confirmed sanction, **[choice]**).
+
+    A penalty whose level was a deviation keeps the level given; the others follow the
+    rules. When the rules' level, the offence number or the level changes, the guide
+    level, offence, level, baseline, explanation, source and context are refreshed, then
+    ``refresh(p, assessment, deviated, removed)`` sets the rest, saves and syncs the
+    effects (``removed``: whether it kept the player out before), and a
+    ``penalty.reassess`` audit entry is written."""
+    history: list = []
+    for p in event_penalties(event, person, engine.code).select_related("event"):
+        a = assess(p, history, prior)
+        if a is None or held(p):
+            history.append(as_prior(p))
+            continue
+        deviated = bool(p.deviation_reason)
+        new_level = p.level if deviated else str(a.level)
+        if (p.guide_level, p.offence, p.level) != (str(a.level), a.offence, new_level):
+            before = engine.snapshot(p)
+            removed = engine.removes_player(p)
+            p.guide_level, p.offence, p.level = str(a.level), a.offence, new_level
+            p.baseline, p.explanation, p.source = str(a.baseline), a.explanation, a.source
+            p.context = list(a.context)
+            refresh(p, a, deviated, removed)
+            audit(
+                event,
+                actor,
+                "penalty.reassess",
+                audit_target(p),
+                before,
+                engine.snapshot(p),
+                about=p,
+            )
+        history.append(as_prior(p))
 
 
 def mark_voided(penalty: Penalty, reason: str, actor) -> None:

@@ -496,10 +496,7 @@ def change_level(
     ``UserError`` while the national authority's confirmed sanction of the penalty is live
     (``penalties.authority.refuse_if_confirmed``; superusers may). The shared steps:
     ``penalties.lifecycle.change_level``."""
-    reason = check_free_text(reason, field_label(Penalty, "deviation_reason"), field="reason")
-    reason = reason.strip()
-    if level not in MYL_LEVELS:
-        raise UserError(_("Unknown level."))
+    reason = lifecycle.clean_change(level, reason, ENGINE)
     starts_on, ends_on = _date(starts_on), _date(ends_on)
 
     def apply(p: Penalty, had_dq: bool) -> None:
@@ -550,57 +547,45 @@ def void(
     )
 
 
-def _held(p: Penalty, actor) -> bool:
-    return p.level in SANCTION_LEVELS and confirmed_hold(p, actor) is not None
-
-
 def _reassess(event: Event, person: Person, actor, reason: str) -> None:
     """Recompute the person's remaining MyL penalties of this event in order (offence
-    numbers drop after a void). A penalty given at another level than the rules' keeps
-    it; the others follow the rules, with their effects."""
-    history: list[rules.PriorPenalty] = []
-    prior = [prior_penalty(p) for p in earlier_events(event, person)]
-    for p in event_penalties(event, person).select_related("event"):
+    numbers drop after a void; ``penalties.lifecycle.reassess``). A penalty given at
+    another level than the rules' keeps it; the others follow the rules, with their
+    effects. One whose sanction the national authority confirmed stays as it is until the
+    authority lifts it **[choice]**."""
+
+    def assess(p: Penalty, history: list, prior: list) -> rules.Assessment | None:
         try:
-            a = rules.assess(p.infraction, p.conditions, history, prior)
+            return rules.assess(p.infraction, p.conditions, history, prior)
         except (rules.ConditionError, rules.UnknownInfraction):
-            history.append(prior_penalty(p))
-            continue
-        if _held(p, actor):
-            # Its sanction was confirmed by the national authority: the penalty stays as
-            # it is (level, offence number) until the authority lifts it [choice].
-            history.append(prior_penalty(p))
-            continue
-        deviated = bool(p.deviation_reason)
-        new_level = p.level if deviated else str(a.level)
-        if (p.guide_level, p.offence, p.level) != (str(a.level), a.offence, new_level):
-            before = snapshot(p)
-            had_dq = dq_effect(p)
-            p.guide_level, p.offence, p.level = str(a.level), a.offence, new_level
-            p.baseline, p.explanation, p.source = str(a.baseline), a.explanation, a.source
-            p.context = list(a.context)
-            if not deviated:
-                p.also = [str(x) for x in a.also]
-            p.save()
-            try:
-                with transaction.atomic():
-                    sync_effects(p, had_dq, actor=actor, reason=reason)
-            except UserError:
-                pass  # a suspension reached by reassessment needs its dates: left to the judge
-            audit(
-                event,
-                actor,
-                "penalty.reassess",
-                lifecycle.audit_target(p),
-                before,
-                snapshot(p),
-                about=p,
-            )
-        history.append(prior_penalty(p))
+            return None
+
+    def refresh(p: Penalty, a: rules.Assessment, deviated: bool, had_dq: bool) -> None:
+        if not deviated:
+            p.also = [str(x) for x in a.also]
+        p.save()
+        try:
+            with transaction.atomic():
+                sync_effects(p, had_dq, actor=actor, reason=reason)
+        except UserError:
+            pass  # a suspension reached by reassessment needs its dates: left to the judge
+
+    lifecycle.reassess(
+        event,
+        person,
+        actor,
+        engine=ENGINE,
+        prior=[prior_penalty(p) for p in earlier_events(event, person)],
+        as_prior=prior_penalty,
+        assess=assess,
+        held=lambda p: p.level in SANCTION_LEVELS and confirmed_hold(p, actor) is not None,
+        refresh=refresh,
+    )
 
 
 ENGINE = lifecycle.Engine(
     code=RULESET.code,
+    levels=MYL_LEVELS,
     removes_player=dq_effect,
     removing_levels=(Level.DISQUALIFICATION, *SANCTION_LEVELS),
     snapshot=snapshot,

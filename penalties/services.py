@@ -402,10 +402,7 @@ def change_level(
     disqualification escalated by the national coordinator into a live sanction."""
     if own := _own_adapter(penalty):
         return own.change_level(penalty, level, reason, actor, expected=expected)
-    reason = check_free_text(reason, field_label(Penalty, "deviation_reason"), field="reason")
-    reason = reason.strip()
-    if level not in VEKN_LEVELS:
-        raise UserError(_("Unknown level."))
+    reason = lifecycle.clean_change(level, reason, ENGINE)
     if level != penalty.guide_level and not reason:
         raise UserError(ENGINE.differs())
 
@@ -436,48 +433,40 @@ def void(penalty: Penalty, reason: str, actor=None, *, expected: str | None = No
 
 def _reassess(event: Event, person: Person, actor, reason: str = "") -> None:
     """Recompute what the guide gives for each of the person's remaining penalties in the
-    event, in order, after a void or change (nothing stale). A penalty whose level was a
-    deviation keeps the level given; its guide level and explanation are refreshed."""
-    history: list[guide.PriorPenalty] = []
-    prior = [_prior(p) for p in earlier_events(event, person)]
-    for p in lifecycle.event_penalties(event, person, RULESET.code):
+    event, in order, after a void or change (``penalties.lifecycle.reassess``). A
+    disqualification the national coordinator escalated stays as it is while its sanction
+    is live **[choice]**."""
+
+    def assess(p: Penalty, history: list, prior: list) -> guide.Assessment | None:
         try:
-            a = guide.assess(RULESET, p.infraction, p.conditions, history, prior)
+            return guide.assess(RULESET, p.infraction, p.conditions, history, prior)
         except (guide.ConditionError, guide.UnknownInfraction):
-            history.append(_prior(p))
-            continue
-        if p.level == Level.DISQUALIFICATION and confirmed_hold(p, actor) is not None:
-            # Escalated by the national coordinator: it stays as it is (level, offence
-            # number) while the sanction is live [choice].
-            history.append(_prior(p))
-            continue
-        deviated = bool(p.deviation_reason)
-        new_level = p.level if deviated else str(a.level)
-        if (p.guide_level, p.offence, p.level) != (str(a.level), a.offence, new_level):
-            before = ENGINE.snapshot(p)
-            p.guide_level, p.offence, p.level = str(a.level), a.offence, new_level
-            p.baseline, p.explanation, p.source = str(a.baseline), a.explanation, a.source
-            p.context, p.also = list(a.context), list(a.also)
-            was_dq = before["level"] == Level.DISQUALIFICATION
-            p.save()
-            if was_dq and p.level != Level.DISQUALIFICATION:
-                lifecycle.restore_registration(p, ENGINE)
-            elif p.status == Penalty.Status.CONFIRMED:
-                _apply_effects(p)
-            audit(
-                event,
-                actor,
-                "penalty.reassess",
-                lifecycle.audit_target(p),
-                before,
-                ENGINE.snapshot(p),
-                about=p,
-            )
-        history.append(_prior(p))
+            return None
+
+    def refresh(p: Penalty, a: guide.Assessment, deviated: bool, was_dq: bool) -> None:
+        p.also = list(a.also)
+        p.save()
+        if was_dq and p.level != Level.DISQUALIFICATION:
+            lifecycle.restore_registration(p, ENGINE)
+        elif p.status == Penalty.Status.CONFIRMED:
+            _apply_effects(p)
+
+    lifecycle.reassess(
+        event,
+        person,
+        actor,
+        engine=ENGINE,
+        prior=[_prior(p) for p in earlier_events(event, person)],
+        as_prior=_prior,
+        assess=assess,
+        held=lambda p: p.level == Level.DISQUALIFICATION and confirmed_hold(p, actor) is not None,
+        refresh=refresh,
+    )
 
 
 ENGINE = lifecycle.Engine(
     code=RULESET.code,
+    levels=VEKN_LEVELS,
     removes_player=_removes_player,
     removing_levels=(Level.DISQUALIFICATION,),
     snapshot=lifecycle.snapshot,

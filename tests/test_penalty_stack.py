@@ -259,3 +259,15 @@ def test_an_engine_refuses_a_penalty_of_another_ruleset(db):
         )
         with pytest.raises(UserError):
             lifecycle.lock(p, engine=by_code[code])
+
+
+def test_a_level_of_another_ruleset_is_refused(judged):
+    adapter = judged["adapter"]
+    p = log(judged, WARNING[judged["code"]]).penalty
+    others = set().union(*(a.ENGINE.levels for a in ADAPTERS.values())) - set(adapter.ENGINE.levels)
+    assert others
+    for level in sorted(others):
+        with pytest.raises(UserError, match="Unknown level"):
+            adapter.change_level(p, level, "Another game's level", None)
+    p.refresh_from_db()
+    assert p.level == p.guide_level and not AuditLog.objects.filter(action="penalty.change")
