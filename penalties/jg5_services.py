@@ -15,13 +15,9 @@ from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text, field_label
 from events.models import Event, Registration, Round, Seat, Table
-from penalties import vekn_guide as guide
+from penalties.lifecycle import ensure_open
 from penalties.organisational import venue_interference_unsanctions
-from penalties.services import _ensure_open, add_non_competing
-
-RULESET = guide.VEKN_V2
-COMMON_CODES = ("3.3", "2.1", "2.3", "2.2", "3.6", "3.8", "4.1", "3.7", "3.1.1", "2.4")
-"""Infractions listed first on the judge's tablet (the everyday ones)."""
+from penalties.services import add_non_competing
 
 
 def record_venue_interference(
@@ -37,7 +33,7 @@ def record_venue_interference(
         unsanctioned = venue_interference_unsanctions(int(minutes_played), any_table_on_time)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    _ensure_open(event)
+    ensure_open(event)
     with transaction.atomic():
         if unsanctioned:
             reason = _(
@@ -72,7 +68,7 @@ def declare_force_majeure(event: Event, report: str, actor=None) -> None:
     ).strip()
     if not report:
         raise UserError(_("Describe what happened."))
-    _ensure_open(event)
+    ensure_open(event)
     with transaction.atomic():
         updated = Event.objects.filter(pk=event.pk, force_majeure_at__isnull=True).update(
             force_majeure_at=timezone.now(), force_majeure_report=report
@@ -88,7 +84,7 @@ def lift_force_majeure(event: Event, reason: str, actor=None) -> None:
     reason = check_free_text(reason, _("Why lift it"), field="reason")
     if not reason.strip():
         raise UserError(_("Say why."))
-    _ensure_open(event)
+    ensure_open(event)
     with transaction.atomic():
         Event.objects.filter(pk=event.pk).update(force_majeure_at=None)
         audit(event, actor, "event.force_majeure_lifted", event.slug, comment=reason)
@@ -102,7 +98,7 @@ def seat_substitute(
     after seating, so the table keeps its size. The substitute scores nothing and is left
     out of the table's ranking **[choice]**; the player who left is no longer seated there.
     Only before the table's result is entered."""
-    _ensure_open(table.round.event)
+    ensure_open(table.round.event)
     with transaction.atomic():
         # FOR NO KEY UPDATE, as events.services.save_results: rows inserted meanwhile that
         # point at the table, its round or the event (a penalty, an audit entry) do not

@@ -12,15 +12,14 @@ from events.models import (
 )
 from penalties import myl_rules as rules
 from penalties.models import Level, Penalty
-from penalties.myl_services import _prior, _sync_effects, dq_effect, earlier_events
-
-RULESET = rules.MYL_V1
-AGGRESSION_CODES = ("3.1.1", "3.1.2")
-"""Sections whose incidents are aggressions (verbal or physical mistreatment, threats,
-harassment): they get the §5.8 incident report **[choice]**."""
-MYL_LEVELS = tuple(str(x) for x in rules.Level)
-SANCTION_LEVELS = (Level.SUSPENSION, Level.PERMANENT_BAN)
-HEAD_JUDGE_LEVELS = (Level.DISQUALIFICATION, Level.SUSPENSION, Level.PERMANENT_BAN)
+from penalties.myl_services import (
+    MYL_LEVELS,
+    RULESET,
+    dq_effect,
+    earlier_events,
+    prior_penalty,
+    sync_effects,
+)
 
 
 def check_file_incidents(incidents, problems: list[str]) -> None:
@@ -62,7 +61,7 @@ def import_file_incidents(event: Event, incidents, regs: dict) -> None:
     for i in incidents:
         reg = regs[i.person]
         if reg.person_id not in prior:
-            prior[reg.person_id] = [_prior(p) for p in earlier_events(event, reg.person)]
+            prior[reg.person_id] = [prior_penalty(p) for p in earlier_events(event, reg.person)]
         a = rules.assess(
             i.infraction, i.conditions, history.get(reg.person_id, []), prior[reg.person_id]
         )
@@ -99,5 +98,5 @@ def import_file_incidents(event: Event, incidents, regs: dict) -> None:
                     status=Registration.Status.DISQUALIFIED
                 )
         else:
-            _sync_effects(p, False)
-        history.setdefault(reg.person_id, []).append(_prior(p))
+            sync_effects(p, False)
+        history.setdefault(reg.person_id, []).append(prior_penalty(p))

@@ -9,17 +9,9 @@ from django.utils.translation import gettext as _
 from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text, field_label
-from penalties import myl_rules as rules
-from penalties.models import AggressionReport, Level, Penalty
-from penalties.myl_services import _target, is_aggression
-
-RULESET = rules.MYL_V1
-AGGRESSION_CODES = ("3.1.1", "3.1.2")
-"""Sections whose incidents are aggressions (verbal or physical mistreatment, threats,
-harassment): they get the §5.8 incident report **[choice]**."""
-MYL_LEVELS = tuple(str(x) for x in rules.Level)
-SANCTION_LEVELS = (Level.SUSPENSION, Level.PERMANENT_BAN)
-HEAD_JUDGE_LEVELS = (Level.DISQUALIFICATION, Level.SUSPENSION, Level.PERMANENT_BAN)
+from penalties.lifecycle import audit_target
+from penalties.models import AggressionReport, Penalty
+from penalties.myl_services import is_aggression
 
 
 def write_aggression_report(
@@ -66,7 +58,7 @@ def write_aggression_report(
             penalty.event,
             actor,
             "penalty.aggression_report",
-            _target(penalty),
+            audit_target(penalty),
             after={"kind": kind, "authorities_called": bool(authorities_called)},
             about=penalty,
         )

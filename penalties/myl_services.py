@@ -36,10 +36,9 @@ from __future__ import annotations
 import datetime as dt
 import sys
 import uuid
-from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -49,7 +48,7 @@ from events import cache as page_cache
 from events import rulesets
 from events.access import authority_rulesets, may_decide_appeals
 from events.audit import audit
-from events.errors import ConflictError, UserError
+from events.errors import UserError
 from events.limits import check_free_text, field_label
 from events.models import (
     Event,
@@ -63,19 +62,11 @@ from events.models import (
 )
 from events.permissions import Permission as P
 from penalties import appeals as appeal_rules
+from penalties import lifecycle
 from penalties import myl_rules as rules
 from penalties.authority import confirmed_hold, refuse_if_confirmed
 from penalties.models import Appeal, Level, Penalty, Sanction, Timing
-from penalties.services import _snapshot as snapshot
-from penalties.services import _target as target
-from penalties.services import (
-    mark_voided,
-    offline_times,
-    refuse_duplicate,
-    shown_publicly,
-    state_token,
-)
-from penalties.services import other_ruleset_penalties as count
+from penalties.services import shown_publicly
 
 RULESET = rules.MYL_V1
 AGGRESSION_CODES = ("3.1.1", "3.1.2")
@@ -132,39 +123,29 @@ def is_aggression(penalty: Penalty) -> bool:
 
 
 # --------------------------------------------------------------------------- history
-def _prior(p: Penalty) -> rules.PriorPenalty:
+def prior_penalty(p: Penalty) -> rules.PriorPenalty:
+    """A stored MyL penalty as the engine's ``PriorPenalty`` (section, level, linked)."""
     return rules.PriorPenalty(p.infraction, p.level, linked=p.is_linked)
 
 
 def event_penalties(event: Event, person: Person):
-    """The person's MyL penalties in this event, oldest first, voided ones excluded."""
-    return (
-        Penalty.objects.filter(event=event, person=person, ruleset=RULESET.code)
-        .exclude(status=Penalty.Status.VOIDED)
-        .order_by("created_at", "id")
-    )
+    """The person's MyL penalties in this event, oldest first, voided ones excluded
+    (``penalties.lifecycle.event_penalties``)."""
+    return lifecycle.event_penalties(event, person, RULESET.code)
 
 
 def earlier_events(event: Event, person: Person) -> list[Penalty]:
     """The person's MyL penalties of other events held up to this one's date (they count
-    towards a repeat, SPEC-penalties §2.2), newest first, voided and linked ones left out."""
-    return list(
-        Penalty.objects.filter(
-            person=person, ruleset=RULESET.code, event__date__lte=event.date, is_linked=False
-        )
-        .exclude(event=event)
-        .exclude(status=Penalty.Status.VOIDED)
-        .select_related("event")
-        .order_by("-event__date", "-created_at")
-    )
+    towards a repeat, SPEC-penalties §2.2), newest first, voided and linked ones left out
+    (``penalties.lifecycle.earlier_events``)."""
+    return lifecycle.earlier_events(event, person, RULESET.code)
 
 
 def other_ruleset_penalties(event: Event, person: Person) -> dict:
     """``{ruleset code: count}`` of the person's penalties under other rulesets (VEKN) in
     events up to this one's date: context for the judge ("also has 1 VEKN penalty"),
-    never a repeat here (``penalties.services.other_ruleset_penalties``)."""
-
-    return count(event, person, RULESET.code)
+    never a repeat here (``penalties.lifecycle.other_ruleset_penalties``)."""
+    return lifecycle.other_ruleset_penalties(event, person, RULESET.code)
 
 
 def preview(
@@ -173,8 +154,8 @@ def preview(
     """What the rules give for this person's next offence of ``code`` (nothing saved).
     ``UserError`` for an unknown code or a missing/invalid answer."""
     infraction(code)
-    history = [_prior(p) for p in event_penalties(event, registration.person)]
-    prior = [_prior(p) for p in earlier_events(event, registration.person)]
+    history = [prior_penalty(p) for p in event_penalties(event, registration.person)]
+    prior = [prior_penalty(p) for p in earlier_events(event, registration.person)]
     try:
         return rules.assess(code, conditions, history, prior)
     except rules.ConditionError as exc:
@@ -225,23 +206,6 @@ def dq_effect(p: Penalty) -> bool:
     return _has_dq_effect(p.level, p.also, p.status, p.is_linked)
 
 
-def _restore_registration(p: Penalty) -> None:
-    others = (
-        Penalty.objects.filter(
-            registration_id=p.registration_id,
-            status=Penalty.Status.CONFIRMED,
-            is_linked=False,
-            level__in=[Level.DISQUALIFICATION, *SANCTION_LEVELS],
-        )
-        .exclude(pk=p.pk)
-        .only("level", "also", "status", "is_linked")
-    )
-    if not any(dq_effect(o) for o in others):
-        Registration.objects.filter(
-            pk=p.registration_id, status=Registration.Status.DISQUALIFIED
-        ).update(status=Registration.Status.CHECKED_IN)
-
-
 def penalty_day(p: Penalty) -> dt.date:
     """The penalty's date in the event's time zone."""
     return timezone.localtime(p.created_at, _tz(p.event)).date()
@@ -256,7 +220,7 @@ def _sanction_reason(p: Penalty) -> str:
     return f"{p.infraction} {infraction_name(p.infraction)} — {p.event.name} ({p.event.date})"
 
 
-def _sync_effects(
+def sync_effects(
     p: Penalty,
     had_dq: bool,
     *,
@@ -283,7 +247,7 @@ def _sync_effects(
                     raise UserError(_("Give the suspension's first and last day."))
                 if ends_on < starts_on:
                     raise UserError(_("The suspension's last day is before its first day."))
-            Sanction.objects.create(
+            created = Sanction.objects.create(
                 person_id=p.person_id,
                 kind=p.level,
                 starts_on=starts_on if p.level == Level.SUSPENSION else penalty_day(p),
@@ -294,13 +258,14 @@ def _sync_effects(
                 # Organised Play manager confirms it (penalties.sanction_rules).
                 ruleset=p.ruleset,
                 organisation_id=p.event.organisation_id,
-                created_by=actor if getattr(actor, "is_authenticated", False) else None,
+                created_by=lifecycle.signed_in(actor),
             )
+            keep = [created]
             audit(
                 p.event,
                 actor,
                 "sanction.create",
-                _target(p),
+                lifecycle.audit_target(p),
                 after={
                     "kind": p.level,
                     "from": str(starts_on) if p.level == Level.SUSPENSION else None,
@@ -308,28 +273,13 @@ def _sync_effects(
                 },
                 about=p,
             )
-    for s in live:
-        if s in keep:
-            continue
-        s.lifted_at = timezone.now()
-        s.lifted_by = actor if getattr(actor, "is_authenticated", False) else None
-        s.lift_reason = reason or _("The penalty changed.")
-        s.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
-        audit(
-            p.event,
-            actor,
-            "sanction.lift",
-            _target(p),
-            {"kind": s.kind},
-            comment=s.lift_reason,
-            about=p,
-        )
+    lifecycle.lift_sanctions(p, actor, reason or _("The penalty changed."), keep=keep)
     if dq_effect(p):
         Registration.objects.filter(pk=p.registration_id).update(
             status=Registration.Status.DISQUALIFIED
         )
     elif had_dq:
-        _restore_registration(p)
+        lifecycle.restore_registration(p, ENGINE)
 
 
 def _change_dates(
@@ -350,7 +300,7 @@ def _change_dates(
         p.event,
         actor,
         "sanction.change",
-        _target(p),
+        lifecycle.audit_target(p),
         before,
         {"from": str(new_start), "until": str(new_end) if new_end else None},
         comment=reason,
@@ -360,24 +310,17 @@ def _change_dates(
 
 def apply_effects(p: Penalty, *, actor=None, starts_on=None, ends_on=None) -> None:
     """The effects of a confirmed MyL penalty (used by event-file imports)."""
-    _sync_effects(p, False, actor=actor, starts_on=starts_on, ends_on=ends_on)
+    sync_effects(p, False, actor=actor, starts_on=starts_on, ends_on=ends_on)
 
 
 # --------------------------------------------------------------------------- logging
-@dataclass(frozen=True)
-class Logged:
-    penalty: Penalty
-    created: bool
+Logged = lifecycle.Logged
+state_token = lifecycle.state_token
 
 
-def _target(p: Penalty) -> str:
-
-    return target(p)
-
-
-def _snapshot(p: Penalty) -> dict:
-
-    return {**snapshot(p), "also": list(p.also or [])}
+def snapshot(p: Penalty) -> dict:
+    """A MyL penalty in an audit entry: ``penalties.lifecycle.snapshot`` with ``also``."""
+    return lifecycle.snapshot(p, also=True)
 
 
 def _date(value) -> dt.date | None:
@@ -389,6 +332,20 @@ def _date(value) -> dt.date | None:
         return dt.date.fromisoformat(str(value).strip())
     except ValueError:
         raise UserError(_("Enter dates as YYYY-MM-DD.")) from None
+
+
+def _round_of(event: Event, registration: Registration, table: Table | None, timing: str):
+    """``(seat, round number)`` a MyL penalty logged now applies to: the seat of the
+    player's current match during a game (``current_match``), else none; the number is
+    that match's round, the latest round for a bye or no seat during a game (the
+    standings take the next match), else the next round."""
+    seat = current_match(event, registration, table) if timing == Timing.DURING_GAME else None
+    if seat is not None:
+        return seat, seat.round.number
+    latest = Round.objects.filter(event=event).order_by("-number").first()
+    if timing == Timing.DURING_GAME and latest is not None:
+        return None, latest.number
+    return None, latest.number + 1 if latest is not None else 1
 
 
 def log_penalty(
@@ -417,181 +374,109 @@ def log_penalty(
 
     A game loss gets the round of the player's current match (``current_match``; none
     between rounds). Disqualifications, suspensions and bans logged without the head
-    judge's permission stay pending; confirmed ones take effect at once (a suspension
-    needs ``starts_on``/``ends_on``). ``with_dq``: for a suspension or ban given instead
-    of the rules' penalty, whether it also disqualifies from this event (default: when the
-    rules' proposal did). ``logged_at``: when the judge logged an incident entered
-    offline (``penalties.services.offline_times``). ``again``: the judge confirmed a new
-    offence, else the duplicate-offence guard applies (``penalties.services.DuplicateOffence``,
-    ``penalties.duplicates``). Raises ``UserError``.
+    judge's permission (``perms``: the caller's, no default) stay pending; confirmed ones
+    take effect at once (a suspension needs ``starts_on``/``ends_on``). ``with_dq``: for a
+    suspension or ban given instead of the rules' penalty, whether it also disqualifies
+    from this event (default: when the rules' proposal did). ``logged_at``: when the judge
+    logged an incident entered offline (``penalties.lifecycle.offline_times``). ``again``:
+    the judge confirmed a new offence, else the duplicate-offence guard applies
+    (``penalties.lifecycle.DuplicateOffence``, ``penalties.duplicates``). Raises
+    ``UserError``.
     """
-    existing = Penalty.objects.filter(client_id=client_id).first()
-    if existing is not None:
-        if existing.event_id != event.pk:
-            raise UserError(_("This submission belongs to another event."))
-        return Logged(existing, False)
+    if (replayed := lifecycle.replay(event, client_id)) is not None:
+        return replayed
     if not mine(event):
         raise UserError(_("This event does not use the Mitos y Leyendas rules."))
     infraction(code)
-    if timing not in Timing.values:
-        raise UserError(_("Unknown timing."))
-    deviation_reason = check_free_text(
-        deviation_reason, field_label(Penalty, "deviation_reason"), field="deviation_reason"
-    ).strip()
-    description = check_free_text(
-        description, field_label(Penalty, "description"), field="description"
-    )
+    lifecycle.check_timing(timing)
+    deviation_reason, description = lifecycle.clean_entry_texts(deviation_reason, description)
     starts_on, ends_on = _date(starts_on), _date(ends_on)
-    try:
-        with transaction.atomic():
-            registration = (
-                Registration.objects.select_for_update()
-                .select_related("person")
-                .get(pk=registration.pk, event=event)
-            )
-            refuse_duplicate(
-                event, registration.person, code, client_id=client_id, at=logged_at, again=again
-            )
-            event = Event.objects.get(pk=event.pk)
-            if event.results_approved:
-                raise UserError(_("The event's results are approved: reopen them first."))
-            a = preview(event, registration, code, conditions)
-            proposed = str(a.level)
-            given = proposed
-            also = [str(x) for x in a.also]
-            if level and level != proposed:
-                if level not in MYL_LEVELS:
-                    raise UserError(_("Unknown level."))
-                if not deviation_reason:
-                    raise UserError(_("Say why the penalty differs from the rules'."))
-                given = level
-                dq_default = Level.DISQUALIFICATION in (proposed, *also)
-                also = (
-                    [Level.DISQUALIFICATION.value]
-                    if given in SANCTION_LEVELS and (dq_default if with_dq is None else with_dq)
-                    else []
-                )
-            else:
-                deviation_reason = ""
-            status = (
-                Penalty.Status.PENDING
-                if given in HEAD_JUDGE_LEVELS and P.CONFIRM_PENALTIES not in perms
-                else Penalty.Status.CONFIRMED
-            )
-            seat = (
-                current_match(event, registration, table) if timing == Timing.DURING_GAME else None
-            )
-            rnd = seat.round if seat else None
-            latest = Round.objects.filter(event=event).order_by("-number").first()
-            if rnd is not None:
-                number = rnd.number
-            elif timing == Timing.DURING_GAME and latest is not None:
-                number = latest.number  # a bye or no seat: the standings take the next match
-            else:
-                number = latest.number + 1 if latest is not None else 1  # the next round
-            penalty = Penalty.objects.create(
-                event=event,
-                registration=registration,
-                person=registration.person,
-                client_id=client_id,
-                external_id=external_id,
-                ruleset=RULESET.code,
-                ruleset_version=RULESET.version,
-                infraction=code,
-                conditions=dict(conditions),
-                round=rnd,
-                round_number=number,
-                table=seat.table if seat else table,
-                timing=timing if rnd or timing != Timing.DURING_GAME else Timing.BETWEEN_ROUNDS,
-                guide_level=proposed,
-                level=given,
-                offence=a.offence,
-                baseline=str(a.baseline),
-                explanation=a.explanation,
-                source=a.source,
-                context=list(a.context),
-                also=also,
-                deviation_reason=deviation_reason,
-                description=description.strip(),
-                status=status,
-                reported_by=actor if getattr(actor, "is_authenticated", False) else None,
-                confirmed_by=actor
-                if status == Penalty.Status.CONFIRMED and getattr(actor, "is_authenticated", False)
-                else None,
-                confirmed_at=timezone.now() if status == Penalty.Status.CONFIRMED else None,
-            )
 
-            offline = offline_times(penalty, logged_at)
-            audit(
-                event,
-                actor,
-                "penalty.log",
-                _target(penalty),
-                after=_snapshot(penalty) | offline,
-                about=penalty,
+    def write() -> Penalty:
+        reg, current = lifecycle.lock_registration(
+            event, registration, code, client_id=client_id, logged_at=logged_at, again=again
+        )
+        if current.results_approved:
+            raise UserError(_("The event's results are approved: reopen them first."))
+        a = preview(current, reg, code, conditions)
+        proposed = str(a.level)
+        given, reason = proposed, ""
+        also = [str(x) for x in a.also]
+        if level and level != proposed:
+            if level not in MYL_LEVELS:
+                raise UserError(_("Unknown level."))
+            if not deviation_reason:
+                raise UserError(ENGINE.differs())
+            given, reason = level, deviation_reason
+            dq_default = Level.DISQUALIFICATION in (proposed, *also)
+            also = (
+                [Level.DISQUALIFICATION.value]
+                if given in SANCTION_LEVELS and (dq_default if with_dq is None else with_dq)
+                else []
             )
-            _sync_effects(penalty, False, actor=actor, starts_on=starts_on, ends_on=ends_on)
+        status = (
+            Penalty.Status.PENDING
+            if given in HEAD_JUDGE_LEVELS and P.CONFIRM_PENALTIES not in perms
+            else Penalty.Status.CONFIRMED
+        )
+        seat, number = _round_of(current, reg, table, timing)
+        rnd = seat.round if seat else None
+        penalty = Penalty.objects.create(
+            event=current,
+            registration=reg,
+            person=reg.person,
+            client_id=client_id,
+            external_id=external_id,
+            ruleset=RULESET.code,
+            ruleset_version=RULESET.version,
+            infraction=code,
+            conditions=dict(conditions),
+            round=rnd,
+            round_number=number,
+            table=seat.table if seat else table,
+            timing=timing if rnd or timing != Timing.DURING_GAME else Timing.BETWEEN_ROUNDS,
+            guide_level=proposed,
+            level=given,
+            offence=a.offence,
+            baseline=str(a.baseline),
+            explanation=a.explanation,
+            source=a.source,
+            context=list(a.context),
+            also=also,
+            deviation_reason=reason,
+            description=description.strip(),
+            status=status,
+            **lifecycle.decided_by(actor, status),
+        )
+        lifecycle.audit_logged(penalty, actor, logged_at, ENGINE)
+        sync_effects(penalty, False, actor=actor, starts_on=starts_on, ends_on=ends_on)
+        if shown_publicly(penalty):
+            page_cache.invalidate(current)
+        return penalty
 
-            if shown_publicly(penalty):
-                page_cache.invalidate(event)
-    except IntegrityError:
-        existing = Penalty.objects.filter(client_id=client_id).first()
-        if existing is None:
-            raise
-        return Logged(existing, False)
-    return Logged(penalty, True)
+    return lifecycle.log_once(client_id, write)
 
 
 # --------------------------------------------------------------------------- head judge
-def _ensure_open(event: Event) -> None:
-    if Event.objects.filter(pk=event.pk, results_approved=True).exists():
-        raise UserError(_("The event's results are approved: reopen them first."))
-
-
-def _lock(penalty: Penalty, expected: str | None = None) -> Penalty:
-
-    locked = (
-        Penalty.objects.select_for_update()
-        .select_related("person", "event", "registration")
-        .get(pk=penalty.pk)
-    )
+def _owns(locked: Penalty) -> None:
+    """``UserError`` unless ``locked`` is judged by this module (:func:`mine`)."""
     if not mine(locked):
         raise UserError(_("Not a Mitos y Leyendas penalty."))
-    if expected is not None and state_token(locked) != expected:
-        raise ConflictError(
-            _("Someone changed this penalty while you were looking at it: check it again.")
-        )
-    return locked
 
 
 def confirm(
     penalty: Penalty, actor=None, *, expected: str | None = None, starts_on=None, ends_on=None
 ) -> Penalty:
     """The head judge confirms a pending DQ, suspension or ban (a suspension with its
-    first and last day); its effects follow."""
+    first and last day); its effects follow (``penalties.lifecycle.confirm``)."""
     starts_on, ends_on = _date(starts_on), _date(ends_on)
-    _ensure_open(penalty.event)
-    with transaction.atomic():
-        penalty = _lock(penalty, expected)
-        if penalty.status != Penalty.Status.PENDING:
-            raise UserError(_("This penalty is not pending."))
-        before = _snapshot(penalty)
-        penalty.status = Penalty.Status.CONFIRMED
-        penalty.confirmed_by = actor if getattr(actor, "is_authenticated", False) else None
-        penalty.confirmed_at = timezone.now()
-        penalty.save(update_fields=["status", "confirmed_by", "confirmed_at"])
-        _sync_effects(penalty, False, actor=actor, starts_on=starts_on, ends_on=ends_on)
-        audit(
-            penalty.event,
-            actor,
-            "penalty.confirm",
-            _target(penalty),
-            before,
-            _snapshot(penalty),
-            about=penalty,
-        )
-        page_cache.invalidate(penalty.event)
-    return penalty
+    return lifecycle.confirm(
+        penalty,
+        actor,
+        expected=expected,
+        engine=ENGINE,
+        effects=lambda p: sync_effects(p, False, actor=actor, starts_on=starts_on, ends_on=ends_on),
+    )
 
 
 def change_level(
@@ -609,58 +494,36 @@ def change_level(
     effects follow (a sanction lifted or created, the registration restored or removed;
     the same suspension with new ``starts_on``/``ends_on``: its days change, audited).
     ``UserError`` while the national authority's confirmed sanction of the penalty is live
-    (``penalties.authority.refuse_if_confirmed``; superusers may)."""
-    reason = check_free_text(reason, field_label(Penalty, "deviation_reason"), field="reason")
-    reason = reason.strip()
-    if level not in MYL_LEVELS:
-        raise UserError(_("Unknown level."))
+    (``penalties.authority.refuse_if_confirmed``; superusers may). The shared steps:
+    ``penalties.lifecycle.change_level``."""
+    reason = lifecycle.clean_change(level, reason, ENGINE)
     starts_on, ends_on = _date(starts_on), _date(ends_on)
-    _ensure_open(penalty.event)
-    with transaction.atomic():
-        penalty = _lock(penalty, expected)
-        if penalty.status == Penalty.Status.VOIDED:
-            raise UserError(_("A voided penalty cannot change."))
-        refuse_if_confirmed(penalty, actor)
-        if level != penalty.guide_level and not reason:
-            raise UserError(_("Say why the penalty differs from the rules'."))
-        before = _snapshot(penalty)
-        had_dq = dq_effect(penalty)
-        penalty.level = level
-        penalty.deviation_reason = reason if level != penalty.guide_level else ""
-        if level == penalty.guide_level:
-            earlier = event_penalties(penalty.event, penalty.person).filter(pk__lt=penalty.pk)
+
+    def apply(p: Penalty, had_dq: bool) -> None:
+        if level == p.guide_level:
+            earlier = event_penalties(p.event, p.person).filter(pk__lt=p.pk)
             a = rules.assess(
-                penalty.infraction,
-                penalty.conditions,
-                [_prior(p) for p in earlier],
-                [_prior(p) for p in earlier_events(penalty.event, penalty.person)],
+                p.infraction,
+                p.conditions,
+                [prior_penalty(e) for e in earlier],
+                [prior_penalty(e) for e in earlier_events(p.event, p.person)],
             )
-            penalty.also = [str(x) for x in a.also]
+            p.also = [str(x) for x in a.also]
         else:
-            penalty.also = (
-                [Level.DISQUALIFICATION.value] if level in SANCTION_LEVELS and with_dq else []
-            )
-        penalty.save(update_fields=["level", "deviation_reason", "also"])
-        _sync_effects(
-            penalty,
+            p.also = [Level.DISQUALIFICATION.value] if level in SANCTION_LEVELS and with_dq else []
+        p.save(update_fields=["level", "deviation_reason", "also"])
+        sync_effects(
+            p,
             had_dq,
             actor=actor,
             reason=reason or _("The penalty changed."),
             starts_on=starts_on,
             ends_on=ends_on,
         )
-        audit(
-            penalty.event,
-            actor,
-            "penalty.change",
-            _target(penalty),
-            before,
-            _snapshot(penalty),
-            comment=reason,
-            about=penalty,
-        )
-        page_cache.invalidate(penalty.event)
-    return penalty
+
+    return lifecycle.change_level(
+        penalty, level, reason, actor, expected=expected, engine=ENGINE, apply=apply
+    )
 
 
 def void(
@@ -673,82 +536,64 @@ def void(
 ) -> Penalty:
     """Void a MyL penalty with a reason: its sanction is lifted, a disqualification gives
     the player back their place, the standings (computed from penalties) drop its game
-    loss, and the person's later penalties in the event are reassessed. ``by_appeal``: an
-    appeal's revert, accepted even after the results are approved, and even when the
-    national authority confirmed its sanction (a written appeal's revert is the
-    authority's decision; the in-event appeal checks first). Otherwise ``UserError`` while
-    such a confirmed sanction is live (``penalties.authority.refuse_if_confirmed``;
-    superusers may)."""
-    reason = check_free_text(reason, field_label(Penalty, "void_reason"), field="reason").strip()
-    if not reason:
-        raise UserError(_("Say why the penalty is voided."))
-    if not by_appeal:
-        _ensure_open(penalty.event)
-    with transaction.atomic():
-        penalty = _lock(penalty, expected)
-        if penalty.status == Penalty.Status.VOIDED:
-            raise UserError(_("Already voided."))
-        if not by_appeal:
-            refuse_if_confirmed(penalty, actor)
-        before = _snapshot(penalty)
-        had_dq = dq_effect(penalty)
-
-        mark_voided(penalty, reason, actor)
-        _sync_effects(penalty, had_dq, actor=actor, reason=reason)
-        audit(
-            penalty.event,
-            actor,
-            "penalty.void",
-            _target(penalty),
-            before,
-            _snapshot(penalty),
-            comment=reason,
-            about=penalty,
-        )
-        _reassess(penalty.event, penalty.person, actor, reason)
-        page_cache.invalidate(penalty.event)
-    return penalty
-
-
-def _held(p: Penalty, actor) -> bool:
-    return p.level in SANCTION_LEVELS and confirmed_hold(p, actor) is not None
+    loss, and the person's later penalties in the event are reassessed
+    (``penalties.lifecycle.void``). ``by_appeal``: an appeal's revert, accepted even after
+    the results are approved, and even when the national authority confirmed its sanction
+    (a written appeal's revert is the authority's decision; the in-event appeal checks
+    first). Otherwise ``UserError`` while such a confirmed sanction is live
+    (``penalties.authority.refuse_if_confirmed``; superusers may)."""
+    return lifecycle.void(
+        penalty, reason, actor, expected=expected, engine=ENGINE, by_appeal=by_appeal
+    )
 
 
 def _reassess(event: Event, person: Person, actor, reason: str) -> None:
     """Recompute the person's remaining MyL penalties of this event in order (offence
-    numbers drop after a void). A penalty given at another level than the rules' keeps
-    it; the others follow the rules, with their effects."""
-    history: list[rules.PriorPenalty] = []
-    prior = [_prior(p) for p in earlier_events(event, person)]
-    for p in event_penalties(event, person).select_related("event"):
+    numbers drop after a void; ``penalties.lifecycle.reassess``). A penalty given at
+    another level than the rules' keeps it; the others follow the rules, with their
+    effects. One whose sanction the national authority confirmed stays as it is until the
+    authority lifts it **[choice]**."""
+
+    def assess(p: Penalty, history: list, prior: list) -> rules.Assessment | None:
         try:
-            a = rules.assess(p.infraction, p.conditions, history, prior)
+            return rules.assess(p.infraction, p.conditions, history, prior)
         except (rules.ConditionError, rules.UnknownInfraction):
-            history.append(_prior(p))
-            continue
-        if _held(p, actor):
-            # Its sanction was confirmed by the national authority: the penalty stays as
-            # it is (level, offence number) until the authority lifts it [choice].
-            history.append(_prior(p))
-            continue
-        deviated = bool(p.deviation_reason)
-        new_level = p.level if deviated else str(a.level)
-        if (p.guide_level, p.offence, p.level) != (str(a.level), a.offence, new_level):
-            before = _snapshot(p)
-            had_dq = dq_effect(p)
-            p.guide_level, p.offence, p.level = str(a.level), a.offence, new_level
-            p.baseline, p.explanation, p.source = str(a.baseline), a.explanation, a.source
-            p.context = list(a.context)
-            if not deviated:
-                p.also = [str(x) for x in a.also]
-            p.save()
-            try:
-                with transaction.atomic():
-                    _sync_effects(p, had_dq, actor=actor, reason=reason)
-            except UserError:
-                pass  # a suspension reached by reassessment needs its dates: left to the judge
-            audit(event, actor, "penalty.reassess", _target(p), before, _snapshot(p), about=p)
-        history.append(_prior(p))
+            return None
+
+    def refresh(p: Penalty, a: rules.Assessment, deviated: bool, had_dq: bool) -> None:
+        if not deviated:
+            p.also = [str(x) for x in a.also]
+        p.save()
+        try:
+            with transaction.atomic():
+                sync_effects(p, had_dq, actor=actor, reason=reason)
+        except UserError:
+            pass  # a suspension reached by reassessment needs its dates: left to the judge
+
+    lifecycle.reassess(
+        event,
+        person,
+        actor,
+        engine=ENGINE,
+        prior=[prior_penalty(p) for p in earlier_events(event, person)],
+        as_prior=prior_penalty,
+        assess=assess,
+        held=lambda p: p.level in SANCTION_LEVELS and confirmed_hold(p, actor) is not None,
+        refresh=refresh,
+    )
+
+
+ENGINE = lifecycle.Engine(
+    code=RULESET.code,
+    levels=MYL_LEVELS,
+    removes_player=dq_effect,
+    removing_levels=(Level.DISQUALIFICATION, *SANCTION_LEVELS),
+    snapshot=snapshot,
+    reassess=_reassess,
+    differs=lambda: _("Say why the penalty differs from the rules'."),
+    owns=_owns,
+)
+"""What the shared lifecycle (``penalties.lifecycle``) needs to know of the MyL rules."""
 
 
 # --------------------------------------------------------------------------- appeals
@@ -790,7 +635,7 @@ def record_in_event_appeal(
     if not mine(penalty):
         raise UserError(_("Not a Mitos y Leyendas penalty."))
     with transaction.atomic():
-        locked = _lock(penalty)
+        locked = lifecycle.lock(penalty, engine=ENGINE)
         if locked.status != Penalty.Status.CONFIRMED:
             raise UserError(_("Only a confirmed penalty can be appealed."))
         if decision == Appeal.Decision.REVERTED:
@@ -802,17 +647,17 @@ def record_in_event_appeal(
             penalty=locked,
             kind=Appeal.Kind.IN_EVENT,
             statement=statement,
-            submitted_by=actor if getattr(actor, "is_authenticated", False) else None,
+            submitted_by=lifecycle.signed_in(actor),
             decision=decision,
             decision_reason=reason,
-            decided_by=actor if getattr(actor, "is_authenticated", False) else None,
+            decided_by=lifecycle.signed_in(actor),
             decided_at=timezone.now(),
         )
         audit(
             locked.event,
             actor,
             "appeal.in_event",
-            _target(locked),
+            lifecycle.audit_target(locked),
             after={"decision": decision},
             comment=reason,
             about=locked,
@@ -857,7 +702,7 @@ def submit_written_appeal(penalty: Penalty, statement: str, user, *, on: dt.date
             % {"d": window.deadline.isoformat()}
         )
     with transaction.atomic():
-        locked = _lock(penalty)
+        locked = lifecycle.lock(penalty, engine=ENGINE)
         if locked.status != Penalty.Status.CONFIRMED:
             raise UserError(_("Only a confirmed penalty can be appealed."))
         if Appeal.objects.filter(penalty=locked, kind=Appeal.Kind.WRITTEN).exists():
@@ -873,7 +718,7 @@ def submit_written_appeal(penalty: Penalty, statement: str, user, *, on: dt.date
             locked.event,
             user,
             "appeal.written",
-            _target(locked),
+            lifecycle.audit_target(locked),
             after={"deadline": window.deadline.isoformat()},
             about=locked,
         )
@@ -946,7 +791,7 @@ def decide_written_appeal(appeal: Appeal, decision: str, reason: str, actor) -> 
             raise UserError(_("This appeal is already decided."))
         appeal.decision = decision
         appeal.decision_reason = reason
-        appeal.decided_by = actor if getattr(actor, "is_authenticated", False) else None
+        appeal.decided_by = lifecycle.signed_in(actor)
         appeal.decided_at = timezone.now()
         appeal.save(update_fields=["decision", "decision_reason", "decided_by", "decided_at"])
         penalty = appeal.penalty
@@ -954,7 +799,7 @@ def decide_written_appeal(appeal: Appeal, decision: str, reason: str, actor) -> 
             penalty.event,
             actor,
             "appeal.decide",
-            _target(penalty),
+            lifecycle.audit_target(penalty),
             after={"decision": decision},
             comment=reason,
             about=penalty,

@@ -13,28 +13,25 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db import IntegrityError, transaction
-from django.db.models import Count
-from django.utils import timezone
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
 from events import rulesets
 from events.audit import audit
-from events.errors import ConflictError, UserError
+from events.errors import UserError
 from events.limits import check_free_text, field_label
 from events.models import Event, Person, Registration, Round, Seat, Table
 from events.people import find_or_create_person
 from events.permissions import Permission as P
-from penalties import duplicates
+from penalties import lifecycle
 from penalties import vekn_guide as guide
-from penalties.authority import confirmed_hold, refuse_if_confirmed
+from penalties.authority import confirmed_hold
 from penalties.models import (
     Appeal,
     DisqualificationReport,
     Level,
     Penalty,
-    Sanction,
     Timing,
 )
 
@@ -78,42 +75,29 @@ def _prior(p: Penalty) -> guide.PriorPenalty:
     return guide.PriorPenalty(p.infraction, p.level, linked=p.is_linked)
 
 
-def _vekn_penalties():
-    """Every VEKN penalty: the only ones the VEKN engine ever reads. A person who plays
-    Mitos y Leyendas too carries that game's penalties (levels and section numbers the
-    guide does not know): they are never input here, context at most
-    (:func:`other_ruleset_penalties`; docs/rules-vekn-penalties.md)."""
-    return Penalty.objects.filter(ruleset=RULESET.code)
-
-
 def event_history(
     event: Event, person: Person, *, before: Penalty | None = None
 ) -> list[guide.PriorPenalty]:
     """The person's earlier VEKN penalties in this event, oldest first (voided ones
-    excluded)."""
-    qs = _vekn_penalties().filter(event=event, person=person).exclude(status=Penalty.Status.VOIDED)
+    excluded). Only VEKN penalties are ever the engine's input: a person who plays Mitos y
+    Leyendas too carries that game's penalties (levels and section numbers the guide does
+    not know), context at most (:func:`other_ruleset_penalties`;
+    docs/rules-vekn-penalties.md)."""
+    qs = lifecycle.event_penalties(event, person, RULESET.code)
     if before is not None:
         qs = (
             qs.filter(created_at__lte=before.created_at)
             .exclude(pk=before.pk)
             .filter(pk__lt=before.pk)
         )
-    return [_prior(p) for p in qs.order_by("created_at", "id")]
+    return [_prior(p) for p in qs]
 
 
 def earlier_events(event: Event, person: Person) -> list[Penalty]:
     """The person's recorded VEKN penalties (warning and above) of other events held before
     this one — context for the judge, never a ladder step (JG §1.2.1). Another ruleset's
     penalties are not among them (:func:`other_ruleset_penalties`)."""
-    return list(
-        _vekn_penalties()
-        .filter(person=person, event__date__lte=event.date, is_linked=False)
-        .exclude(event=event)
-        .exclude(status=Penalty.Status.VOIDED)
-        .exclude(level=Level.CAUTION)
-        .select_related("event")
-        .order_by("-event__date")
-    )
+    return lifecycle.earlier_events(event, person, RULESET.code, without=(Level.CAUTION,))
 
 
 def other_ruleset_penalties(event: Event, person: Person, ruleset: str | None = None) -> dict:
@@ -122,19 +106,8 @@ def other_ruleset_penalties(event: Event, person: Person, ruleset: str | None = 
     held up to ``event``'s date, voided, linked ones and cautions left out: ``{ruleset
     code: count}``, e.g. ``{<MyL code>: 2}``; ``{}`` when none. One query. Context for the
     judge only ("also has 2 Mitos y Leyendas penalties"): never input to an escalation
-    (issue 12; docs/rules-vekn-penalties.md, docs/judging-myl.md **[choice]**)."""
-
-    rows = (
-        Penalty.objects.filter(person=person, event__date__lte=event.date, is_linked=False)
-        .exclude(event=event)
-        .exclude(ruleset=ruleset or RULESET.code)
-        .exclude(status=Penalty.Status.VOIDED)
-        .exclude(level=Level.CAUTION)
-        .values("ruleset")
-        .annotate(n=Count("id"))
-        .order_by("ruleset")
-    )
-    return {row["ruleset"]: row["n"] for row in rows}
+    (``penalties.lifecycle.other_ruleset_penalties``)."""
+    return lifecycle.other_ruleset_penalties(event, person, ruleset or RULESET.code)
 
 
 def _as_assessment(p: Penalty) -> guide.Assessment:
@@ -163,11 +136,9 @@ def preview(
     infraction(code)
     history = [
         _prior(p)
-        for p in _vekn_penalties()
-        .filter(event=event, person=registration.person)
-        .exclude(status=Penalty.Status.VOIDED)
-        .exclude(pk=linked_to.pk if linked_to else None)
-        .order_by("created_at", "id")
+        for p in lifecycle.event_penalties(event, registration.person, RULESET.code).exclude(
+            pk=linked_to.pk if linked_to else None
+        )
     ]
     try:
         return guide.assess(
@@ -217,66 +188,14 @@ def apply_effects(p: Penalty) -> None:
 
 
 # --------------------------------------------------------------------------- logging
-@dataclass(frozen=True)
-class Logged:
-    penalty: Penalty
-    created: bool
-
-
-class DuplicateOffence(UserError):
-    """The incident looks like one already logged (``penalties.duplicates``): ``earlier`` is
-    that penalty. The message names the person, the code and the time of the earlier one."""
-
-    def __init__(self, earlier: Penalty, event: Event, person: Person, code: str):
-        self.earlier = earlier
-        super().__init__(
-            _(
-                "%(name)s already got %(code)s at %(time)s. Tick “This is a new offence” to log another."
-            )
-            % {
-                "name": person.name,
-                "code": code,
-                "time": timezone.localtime(earlier.created_at, event.zone).strftime("%H:%M"),
-            }
-        )
-
-
-def recent_duplicate(
-    event: Event, person: Person, code: str, *, client_id=None, at=None, again: bool = False
-) -> Penalty | None:
-    """The penalty of the same ``code`` already logged for ``person`` in ``event`` that an
-    entry at ``at`` (default now; aware) would duplicate (``penalties.duplicates``), or
-    ``None``. Only the event's own ruleset's penalties (another game's section numbers
-    mean other offences). ``client_id``: the entry's own id, never its own duplicate.
-    Voided penalties count too (as the incident form always showed them). One query."""
-    at = at or timezone.now()
-    rows = {
-        p.pk: p
-        for p in Penalty.objects.filter(
-            event=event,
-            ruleset=event.ruleset,
-            person=person,
-            infraction=code,
-            created_at__gte=at - duplicates.WINDOW,
-            created_at__lte=at + duplicates.WINDOW,
-        ).exclude(client_id=client_id)
-    }
-    found = duplicates.check(
-        duplicates.Entry(code=code, at=at, again=again),
-        [duplicates.Earlier(key=p.pk, code=p.infraction, at=p.created_at) for p in rows.values()],
-    )
-    return None if found is None else rows[found.key]
-
-
-def refuse_duplicate(
-    event: Event, person: Person, code: str, *, client_id, at=None, again: bool = False
-) -> None:
-    """Raise :class:`DuplicateOffence` when the entry duplicates an earlier penalty; the
-    one guard every way of logging (web form, offline sync, API, MyL) goes through, called
-    by both ``log_penalty`` adapters inside their transaction, after the row lock."""
-    earlier = recent_duplicate(event, person, code, client_id=client_id, at=at, again=again)
-    if earlier is not None:
-        raise DuplicateOffence(earlier, event, person, code)
+Logged = lifecycle.Logged
+DuplicateOffence = lifecycle.DuplicateOffence
+recent_duplicate = lifecycle.recent_duplicate
+refuse_duplicate = lifecycle.refuse_duplicate
+offline_times = lifecycle.offline_times
+state_token = lifecycle.state_token
+"""Shared with the MyL adapter (``penalties.lifecycle``), kept here under their names for
+the pages and files that read them from the VEKN adapter."""
 
 
 def _needs_head_judge(level: str, inf: guide.Infraction, perms) -> bool:
@@ -314,10 +233,10 @@ def log_penalty(
 
     Idempotent: a second submission with the same ``client_id`` returns the saved penalty
     (``created=False``). ``level`` other than the guide's is a head-judge deviation and needs
-    ``deviation_reason`` and the CONFIRM permission. After the event's results are approved,
-    only a fraud (4.8) referred to the ethics committee is accepted (JG §1.2.5). A standings
-    adjustment or above on a non-competing person needs their VEKN number. Raises
-    ``UserError``.
+    ``deviation_reason`` and the CONFIRM permission (``perms``: the caller's, no default).
+    After the event's results are approved, only a fraud (4.8) referred to the ethics
+    committee is accepted (JG §1.2.5). A standings adjustment or above on a non-competing
+    person needs their VEKN number. Raises ``UserError``.
 
     ``logged_at``: when the judge logged it, for an incident entered offline and synced
     later (validated by the caller, ``events.offline.client_time``): it becomes the
@@ -326,144 +245,97 @@ def log_penalty(
 
     ``again``: the judge confirmed a new offence; without it an entry of the same code
     for the same person within minutes of an earlier one raises :class:`DuplicateOffence`
-    (``penalties.duplicates``).
+    (``penalties.duplicates``, run by ``penalties.lifecycle.lock_registration``).
     """
-    existing = Penalty.objects.filter(client_id=client_id).first()
-    if existing is not None:
-        if existing.event_id != event.pk:
-            raise UserError(_("This submission belongs to another event."))
-        return Logged(existing, False)
+    if (replayed := lifecycle.replay(event, client_id)) is not None:
+        return replayed
     inf = infraction(code)
-    deviation_reason = check_free_text(
-        deviation_reason, field_label(Penalty, "deviation_reason"), field="deviation_reason"
-    ).strip()
-    description = check_free_text(
-        description, field_label(Penalty, "description"), field="description"
-    )
-    if timing not in Timing.values:
-        raise UserError(_("Unknown timing."))
+    deviation_reason, description = lifecycle.clean_entry_texts(deviation_reason, description)
+    lifecycle.check_timing(timing)
     if level and level not in VEKN_LEVELS:
         raise UserError(_("Unknown level."))
-    try:
-        with transaction.atomic():
-            registration = (
-                Registration.objects.select_for_update()
-                .select_related("person")
-                .get(pk=registration.pk, event=event)
-            )
-            refuse_duplicate(
-                event, registration.person, code, client_id=client_id, at=logged_at, again=again
-            )
-            event = Event.objects.get(pk=event.pk)
-            if event.results_approved and not (code == "4.8" and ethics_committee):
-                raise UserError(
-                    _(
-                        "The event's results are approved: only a fraud case referred to the ethics committee can be added."
-                    )
+
+    def write() -> Penalty:
+        nonlocal round
+        reg, current = lifecycle.lock_registration(
+            event, registration, code, client_id=client_id, logged_at=logged_at, again=again
+        )
+        if current.results_approved and not (code == "4.8" and ethics_committee):
+            raise UserError(
+                _(
+                    "The event's results are approved: only a fraud case referred to the ethics committee can be added."
                 )
-            if linked_to is not None and (
-                linked_to.event_id != event.pk or linked_to.person_id != registration.person_id
-            ):
-                raise UserError(_("A linked infraction is the same person's, in this event."))
-            assessment = preview(event, registration, code, conditions, linked_to)
-            if level and level != assessment.level:
-                if P.CONFIRM_PENALTIES not in perms:
-                    raise UserError(
-                        _("Only the head judge may give another penalty than the guide's.")
-                    )
-                if not deviation_reason:
-                    raise UserError(_("Say why the penalty differs from the guide's."))
-                assessment = guide.deviate(assessment, level, deviation_reason)
-            given = str(assessment.level)
-            if (
-                not registration.competing
-                and given in (Level.STANDINGS_ADJUSTMENT, Level.DISQUALIFICATION)
-                and not registration.person.vekn_number
-            ):
-                raise UserError(
-                    _("A standings adjustment or above needs the person's VEKN number.")
-                )
-            if round is None and table is not None:
-                round = table.round
-            status = (
-                Penalty.Status.PENDING
-                if _needs_head_judge(given, inf, perms)
-                else Penalty.Status.CONFIRMED
             )
-            penalty = Penalty.objects.create(
-                event=event,
-                registration=registration,
-                person=registration.person,
-                client_id=client_id,
-                external_id=external_id,
-                ruleset=RULESET.code,
-                ruleset_version=RULESET.version,
-                infraction=code,
-                conditions=dict(conditions),
-                round=round,
-                round_number=round.number if round else None,
-                table=table,
-                timing=timing,
-                linked_to=linked_to,
-                **assessment_fields(assessment),
-                deviation_reason=deviation_reason
-                if given != str(assessment.guide_level or given)
-                else "",
-                description=description.strip(),
-                ethics_committee=bool(ethics_committee or assessment.report_to_ethics_committee),
-                status=status,
-                reported_by=actor if getattr(actor, "is_authenticated", False) else None,
-                confirmed_by=actor
-                if status == Penalty.Status.CONFIRMED and getattr(actor, "is_authenticated", False)
-                else None,
-                confirmed_at=timezone.now() if status == Penalty.Status.CONFIRMED else None,
-            )
-            offline = offline_times(penalty, logged_at)
-            if status == Penalty.Status.CONFIRMED:
-                _apply_effects(penalty)
-            if linked_to is not None and not assessment.linked:
-                # The new infraction is the more severe: the earlier one becomes linked.
-                Penalty.objects.filter(pk=linked_to.pk).update(is_linked=True)
-                if linked_to.level == Level.DISQUALIFICATION:
-                    _restore_registration(linked_to)
-                audit(
-                    event,
-                    actor,
-                    "penalty.linked",
-                    _target(linked_to),
-                    after={"linked_to": penalty.pk},
-                    about=linked_to,
-                )
+        if linked_to is not None and (
+            linked_to.event_id != current.pk or linked_to.person_id != reg.person_id
+        ):
+            raise UserError(_("A linked infraction is the same person's, in this event."))
+        assessment = preview(current, reg, code, conditions, linked_to)
+        if level and level != assessment.level:
+            if P.CONFIRM_PENALTIES not in perms:
+                raise UserError(_("Only the head judge may give another penalty than the guide's."))
+            if not deviation_reason:
+                raise UserError(ENGINE.differs())
+            assessment = guide.deviate(assessment, level, deviation_reason)
+        given = str(assessment.level)
+        if (
+            not reg.competing
+            and given in (Level.STANDINGS_ADJUSTMENT, Level.DISQUALIFICATION)
+            and not reg.person.vekn_number
+        ):
+            raise UserError(_("A standings adjustment or above needs the person's VEKN number."))
+        if round is None and table is not None:
+            round = table.round
+        status = (
+            Penalty.Status.PENDING
+            if _needs_head_judge(given, inf, perms)
+            else Penalty.Status.CONFIRMED
+        )
+        penalty = Penalty.objects.create(
+            event=current,
+            registration=reg,
+            person=reg.person,
+            client_id=client_id,
+            external_id=external_id,
+            ruleset=RULESET.code,
+            ruleset_version=RULESET.version,
+            infraction=code,
+            conditions=dict(conditions),
+            round=round,
+            round_number=round.number if round else None,
+            table=table,
+            timing=timing,
+            linked_to=linked_to,
+            **assessment_fields(assessment),
+            deviation_reason=deviation_reason
+            if given != str(assessment.guide_level or given)
+            else "",
+            description=description.strip(),
+            ethics_committee=bool(ethics_committee or assessment.report_to_ethics_committee),
+            status=status,
+            **lifecycle.decided_by(actor, status),
+        )
+        if status == Penalty.Status.CONFIRMED:
+            _apply_effects(penalty)
+        if linked_to is not None and not assessment.linked:
+            # The new infraction is the more severe: the earlier one becomes linked.
+            Penalty.objects.filter(pk=linked_to.pk).update(is_linked=True)
+            if linked_to.level == Level.DISQUALIFICATION:
+                lifecycle.restore_registration(linked_to, ENGINE)
             audit(
-                event,
+                current,
                 actor,
-                "penalty.log",
-                _target(penalty),
-                after=_snapshot(penalty) | offline,
-                about=penalty,
+                "penalty.linked",
+                lifecycle.audit_target(linked_to),
+                after={"linked_to": penalty.pk},
+                about=linked_to,
             )
-            if linked_to is not None or shown_publicly(penalty):
-                page_cache.invalidate(event)
-    except IntegrityError:
-        # The same client_id submitted twice at once: the other request saved it.
-        existing = Penalty.objects.filter(client_id=client_id).first()
-        if existing is None:
-            raise
-        return Logged(existing, False)
-    return Logged(penalty, True)
+        lifecycle.audit_logged(penalty, actor, logged_at, ENGINE)
+        if linked_to is not None or shown_publicly(penalty):
+            page_cache.invalidate(current)
+        return penalty
 
-
-def offline_times(penalty: Penalty, logged_at) -> dict:
-    """An incident entered offline (the judge's tablet): ``created_at`` becomes when the
-    judge logged it (``logged_at``, already validated by the caller); the audit entry gets
-    both times. The offence number and the escalation were worked out on arrival, with the
-    offences the server knew then (docs/offline.md). ``{}`` for an ordinary entry."""
-    if logged_at is None:
-        return {}
-    synced_at = penalty.created_at
-    Penalty.objects.filter(pk=penalty.pk).update(created_at=logged_at)
-    penalty.created_at = logged_at
-    return {"logged_at": logged_at.isoformat(), "synced_at": synced_at.isoformat()}
+    return lifecycle.log_once(client_id, write)
 
 
 PUBLIC_LEVELS = (Level.STANDINGS_ADJUSTMENT, Level.GAME_LOSS, Level.DISQUALIFICATION)
@@ -496,27 +368,6 @@ def public_penalties(event: Event):
     ).exclude(appeals__decision=Appeal.Decision.PENDING)
 
 
-def _target(p: Penalty) -> str:
-    """The audit target of a penalty: its id first (two penalties for the same section on
-    the same person must not share a history), then the section and the person."""
-    return f"#{p.pk} {p.infraction} {p.person.name}"[:200]
-
-
-def _snapshot(p: Penalty) -> dict:
-    return {
-        "infraction": p.infraction,
-        "level": p.level,
-        "guide_level": p.guide_level,
-        "offence": p.offence,
-        "status": p.status,
-        "conditions": p.conditions,
-        "round": p.round_number,
-        "timing": p.timing,
-        "deviation_reason": p.deviation_reason,
-        "linked": p.is_linked,
-    }
-
-
 def _apply_effects(p: Penalty) -> None:
     """A confirmed disqualification removes the player from the event (JG §1.1.4)."""
     if p.level == Level.DISQUALIFICATION and not p.is_linked:
@@ -525,229 +376,104 @@ def _apply_effects(p: Penalty) -> None:
         )
 
 
-def _ensure_open(event: Event) -> None:
-    """Nothing that changes the standings once the event's results are approved (JG
-    §1.2.5): reopen them first."""
-    if Event.objects.filter(pk=event.pk, results_approved=True).exists():
-        raise UserError(_("The event's results are approved: reopen them first."))
+def _removes_player(p: Penalty) -> bool:
+    """A VEKN penalty keeps the player out of the event when it is a disqualification
+    (JG §1.1.4): a void or a lighter level gives them back their place."""
+    return p.level == Level.DISQUALIFICATION
 
 
-def state_token(penalty: Penalty) -> str:
-    """What the head judge's form was loaded with (level and status): a change posted from
-    a stale page is refused instead of silently overwriting someone else's."""
-    return f"{penalty.level}:{penalty.status}:{penalty.deviation_reason}"
-
-
-def _lock(penalty: Penalty, expected: str | None = None) -> Penalty:
-    """The penalty re-read under a row lock (inside the caller's transaction); with
-    ``expected`` (a ``state_token``), ``ConflictError`` if it changed meanwhile."""
-
-    locked = (
-        Penalty.objects.select_for_update()
-        .select_related("person", "event", "registration")
-        .get(pk=penalty.pk)
-    )
-    if expected is not None and state_token(locked) != expected:
-        raise ConflictError(
-            _("Someone changed this penalty while you were looking at it: check it again.")
-        )
-    return locked
-
-
+# --------------------------------------------------------------------------- head judge
 def confirm(penalty: Penalty, actor=None, *, expected: str | None = None) -> Penalty:
-    """The head judge confirms a pending standings adjustment or disqualification."""
+    """The head judge confirms a pending standings adjustment or disqualification (JG
+    §1.2.2; ``penalties.lifecycle.confirm``): a DQ then removes the player."""
     if own := _own_adapter(penalty):
         return own.confirm(penalty, actor, expected=expected)
-    _ensure_open(penalty.event)
-    with transaction.atomic():
-        penalty = _lock(penalty, expected)
-        if penalty.status != Penalty.Status.PENDING:
-            raise UserError(_("This penalty is not pending."))
-        before = _snapshot(penalty)
-        penalty.status = Penalty.Status.CONFIRMED
-        penalty.confirmed_by = actor if getattr(actor, "is_authenticated", False) else None
-        penalty.confirmed_at = timezone.now()
-        penalty.save(update_fields=["status", "confirmed_by", "confirmed_at"])
-        _apply_effects(penalty)
-        audit(
-            penalty.event,
-            actor,
-            "penalty.confirm",
-            _target(penalty),
-            before,
-            _snapshot(penalty),
-            about=penalty,
-        )
-        page_cache.invalidate(penalty.event)
-    return penalty
+    return lifecycle.confirm(
+        penalty, actor, expected=expected, engine=ENGINE, effects=_apply_effects
+    )
 
 
 def change_level(
     penalty: Penalty, level: str, reason: str, actor=None, *, expected: str | None = None
 ) -> Penalty:
-    """A head-judge deviation after the fact: give ``level`` instead, with a reason.
-    ``UserError`` as :func:`void` for a disqualification escalated by the national
-    coordinator into a live sanction."""
+    """A head-judge deviation after the fact: give ``level`` instead, with a reason
+    (``penalties.lifecycle.change_level``; a DQ made lighter gives the player back their
+    place and lifts an escalation's sanction). ``UserError`` as :func:`void` for a
+    disqualification escalated by the national coordinator into a live sanction."""
     if own := _own_adapter(penalty):
         return own.change_level(penalty, level, reason, actor, expected=expected)
-    reason = check_free_text(reason, field_label(Penalty, "deviation_reason"), field="reason")
-    reason = reason.strip()
-    if level not in VEKN_LEVELS:
-        raise UserError(_("Unknown level."))
+    reason = lifecycle.clean_change(level, reason, ENGINE)
     if level != penalty.guide_level and not reason:
-        raise UserError(_("Say why the penalty differs from the guide's."))
-    _ensure_open(penalty.event)
-    with transaction.atomic():
-        penalty = _lock(penalty, expected)
-        if penalty.status == Penalty.Status.VOIDED:
-            raise UserError(_("A voided penalty cannot change."))
-        refuse_if_confirmed(penalty, actor)
-        before = _snapshot(penalty)
-        was_dq = penalty.level == Level.DISQUALIFICATION
-        penalty.level = level
-        penalty.deviation_reason = reason if level != penalty.guide_level else ""
-        penalty.save(update_fields=["level", "deviation_reason"])
+        raise UserError(ENGINE.differs())
+
+    def apply(p: Penalty, was_dq: bool) -> None:
+        p.save(update_fields=["level", "deviation_reason"])
         if was_dq and level != Level.DISQUALIFICATION:
-            _restore_registration(penalty)
-            _lift_escalation(penalty, actor, reason or _("The penalty changed."))
-        if penalty.status == Penalty.Status.CONFIRMED:
-            _apply_effects(penalty)
-        audit(
-            penalty.event,
-            actor,
-            "penalty.change",
-            _target(penalty),
-            before,
-            _snapshot(penalty),
-            comment=reason,
-            about=penalty,
-        )
-        _reassess(penalty.event, penalty.person, actor)
-        page_cache.invalidate(penalty.event)
-    return penalty
+            lifecycle.restore_registration(p, ENGINE)
+            lifecycle.lift_sanctions(p, actor, reason or _("The penalty changed."))
+        if p.status == Penalty.Status.CONFIRMED:
+            _apply_effects(p)
 
-
-def mark_voided(penalty: Penalty, reason: str, actor) -> None:
-    """Store the void of a locked ``penalty`` (status, reason, who, when); the caller
-    undoes its effects and writes the audit entry. Shared by both rulesets."""
-    penalty.status = Penalty.Status.VOIDED
-    penalty.void_reason = reason
-    penalty.voided_by = actor if getattr(actor, "is_authenticated", False) else None
-    penalty.voided_at = timezone.now()
-    penalty.save(update_fields=["status", "void_reason", "voided_by", "voided_at"])
+    return lifecycle.change_level(
+        penalty, level, reason, actor, expected=expected, engine=ENGINE, apply=apply, reassess=True
+    )
 
 
 def void(penalty: Penalty, reason: str, actor=None, *, expected: str | None = None) -> Penalty:
-    """Void a penalty with a reason (it stays in the history). Later penalties of the same
-    person in the event are reassessed (their offence numbers may drop) and a voided
-    disqualification gives the player back their place. ``UserError`` for a
-    disqualification the national coordinator escalated into a live suspension or ban:
-    only the authority lifts it (``penalties.authority.refuse_if_confirmed``; a superuser
-    may, and the sanction is lifted with the penalty)."""
+    """Void a penalty with a reason (it stays in the history; ``penalties.lifecycle.void``).
+    Later penalties of the same person in the event are reassessed (their offence numbers
+    may drop) and a voided disqualification gives the player back their place. ``UserError``
+    for a disqualification the national coordinator escalated into a live suspension or
+    ban: only the authority lifts it (``penalties.authority.refuse_if_confirmed``; a
+    superuser may, and the sanction is lifted with the penalty)."""
     if own := _own_adapter(penalty):
         return own.void(penalty, reason, actor, expected=expected)
-    reason = check_free_text(reason, field_label(Penalty, "void_reason"), field="reason").strip()
-    if not reason:
-        raise UserError(_("Say why the penalty is voided."))
-    _ensure_open(penalty.event)
-    with transaction.atomic():
-        penalty = _lock(penalty, expected)
-        if penalty.status == Penalty.Status.VOIDED:
-            raise UserError(_("Already voided."))
-        refuse_if_confirmed(penalty, actor)
-        before = _snapshot(penalty)
-        mark_voided(penalty, reason, actor)
-        if penalty.level == Level.DISQUALIFICATION:
-            _restore_registration(penalty)
-            _lift_escalation(penalty, actor, reason)
-        audit(
-            penalty.event,
-            actor,
-            "penalty.void",
-            _target(penalty),
-            before,
-            _snapshot(penalty),
-            comment=reason,
-            about=penalty,
-        )
-        _reassess(penalty.event, penalty.person, actor)
-        page_cache.invalidate(penalty.event)
-    return penalty
+    return lifecycle.void(penalty, reason, actor, expected=expected, engine=ENGINE)
 
 
-def _lift_escalation(penalty: Penalty, actor, reason: str) -> None:
-    """A superuser voided or changed a disqualification the national coordinator had
-    escalated (no one else may, ``penalties.authority.refuse_if_confirmed``): its
-    suspension or ban is lifted with the same reason, audited."""
-    for s in Sanction.objects.filter(penalty=penalty, lifted_at__isnull=True):
-        s.lifted_at = timezone.now()
-        s.lifted_by = actor if getattr(actor, "is_authenticated", False) else None
-        s.lift_reason = reason
-        s.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
-        audit(
-            penalty.event,
-            actor,
-            "sanction.lift",
-            _target(penalty),
-            {"kind": s.kind},
-            comment=reason,
-            about=penalty,
-        )
-
-
-def _restore_registration(penalty: Penalty) -> None:
-    other_dq = (
-        Penalty.objects.filter(
-            registration=penalty.registration,
-            level=Level.DISQUALIFICATION,
-            status=Penalty.Status.CONFIRMED,
-        )
-        .exclude(pk=penalty.pk)
-        .exists()
-    )
-    if not other_dq:
-        Registration.objects.filter(
-            pk=penalty.registration_id, status=Registration.Status.DISQUALIFIED
-        ).update(status=Registration.Status.CHECKED_IN)
-
-
-def _reassess(event: Event, person: Person, actor) -> None:
+def _reassess(event: Event, person: Person, actor, reason: str = "") -> None:
     """Recompute what the guide gives for each of the person's remaining penalties in the
-    event, in order, after a void or change (nothing stale). A penalty whose level was a
-    deviation keeps the level given; its guide level and explanation are refreshed."""
-    history: list[guide.PriorPenalty] = []
-    prior = [_prior(p) for p in earlier_events(event, person)]
-    for p in (
-        _vekn_penalties()
-        .filter(event=event, person=person)
-        .exclude(status=Penalty.Status.VOIDED)
-        .order_by("created_at", "id")
-    ):
+    event, in order, after a void or change (``penalties.lifecycle.reassess``). A
+    disqualification the national coordinator escalated stays as it is while its sanction
+    is live **[choice]**."""
+
+    def assess(p: Penalty, history: list, prior: list) -> guide.Assessment | None:
         try:
-            a = guide.assess(RULESET, p.infraction, p.conditions, history, prior)
+            return guide.assess(RULESET, p.infraction, p.conditions, history, prior)
         except (guide.ConditionError, guide.UnknownInfraction):
-            history.append(_prior(p))
-            continue
-        if p.level == Level.DISQUALIFICATION and confirmed_hold(p, actor) is not None:
-            # Escalated by the national coordinator: it stays as it is (level, offence
-            # number) while the sanction is live [choice].
-            history.append(_prior(p))
-            continue
-        deviated = bool(p.deviation_reason)
-        new_level = p.level if deviated else str(a.level)
-        if (p.guide_level, p.offence, p.level) != (str(a.level), a.offence, new_level):
-            before = _snapshot(p)
-            p.guide_level, p.offence, p.level = str(a.level), a.offence, new_level
-            p.baseline, p.explanation, p.source = str(a.baseline), a.explanation, a.source
-            p.context, p.also = list(a.context), list(a.also)
-            was_dq = before["level"] == Level.DISQUALIFICATION
-            p.save()
-            if was_dq and p.level != Level.DISQUALIFICATION:
-                _restore_registration(p)
-            elif p.status == Penalty.Status.CONFIRMED:
-                _apply_effects(p)
-            audit(event, actor, "penalty.reassess", _target(p), before, _snapshot(p), about=p)
-        history.append(_prior(p))
+            return None
+
+    def refresh(p: Penalty, a: guide.Assessment, deviated: bool, was_dq: bool) -> None:
+        p.also = list(a.also)
+        p.save()
+        if was_dq and p.level != Level.DISQUALIFICATION:
+            lifecycle.restore_registration(p, ENGINE)
+        elif p.status == Penalty.Status.CONFIRMED:
+            _apply_effects(p)
+
+    lifecycle.reassess(
+        event,
+        person,
+        actor,
+        engine=ENGINE,
+        prior=[_prior(p) for p in earlier_events(event, person)],
+        as_prior=_prior,
+        assess=assess,
+        held=lambda p: p.level == Level.DISQUALIFICATION and confirmed_hold(p, actor) is not None,
+        refresh=refresh,
+    )
+
+
+ENGINE = lifecycle.Engine(
+    code=RULESET.code,
+    levels=VEKN_LEVELS,
+    removes_player=_removes_player,
+    removing_levels=(Level.DISQUALIFICATION,),
+    snapshot=lifecycle.snapshot,
+    reassess=_reassess,
+    differs=lambda: _("Say why the penalty differs from the guide's."),
+)
+"""What the shared lifecycle (``penalties.lifecycle``) needs to know of the judges' guide."""
 
 
 def set_results_approved(event: Event, approved: bool, actor=None) -> None:
@@ -798,7 +524,7 @@ def write_dq_report(
             penalty.event,
             actor,
             "penalty.dq_report",
-            _target(penalty),
+            lifecycle.audit_target(penalty),
             after={"intentional": intentional},
             about=penalty,
         )

@@ -23,10 +23,6 @@ from penalties.models import (
     TimeExtension,
 )
 
-RULESET = guide.VEKN_V2
-COMMON_CODES = ("3.3", "2.1", "2.3", "2.2", "3.6", "3.8", "4.1", "3.7", "3.1.1", "2.4")
-"""Infractions listed first on the judge's tablet (the everyday ones)."""
-
 
 def table_extension_minutes(table: Table) -> int:
     return sum(TimeExtension.objects.filter(table=table).values_list("minutes", flat=True))
