@@ -32,14 +32,11 @@ from penalties.forms import (
     WrittenAppealForm,
     error_messages,
     flash_errors,
+    myl_levels,
 )
 from penalties.models import AggressionReport, Appeal, Penalty, Sanction, Timing
 from penalties.myl_terms import level_label
 from penalties.services import DuplicateOffence, recent_duplicate, state_token
-
-
-def _levels():
-    return [(str(level), level_label(level)) for level in rules.Level]
 
 
 def _with_names(penalties):
@@ -88,7 +85,7 @@ def incident_new(request, event):
             (Timing.DURING_GAME, _("During the match")),
             (Timing.BETWEEN_ROUNDS, _("Between rounds")),
         ],
-        "levels": _levels(),
+        "levels": myl_levels(),
         "client_id": clean["client_id"],
         "in_event": _with_names(list(services.event_penalties(event, reg.person))),
         "earlier": _with_names(services.earlier_events(event, reg.person)),
@@ -217,7 +214,7 @@ def penalty_detail(request, event, penalty):
             "earlier": _with_names(services.earlier_events(event, penalty.person)),
             "other_rulesets": services.other_ruleset_penalties(event, penalty.person),
             "history": history,
-            "levels": _levels(),
+            "levels": myl_levels(),
             "decisions": [Appeal.Decision.CONFIRMED, Appeal.Decision.REVERTED],
             **_hold(penalty, request.user),
             "perms": perms,
