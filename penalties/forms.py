@@ -16,7 +16,7 @@ htmx); the national authority's form is the last one (``penalties.views_authorit
 """
 
 import uuid
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from django import forms
 from django.contrib import messages
@@ -323,8 +323,9 @@ class NonCompetingForm(PersonFields):
 
 class PenaltyActionForm(ActionForm):
     """The head judge on a VEKN penalty's page: ``confirm``, ``void`` (``reason``),
-    ``change`` (``level``, ``reason``); ``state``: the penalty as the page showed it
-    (``services.state_token``), so a page left open cannot overwrite a newer change."""
+    ``change`` (``level``, ``reason``). ``state``: the penalty as the page showed it
+    (``services.state_token``), so a confirm or void from a page left open cannot
+    overwrite a newer change (``change`` does not pass it, as before)."""
 
     CONFIRM, VOID, CHANGE = "confirm", "void", "change"
     FIELDS = {CONFIRM: ("state",), VOID: ("state", "reason"), CHANGE: ("level", "reason")}
@@ -360,7 +361,7 @@ class MinutesField(forms.CharField):
             return None
         try:
             minutes = Decimal(text)
-        except (ArithmeticError, InvalidOperation):
+        except ArithmeticError:  # decimal.InvalidOperation: not a number
             minutes = None
         if (
             minutes is None
