@@ -1,10 +1,10 @@
 """The judge's tablet: log an infraction in a few taps (table → player → infraction →
 questions → preview → confirm), time extensions, the head judge's confirmations and voids,
-penalty exports and the player's own sanction history. Views only parse input, call
-``penalties.services`` and render; htmx requests get fragments."""
+penalty exports and the player's own sanction history. Views build a form of
+``penalties.forms`` from the request, call ``penalties.services`` with its cleaned data and
+render; htmx requests get fragments. A ``UserError`` is shown; anything else is a bug (500)."""
 
 import csv
-import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,10 +21,21 @@ from events.audit import entries_about
 from events.errors import UserError
 from events.forms import PersonSearchForm
 from events.limits import csv_text
-from events.models import Person, Registration, Seat, Table
+from events.models import Person, Seat, Table
 from events.permissions import Permission as P
 from penalties import jg5_services, services, time_extensions, views_myl
 from penalties.authority import confirmed_hold, hold_words
+from penalties.forms import (
+    ApproveResultsForm,
+    CaseForm,
+    DqReportForm,
+    NonCompetingForm,
+    PenaltyActionForm,
+    TimeExtensionForm,
+    VeknIncidentForm,
+    error_messages,
+    flash_errors,
+)
 from penalties.models import Level, Penalty, Timing
 from penalties.vekn_guide import LEVELS
 
@@ -34,28 +45,11 @@ def _table(event, number, table_number) -> Table:
     return get_object_or_404(Table.objects.select_related("round"), round=rnd, number=table_number)
 
 
-def _uuid_or_none(value):
-    try:
-        return uuid.UUID(str(value))
-    except (TypeError, ValueError):
-        return None
-
-
 def _also_label(code: str) -> str:
     """A readable label for an ``also``/``alternatives`` code (a level or "removal")."""
     if code in Level.values:
         return str(Level(code).label)
     return {"removal": _("removal from the event")}.get(code, code)
-
-
-def _answers(data, inf) -> dict:
-    """Condition answers from a form: 'yes' / 'no'; unanswered ones are left out."""
-    answers = {}
-    for condition in inf.conditions:
-        value = data.get(f"c_{condition.name}")
-        if value in ("yes", "no"):
-            answers[condition.name] = value == "yes"
-    return answers
 
 
 @staff_required(P.LOG_PENALTIES)
@@ -92,9 +86,13 @@ def pick_person(request, event):
 @staff_required(P.LOG_PENALTIES)
 @require_POST
 def add_non_competing(request, event):
+    form = NonCompetingForm(request.POST)
+    if not form.is_valid():
+        flash_errors(request, form)
+        return redirect("manage:incident-person", slug=event.slug)
     try:
         reg = services.add_non_competing(
-            event, request.POST.get("name", ""), request.POST.get("vekn_number", ""), request.user
+            event, form.cleaned_data["name"], form.cleaned_data["vekn_number"], request.user
         )
     except UserError as exc:
         messages.error(request, str(exc))
@@ -102,36 +100,21 @@ def add_non_competing(request, event):
     return redirect(reverse("manage:incident-new", kwargs={"slug": event.slug}) + f"?reg={reg.pk}")
 
 
-def _int_or_404(value) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise Http404("Not a number") from None
-
-
-def _flow_objects(request, event, data):
-    reg = get_object_or_404(
-        Registration.objects.select_related("person"), pk=_int_or_404(data.get("reg")), event=event
-    )
-    table = None
-    if data.get("table"):
-        table = get_object_or_404(
-            Table.objects.select_related("round"), pk=_int_or_404(data["table"]), round__event=event
-        )
-    return reg, table
-
-
 @staff_required(P.LOG_PENALTIES)
 def incident_new(request, event):
     """Steps 2–4: choose the infraction, answer its questions, read the preview, confirm."""
     if own := rulesets.of(event).manage_page("incident_new"):
         return own(request, event)
-    data = request.POST if request.method == "POST" else request.GET
-    reg, table = _flow_objects(request, event, data)
-    code = data.get("code", "")
+    posted = request.method == "POST"
+    form = VeknIncidentForm(request.POST if posted else request.GET, event=event)
+    form.is_valid()
+    if form.not_found():
+        raise Http404("No such person, table or infraction")
+    clean = form.cleaned_data
+    reg, table, code = clean["reg"], clean.get("table"), clean["code"]
     base = {"event": event, "reg": reg, "table": table, "perms": request.event_permissions, "P": P}
     if not code:
-        q = data.get("q", "").strip().lower()
+        q = clean.get("q", "").lower()
         items = services.catalogue()
         if q:
             items = [
@@ -141,16 +124,8 @@ def incident_new(request, event):
         if request.htmx and request.GET.get("q") is not None:
             return render(request, "penalties/pick_infraction.html#list", ctx)
         return render(request, "penalties/pick_infraction.html", ctx)
-    try:
-        inf = services.infraction(code)
-    except UserError:
-        raise Http404("Unknown infraction") from None
-    answers = _answers(data, inf)
-    linked_to = None
-    if data.get("linked_to"):
-        linked_to = Penalty.objects.filter(
-            pk=_int_or_404(data["linked_to"]), event=event, person=reg.person
-        ).first()
+    inf, answers, problem = form.infraction, form.answers(), form.problem()
+    linked_to = clean.get("linked_to")
     ctx = {
         **base,
         "inf": inf,
@@ -159,21 +134,21 @@ def incident_new(request, event):
             (c, None if c.name not in answers else ("yes" if answers[c.name] else "no"))
             for c in inf.conditions
         ],
-        "timing": data.get("timing") or (Timing.DURING_GAME if table else Timing.BETWEEN_ROUNDS),
+        "timing": clean.get("timing") or (Timing.DURING_GAME if table else Timing.BETWEEN_ROUNDS),
         "timings": Timing.choices,
         "levels": services.level_choices(),
-        "client_id": _uuid_or_none(data.get("client_id")) or uuid.uuid4(),
+        "client_id": clean["client_id"],
         # Only read when the form is shown (not by a confirming POST that saves).
         "earlier": SimpleLazyObject(lambda: services.earlier_events(event, reg.person)),
         "other_rulesets": SimpleLazyObject(
             lambda: services.other_ruleset_penalties(event, reg.person)
         ),
-        "description": data.get("description", ""),
+        "description": clean.get("description", ""),
         "linkable": Penalty.objects.filter(event=event, person=reg.person, is_linked=False).exclude(
             status=Penalty.Status.VOIDED
         ),
         "linked_to": linked_to,
-        "again": data.get("again") == "on",
+        "again": clean["again"],
     }
     ctx["recent"] = services.recent_duplicate(event, reg.person, code, client_id=ctx["client_id"])
     missing = [c.name for c in inf.conditions if c.required and c.name not in answers]
@@ -192,10 +167,17 @@ def incident_new(request, event):
         except UserError as exc:
             ctx["error"] = str(exc)
 
-    if not (request.method == "POST" and data.get("confirm") == "1" and not missing):
+    confirming = posted and clean["confirm"] and not missing
+    if not confirming:
         show_preview()
+        if problem:
+            ctx.setdefault("error", problem)
     ctx["missing"] = missing
-    if request.method == "POST" and data.get("confirm") == "1" and not missing:
+    if confirming and problem:  # a level, timing, link or text the form refused
+        show_preview()
+        ctx["error"] = problem
+        return render(request, "penalties/incident.html", ctx, status=400)
+    if confirming:
         try:
             logged = services.log_penalty(
                 event,
@@ -206,20 +188,18 @@ def incident_new(request, event):
                 actor=request.user,
                 perms=request.event_permissions,
                 table=table,
-                timing=data.get("timing") or Timing.DURING_GAME,
-                level=data.get("level") or None,
-                deviation_reason=data.get("deviation_reason", ""),
-                description=data.get("description", ""),
-                ethics_committee=data.get("ethics_committee") == "on",
+                timing=clean["timing"] or Timing.DURING_GAME,
+                level=clean["level"] or None,
+                deviation_reason=clean["deviation_reason"],
+                description=clean["description"],
+                ethics_committee=clean["ethics_committee"],
                 linked_to=linked_to,
-                again=data.get("again") == "on",
+                again=clean["again"],
             )
         except services.DuplicateOffence as exc:
             show_preview()
             ctx["error"] = str(exc)
             return render(request, "penalties/incident.html", ctx, status=409)
-        except ValueError:
-            ctx["error"] = _("The form is out of date: start again.")
         except UserError as exc:
             ctx["error"] = str(exc)
         else:
@@ -234,7 +214,7 @@ def incident_new(request, event):
         show_preview()
         ctx["error"] = error  # log_penalty's reason
         return render(request, "penalties/incident.html", ctx, status=400)
-    if request.htmx and request.method == "POST":
+    if request.htmx and posted:
         return render(request, "penalties/incident.html#preview", ctx)
     return render(request, "penalties/incident.html", ctx)
 
@@ -274,29 +254,11 @@ def penalty_detail(request, event, pk):
     if request.method == "POST":
         if P.CONFIRM_PENALTIES not in request.event_permissions:
             raise Http404
-        action = request.POST.get("action")
-        try:
-            expected = request.POST.get("state") or None
-            if action == "confirm":
-                services.confirm(penalty, request.user, expected=expected)
-                messages.success(request, _("Confirmed."))
-            elif action == "void":
-                services.void(
-                    penalty, request.POST.get("reason", ""), request.user, expected=expected
-                )
-                messages.success(request, _("Voided."))
-            elif action == "change":
-                services.change_level(
-                    penalty,
-                    request.POST.get("level", ""),
-                    request.POST.get("reason", ""),
-                    request.user,
-                )
-                messages.success(request, _("Penalty changed."))
-            else:
-                raise UserError(_("Unknown action."))
-        except UserError as exc:
-            messages.error(request, str(exc))
+        form = PenaltyActionForm(request.POST)
+        if form.is_valid():
+            _act_on(request, penalty, form.cleaned_data)
+        else:
+            flash_errors(request, form)
         return redirect("manage:penalty", slug=event.slug, pk=penalty.pk)
 
     history = entries_about(penalty).filter(event=event, action__startswith="penalty.")
@@ -320,6 +282,23 @@ def penalty_detail(request, event, pk):
     )
 
 
+def _act_on(request, penalty, data) -> None:
+    """The head judge's action on a VEKN penalty (``PenaltyActionForm``'s cleaned data)."""
+    action, expected = data["action"], data.get("state") or None
+    try:
+        if action == PenaltyActionForm.CONFIRM:
+            services.confirm(penalty, request.user, expected=expected)
+            messages.success(request, _("Confirmed."))
+        elif action == PenaltyActionForm.VOID:
+            services.void(penalty, data["reason"], request.user, expected=expected)
+            messages.success(request, _("Voided."))
+        else:
+            services.change_level(penalty, data["level"], data["reason"], request.user)
+            messages.success(request, _("Penalty changed."))
+    except UserError as exc:
+        messages.error(request, str(exc))
+
+
 @staff_required(P.LOG_PENALTIES)
 def dq_report(request, event, pk):
     penalty = get_object_or_404(Penalty.objects.select_related("person"), pk=pk, event=event)
@@ -327,20 +306,17 @@ def dq_report(request, event, pk):
         raise Http404
     report = getattr(penalty, "dq_report", None)
     if request.method == "POST":
-        try:
-            services.write_dq_report(
-                penalty,
-                what_happened=request.POST.get("what_happened", ""),
-                statements=request.POST.get("statements", ""),
-                witnesses=request.POST.get("witnesses", ""),
-                intentional=request.POST.get("intentional") == "on",
-                actor=request.user,
-            )
-        except UserError as exc:
-            messages.error(request, str(exc))
+        form = DqReportForm(request.POST)
+        if form.is_valid():
+            try:
+                services.write_dq_report(penalty, **form.cleaned_data, actor=request.user)
+            except UserError as exc:
+                messages.error(request, str(exc))
+            else:
+                messages.success(request, _("Report saved."))
+                return redirect("manage:dq-report", slug=event.slug, pk=penalty.pk)
         else:
-            messages.success(request, _("Report saved."))
-            return redirect("manage:dq-report", slug=event.slug, pk=penalty.pk)
+            flash_errors(request, form)
     return render(
         request,
         "penalties/dq_report.html",
@@ -352,28 +328,32 @@ def dq_report(request, event, pk):
 def time_extension(request, event, number, table_number):
     """JG §1.2.4: the judge enters the minutes spent, sees the suggestion, grants it."""
     table = _table(event, number, table_number)
-    data = request.POST if request.method == "POST" else request.GET
-    minutes = data.get("minutes_spent", "").replace(",", ".").strip()
-    authorised = data.get("authorised") == "on"
+    posted = request.method == "POST"
+    form = TimeExtensionForm(request.POST if posted else request.GET)
+    form.is_valid()
+    clean = form.cleaned_data
+    minutes, authorised = clean.get("minutes_spent"), clean["authorised"]
     ctx = {
         "event": event,
         "table": table,
         "round": table.round,
-        "minutes_spent": minutes,
+        "minutes_spent": form.minutes_text(),
         "authorised": authorised,
-        "client_id": _uuid_or_none(data.get("client_id")) or uuid.uuid4(),
+        "client_id": clean["client_id"],
         "end": time_extensions.table_end_time(table),
         "granted": time_extensions.table_extension_minutes(table),
         "extensions": table.extensions.select_related("judge"),
         "perms": request.event_permissions,
         "P": P,
     }
-    if minutes:
+    if form.errors:  # the minutes (0 to 600) or the reason
+        ctx["error"] = error_messages(form)[0]
+    elif minutes is not None:
         try:
             ctx["suggestion"] = time_extensions.suggest_extension(table, minutes, authorised)
         except UserError as exc:
             ctx["error"] = str(exc)
-    if request.method == "POST" and data.get("confirm") == "1" and "suggestion" in ctx:
+    if posted and clean["confirm"] and "suggestion" in ctx:
         try:
             time_extensions.add_extension(
                 table,
@@ -382,9 +362,9 @@ def time_extension(request, event, number, table_number):
                 actor=request.user,
                 perms=request.event_permissions,
                 authorised=authorised,
-                reason=data.get("reason", ""),
+                reason=clean["reason"],
             )
-        except (UserError, ValueError) as exc:
+        except UserError as exc:
             ctx["error"] = str(exc)
         else:
             messages.success(request, _("Extension granted."))
@@ -407,7 +387,9 @@ def start_clock(request, event, number):
 @staff_required(P.APPROVE_RESULTS)
 @require_POST
 def approve_results(request, event):
-    approved = request.POST.get("approved") == "1"
+    form = ApproveResultsForm(request.POST)
+    form.is_valid()  # never invalid: anything but approved=1 reopens
+    approved = form.cleaned_data["approved"]
     services.set_results_approved(event, approved, request.user)
     messages.success(
         request, _("Results approved and locked.") if approved else _("Results reopened.")
@@ -499,53 +481,11 @@ def organisational_cases(request, event):
     """JG §5: venue interference, force majeure and substitutes, for the head judge."""
     rounds = list(event.rounds.order_by("number"))
     if request.method == "POST":
-        action = request.POST.get("action")
-        try:
-            if action == "venue":
-                rnd = round_or_404(event, int(request.POST.get("round", "0")))
-                unsanctioned = jg5_services.record_venue_interference(
-                    event,
-                    rnd,
-                    int(request.POST.get("minutes_played", "")),
-                    request.POST.get("table_on_time") == "on",
-                    request.POST.get("report", ""),
-                    request.user,
-                )
-                if unsanctioned:
-                    messages.warning(
-                        request, _("Recorded: the event is now unsanctioned (JG §5.2).")
-                    )
-                else:
-                    messages.success(request, _("Recorded: the event stays sanctioned (JG §5.2)."))
-            elif action == "force_majeure":
-                jg5_services.declare_force_majeure(
-                    event, request.POST.get("report", ""), request.user
-                )
-                messages.warning(
-                    request, _("Force majeure recorded: standings use the last completed round.")
-                )
-            elif action == "lift":
-                jg5_services.lift_force_majeure(event, request.POST.get("reason", ""), request.user)
-                messages.success(request, _("Force majeure lifted."))
-            elif action == "substitute":
-                rnd = round_or_404(event, int(request.POST.get("round", "0")))
-                table = get_object_or_404(
-                    Table, round=rnd, number=int(request.POST.get("table", "0"))
-                )
-                jg5_services.seat_substitute(
-                    table,
-                    int(request.POST.get("position", "0")),
-                    request.POST.get("name", ""),
-                    request.POST.get("vekn_number", ""),
-                    request.user,
-                )
-                messages.success(request, _("Substitute seated."))
-            else:
-                raise UserError(_("Unknown action."))
-        except ValueError:
-            messages.error(request, _("Incomplete form: check the numbers."))
-        except UserError as exc:
-            messages.error(request, str(exc))
+        form = CaseForm(request.POST)
+        if form.is_valid():
+            _record_case(request, event, form.cleaned_data)
+        else:
+            flash_errors(request, form)
         return redirect("manage:cases", slug=event.slug)
     event.refresh_from_db()
     return render(
@@ -553,6 +493,44 @@ def organisational_cases(request, event):
         "penalties/cases.html",
         {"event": event, "rounds": rounds, "cases": services.RULESET.organisational_cases.values()},
     )
+
+
+def _record_case(request, event, data) -> None:
+    """One JG §5 case (``CaseForm``'s cleaned data); ``Http404`` for a round or table the
+    event does not have."""
+    action = data["action"]
+    try:
+        if action == CaseForm.VENUE:
+            rnd = round_or_404(event, data["round"])
+            unsanctioned = jg5_services.record_venue_interference(
+                event,
+                rnd,
+                data["minutes_played"],
+                data["table_on_time"],
+                data["report"],
+                request.user,
+            )
+            if unsanctioned:
+                messages.warning(request, _("Recorded: the event is now unsanctioned (JG §5.2)."))
+            else:
+                messages.success(request, _("Recorded: the event stays sanctioned (JG §5.2)."))
+        elif action == CaseForm.FORCE_MAJEURE:
+            jg5_services.declare_force_majeure(event, data["report"], request.user)
+            messages.warning(
+                request, _("Force majeure recorded: standings use the last completed round.")
+            )
+        elif action == CaseForm.LIFT:
+            jg5_services.lift_force_majeure(event, data["reason"], request.user)
+            messages.success(request, _("Force majeure lifted."))
+        else:
+            rnd = round_or_404(event, data["round"])
+            table = get_object_or_404(Table, round=rnd, number=data["table"])
+            jg5_services.seat_substitute(
+                table, data["position"], data["name"], data["vekn_number"], request.user
+            )
+            messages.success(request, _("Substitute seated."))
+    except UserError as exc:
+        messages.error(request, str(exc))
 
 
 def _hold(penalty, user) -> dict:

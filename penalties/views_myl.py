@@ -6,9 +6,9 @@ appeal), the §5.8 aggression report, the Organised Play manager's written appea
 player's written appeal from their sanction history.
 
 ``penalties.views`` hands MyL events and penalties to these views (same addresses as
-VEKN); views only parse input, call ``penalties.myl_services`` and render."""
-
-import uuid
+VEKN); views build a form of ``penalties.forms`` from the request, call
+``penalties.myl_services`` with its cleaned data and render. A ``UserError`` is shown;
+anything else is a bug (500)."""
 
 from django.contrib import messages
 from django.http import Http404
@@ -24,30 +24,19 @@ from penalties import myl_reports
 from penalties import myl_rules as rules
 from penalties import myl_services as services
 from penalties.authority import confirmed_hold, hold_words
+from penalties.forms import (
+    AggressionReportForm,
+    AppealDecisionForm,
+    MylIncidentForm,
+    MylPenaltyActionForm,
+    WrittenAppealForm,
+    error_messages,
+    flash_errors,
+    myl_levels,
+)
 from penalties.models import AggressionReport, Appeal, Penalty, Sanction, Timing
 from penalties.myl_terms import level_label
 from penalties.services import DuplicateOffence, recent_duplicate, state_token
-
-
-def _uuid_or_none(value):
-    try:
-        return uuid.UUID(str(value))
-    except (TypeError, ValueError):
-        return None
-
-
-def _answers(data, inf) -> dict:
-    """Condition answers from a form: 'yes' / 'no'; unanswered ones are left out."""
-    answers = {}
-    for condition in inf.conditions:
-        value = data.get(f"c_{condition.name}")
-        if value in ("yes", "no"):
-            answers[condition.name] = value == "yes"
-    return answers
-
-
-def _levels():
-    return [(str(level), level_label(level)) for level in rules.Level]
 
 
 def _with_names(penalties):
@@ -61,26 +50,26 @@ def incident_new(request, event):
     """Steps 2–4 for a MyL event: the infraction (grouped by section), its questions, the
     proposal with the criteria and the history, then confirm or change with a reason.
     Called by ``penalties.views.incident_new`` (permission already checked)."""
-    from penalties.views import _flow_objects  # noqa: PLC0415 deferred: penalties.views dispatches MyL pages to this module
-
-    data = request.POST if request.method == "POST" else request.GET
-    reg, table = _flow_objects(request, event, data)
-    code = data.get("code", "")
-    perms = request.event_permissions
+    posted, perms = request.method == "POST", request.event_permissions
+    can_decide = P.CONFIRM_PENALTIES in perms
+    form = MylIncidentForm(
+        request.POST if posted else request.GET, event=event, can_decide=can_decide
+    )
+    form.is_valid()
+    if form.not_found():
+        raise Http404("No such person, table or infraction")
+    clean = form.cleaned_data
+    reg, table, code = clean["reg"], clean.get("table"), clean["code"]
     base = {"event": event, "reg": reg, "table": table, "perms": perms, "P": P}
     if not code:
-        q = data.get("q", "").strip()
+        q = clean.get("q", "")
         ctx = {**base, "groups": services.grouped_catalogue(q), "q": q}
         if request.htmx and request.GET.get("q") is not None:
             return render(request, "penalties/myl/pick_infraction.html#list", ctx)
         return render(request, "penalties/myl/pick_infraction.html", ctx)
-    try:
-        inf = services.infraction(code)
-    except UserError:
-        raise Http404("Unknown infraction") from None
-    answers = _answers(data, inf)
+    inf, answers, problem = form.infraction, form.answers(), form.problem()
     seat = services.current_match(event, reg, table)
-    timing = data.get("timing") or (Timing.DURING_GAME if seat else Timing.BETWEEN_ROUNDS)
+    timing = clean.get("timing") or (Timing.DURING_GAME if seat else Timing.BETWEEN_ROUNDS)
     ctx = {
         **base,
         "inf": inf,
@@ -96,21 +85,21 @@ def incident_new(request, event):
             (Timing.DURING_GAME, _("During the match")),
             (Timing.BETWEEN_ROUNDS, _("Between rounds")),
         ],
-        "levels": _levels(),
-        "client_id": _uuid_or_none(data.get("client_id")) or uuid.uuid4(),
+        "levels": myl_levels(),
+        "client_id": clean["client_id"],
         "in_event": _with_names(list(services.event_penalties(event, reg.person))),
         "earlier": _with_names(services.earlier_events(event, reg.person)),
         "other_rulesets": services.other_ruleset_penalties(event, reg.person),
-        "description": data.get("description", ""),
+        "description": clean.get("description", ""),
         "seat": seat,
         "opponent": services.opponent(seat),
-        "chosen_level": data.get("level", ""),
-        "deviation_reason": data.get("deviation_reason", ""),
-        "starts_on": data.get("starts_on") or event.date.isoformat(),
-        "ends_on": data.get("ends_on", ""),
-        "can_decide": P.CONFIRM_PENALTIES in perms,
+        "chosen_level": clean.get("level", ""),
+        "deviation_reason": clean.get("deviation_reason", ""),
+        "starts_on": (clean.get("starts_on") or event.date).isoformat(),
+        "ends_on": clean["ends_on"].isoformat() if clean.get("ends_on") else "",
+        "can_decide": can_decide,
         "aggression": inf.code in services.AGGRESSION_CODES,
-        "again": data.get("again") == "on",
+        "again": clean["again"],
     }
     ctx["recent"] = recent_duplicate(event, reg.person, code, client_id=ctx["client_id"])
     missing = [c.name for c in inf.conditions if c.required and c.name not in answers]
@@ -127,9 +116,7 @@ def incident_new(request, event):
             ctx["alternatives"] = [(str(x), level_label(x)) for x in a.alternatives]
             ctx["also_labels"] = [level_label(x) for x in a.also]
             ctx["proposal_dq"] = rules.Level.DISQUALIFICATION in (a.level, *a.also)
-            ctx["with_dq"] = (
-                data.get("with_dq") == "on" if data.get("with_dq_shown") else ctx["proposal_dq"]
-            )
+            ctx["with_dq"] = clean["with_dq"] if clean["with_dq_shown"] else ctx["proposal_dq"]
             ctx["other_levels"] = [
                 (v, label) for v, label in ctx["levels"] if v not in (a.level, *a.alternatives)
             ]
@@ -139,7 +126,11 @@ def incident_new(request, event):
             ctx["pending"] = (
                 shown in services.HEAD_JUDGE_LEVELS and P.CONFIRM_PENALTIES not in perms
             )
-    if request.method == "POST" and data.get("confirm") == "1" and not missing:
+    if problem:  # a level, timing, date or text the form refused
+        ctx["error"] = problem
+    if posted and clean["confirm"] and not missing:
+        if problem:
+            return render(request, "penalties/myl/incident.html", ctx, status=400)
         try:
             logged = services.log_penalty(
                 event,
@@ -151,13 +142,13 @@ def incident_new(request, event):
                 perms=perms,
                 table=table,
                 timing=timing,
-                level=data.get("level") or None,
-                deviation_reason=data.get("deviation_reason", ""),
-                description=data.get("description", ""),
-                with_dq=(data.get("with_dq") == "on") if data.get("with_dq_shown") else None,
-                starts_on=data.get("starts_on") if ctx["can_decide"] else None,
-                ends_on=data.get("ends_on") if ctx["can_decide"] else None,
-                again=ctx["again"],
+                level=clean["level"] or None,
+                deviation_reason=clean["deviation_reason"],
+                description=clean["description"],
+                with_dq=clean["with_dq"] if clean["with_dq_shown"] else None,
+                starts_on=clean.get("starts_on"),  # a floor judge's form has no dates
+                ends_on=clean.get("ends_on"),
+                again=clean["again"],
             )
         except DuplicateOffence as exc:
             ctx["error"] = str(exc)
@@ -174,13 +165,9 @@ def incident_new(request, event):
                 messages.info(request, _("Already saved (this submission was received before)."))
             return redirect("manage:penalty", slug=event.slug, pk=logged.penalty.pk)
         return render(request, "penalties/myl/incident.html", ctx, status=400)
-    if request.htmx and request.method == "POST":
+    if request.htmx and posted:
         return render(request, "penalties/myl/incident.html#preview", ctx)
     return render(request, "penalties/myl/incident.html", ctx)
-
-
-def _post_date(request, name):
-    return request.POST.get(name) or None
 
 
 def penalty_detail(request, event, penalty):
@@ -191,51 +178,11 @@ def penalty_detail(request, event, penalty):
     if request.method == "POST":
         if P.CONFIRM_PENALTIES not in perms:
             raise Http404
-        action = request.POST.get("action")
-        expected = request.POST.get("state") or None
-        try:
-            if action == "confirm":
-                services.confirm(
-                    penalty,
-                    request.user,
-                    expected=expected,
-                    starts_on=_post_date(request, "starts_on"),
-                    ends_on=_post_date(request, "ends_on"),
-                )
-                messages.success(request, _("Confirmed."))
-            elif action == "change":
-                services.change_level(
-                    penalty,
-                    request.POST.get("level", ""),
-                    request.POST.get("reason", ""),
-                    request.user,
-                    expected=expected,
-                    with_dq=request.POST.get("with_dq") == "on",
-                    starts_on=_post_date(request, "starts_on"),
-                    ends_on=_post_date(request, "ends_on"),
-                )
-                messages.success(request, _("Penalty changed."))
-            elif action == "void":
-                services.void(
-                    penalty, request.POST.get("reason", ""), request.user, expected=expected
-                )
-                messages.success(request, _("Voided."))
-            elif action == "appeal":
-                appeal = services.record_in_event_appeal(
-                    penalty,
-                    request.POST.get("statement", ""),
-                    request.POST.get("decision", ""),
-                    request.POST.get("reason", ""),
-                    request.user,
-                )
-                messages.success(
-                    request,
-                    _("Appeal recorded: %(d)s.") % {"d": appeal.get_decision_display()},
-                )
-            else:
-                raise UserError(_("Unknown action."))
-        except UserError as exc:
-            messages.error(request, str(exc))
+        form = MylPenaltyActionForm(request.POST)
+        if form.is_valid():
+            _act_on(request, penalty, form.cleaned_data)
+        else:
+            flash_errors(request, form)
         return redirect("manage:penalty", slug=event.slug, pk=penalty.pk)
 
     history = (
@@ -267,13 +214,52 @@ def penalty_detail(request, event, penalty):
             "earlier": _with_names(services.earlier_events(event, penalty.person)),
             "other_rulesets": services.other_ruleset_penalties(event, penalty.person),
             "history": history,
-            "levels": _levels(),
+            "levels": myl_levels(),
             "decisions": [Appeal.Decision.CONFIRMED, Appeal.Decision.REVERTED],
             **_hold(penalty, request.user),
             "perms": perms,
             "P": P,
         },
     )
+
+
+def _act_on(request, penalty, data) -> None:
+    """The head judge's action on a MyL penalty (``MylPenaltyActionForm``'s cleaned data)."""
+    action, expected = data["action"], data.get("state") or None
+    try:
+        if action == MylPenaltyActionForm.CONFIRM:
+            services.confirm(
+                penalty,
+                request.user,
+                expected=expected,
+                starts_on=data["starts_on"],
+                ends_on=data["ends_on"],
+            )
+            messages.success(request, _("Confirmed."))
+        elif action == MylPenaltyActionForm.CHANGE:
+            services.change_level(
+                penalty,
+                data["level"],
+                data["reason"],
+                request.user,
+                expected=expected,
+                with_dq=data["with_dq"],
+                starts_on=data["starts_on"],
+                ends_on=data["ends_on"],
+            )
+            messages.success(request, _("Penalty changed."))
+        elif action == MylPenaltyActionForm.VOID:
+            services.void(penalty, data["reason"], request.user, expected=expected)
+            messages.success(request, _("Voided."))
+        else:
+            appeal = services.record_in_event_appeal(
+                penalty, data["statement"], data["decision"], data["reason"], request.user
+            )
+            messages.success(
+                request, _("Appeal recorded: %(d)s.") % {"d": appeal.get_decision_display()}
+            )
+    except UserError as exc:
+        messages.error(request, str(exc))
 
 
 @staff_required(P.LOG_PENALTIES)
@@ -286,25 +272,26 @@ def aggression_report(request, event, pk):
         raise Http404
     report = AggressionReport.objects.filter(penalty=penalty).select_related("written_by").first()
     if request.method == "POST":
-        try:
-            myl_reports.write_aggression_report(
-                penalty,
-                kind=request.POST.get("kind", ""),
-                description=request.POST.get("description", ""),
-                witnesses=request.POST.get("witnesses", ""),
-                authorities_called=request.POST.get("authorities_called") == "on",
-                authorities_detail=request.POST.get("authorities_detail", ""),
-                actor=request.user,
-            )
-        except UserError as exc:
-            messages.error(request, str(exc))
+        form = AggressionReportForm(request.POST)
+        problems = [] if form.is_valid() else error_messages(form)
+        if not problems:
+            try:
+                myl_reports.write_aggression_report(
+                    penalty, **form.cleaned_data, actor=request.user
+                )
+            except UserError as exc:
+                problems = [str(exc)]
+        if problems:
+            for problem in problems:
+                messages.error(request, problem)
+            # What was typed, shown again (a field the form refused is left empty).
             report = AggressionReport(
                 penalty=penalty,
-                kind=request.POST.get("kind", ""),
-                description=request.POST.get("description", ""),
-                witnesses=request.POST.get("witnesses", ""),
-                authorities_called=request.POST.get("authorities_called") == "on",
-                authorities_detail=request.POST.get("authorities_detail", ""),
+                kind=form.cleaned_data.get("kind", ""),
+                description=form.cleaned_data.get("description", ""),
+                witnesses=form.cleaned_data.get("witnesses", ""),
+                authorities_called=form.cleaned_data["authorities_called"],
+                authorities_detail=form.cleaned_data.get("authorities_detail", ""),
             )
             return render(
                 request,
@@ -341,15 +328,16 @@ def appeals(request, event):
     """The national Organised Play manager's written appeals of this event (§5.10): the
     pending ones first, each confirmed or reverted with reasons."""
     if request.method == "POST":
-        appeal = get_object_or_404(
-            Appeal, pk=_int_or_404(request.POST.get("appeal")), penalty__event=event
-        )
+        form = AppealDecisionForm(request.POST, event=event)
+        if not form.is_valid():
+            if "appeal" in form.errors:
+                raise Http404("No such appeal")
+            flash_errors(request, form)
+            return redirect("manage:myl-appeals", slug=event.slug)
+        data = form.cleaned_data
         try:
             services.decide_written_appeal(
-                appeal,
-                request.POST.get("decision", ""),
-                request.POST.get("reason", ""),
-                request.user,
+                data["appeal"], data["decision"], data["reason"], request.user
             )
         except UserError as exc:
             messages.error(request, str(exc))
@@ -374,13 +362,6 @@ def appeals(request, event):
             "P": P,
         },
     )
-
-
-def _int_or_404(value) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise Http404("Not a number") from None
 
 
 # --------------------------------------------------------------------------- the player
@@ -428,15 +409,18 @@ def annotate_my_penalties(penalties, person) -> None:
 
 
 def submit_appeal(request, person):
-    """POST from /players/me/sanctions/: the signed-in player's written appeal."""
-    penalty = get_object_or_404(
-        Penalty.objects.select_related("event"),
-        pk=_int_or_404(request.POST.get("penalty")),
-        person=person,
-        ruleset=services.RULESET.code,
-    )
+    """POST from /players/me/sanctions/: the signed-in player's written appeal; ``Http404``
+    for a penalty that is not one of their Mitos y Leyendas penalties."""
+    form = WrittenAppealForm(request.POST, person=person)
+    if not form.is_valid():
+        if "penalty" in form.errors:
+            raise Http404("No such penalty")
+        flash_errors(request, form)
+        return redirect("my-sanctions")
     try:
-        services.submit_written_appeal(penalty, request.POST.get("statement", ""), request.user)
+        services.submit_written_appeal(
+            form.cleaned_data["penalty"], form.cleaned_data["statement"], request.user
+        )
     except UserError as exc:
         messages.error(request, str(exc))
     else:
