@@ -31,7 +31,7 @@ from django.db import transaction
 
 from events import rulesets
 from events.audit import audit
-from events.limits import FREE_TEXT_MAX_LENGTH
+from events.limits import FREE_TEXT_MAX_LENGTH, is_vekn_number
 from events.models import Event, Organisation, Person, Registration, Round, Seat, Table
 from events.presets import get_preset
 from penalties import services as penalty_services
@@ -185,7 +185,7 @@ def validate_event_file(data) -> EventFile:
         seen.add(pid)
         if not isinstance(pname, str) or not pname.strip():
             problems.append(f"{where} ({pid}): name missing")
-        if not isinstance(number, str) or (number and not number.isdigit()):
+        if not isinstance(number, str) or (number and not is_vekn_number(number)):
             problems.append(f"{where} ({pid}): vekn must be a string of digits")
             number = ""
         competing = p.get("competing", True)

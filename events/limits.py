@@ -19,6 +19,8 @@ characters. Three layers enforce it:
 No ORM here: the rules modules (``leagues.rules.season``) import the constant.
 """
 
+import re
+
 from django.db import migrations, models
 from django.db.models.functions import Length
 from django.db.models.lookups import LessThanOrEqual
@@ -110,3 +112,13 @@ def csv_text(value: str) -> str:
     to Excel or LibreOffice) gets a leading apostrophe (OWASP "CSV injection")."""
     text = str(value)
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+VEKN_NUMBER_PATTERN = r"^[0-9]{1,20}$"
+"""A VEKN number: 1 to 20 ASCII digits (the ``Person`` table's ``CHECK``; docs/contracts.md
+§1 ``vekn``). ``str.isdigit`` is not enough: it accepts "²" and other Unicode digits."""
+
+
+def is_vekn_number(text: str) -> bool:
+    """Whether ``text`` is a VEKN number as stored (:data:`VEKN_NUMBER_PATTERN`)."""
+    return re.fullmatch(VEKN_NUMBER_PATTERN[1:-1], text) is not None

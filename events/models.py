@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from events.limits import FREE_TEXT_MAX_LENGTH, length_constraint
+from events.limits import FREE_TEXT_MAX_LENGTH, VEKN_NUMBER_PATTERN, length_constraint
 from events.permissions import AUTHORITIES, Role
 
 
@@ -96,7 +96,7 @@ class Person(models.Model):
                 name="events_person_unique_vekn_number",
             ),
             models.CheckConstraint(
-                condition=Q(vekn_number="") | Q(vekn_number__regex=r"^[0-9]{1,20}$"),
+                condition=Q(vekn_number="") | Q(vekn_number__regex=VEKN_NUMBER_PATTERN),
                 name="events_person_vekn_number_digits",
             ),
         ]

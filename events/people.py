@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from events.audit import audit
 from events.errors import UserError
+from events.limits import is_vekn_number
 from events.models import (
     Event,
     EventRole,
@@ -48,7 +49,7 @@ def find_or_create_person(name: str, vekn_number: str = "", organisation=None) -
     and a mismatch names nobody either."""
     name = (name or "").strip()
     vekn_number = (vekn_number or "").strip()
-    if vekn_number and not vekn_number.isdigit():
+    if vekn_number and not is_vekn_number(vekn_number):
         raise UserError(_("A VEKN number has only digits."), field="vekn_number")
     person = Person.objects.filter(vekn_number=vekn_number).first() if vekn_number else None
     known = (
