@@ -324,11 +324,11 @@ class NonCompetingForm(PersonFields):
 class PenaltyActionForm(ActionForm):
     """The head judge on a VEKN penalty's page: ``confirm``, ``void`` (``reason``),
     ``change`` (``level``, ``reason``). ``state``: the penalty as the page showed it
-    (``services.state_token``), so a confirm or void from a page left open cannot
-    overwrite a newer change (``change`` does not pass it, as before)."""
+    (``services.state_token``), so an action from a page left open cannot overwrite a
+    newer change (``ConflictError``)."""
 
     CONFIRM, VOID, CHANGE = "confirm", "void", "change"
-    FIELDS = {CONFIRM: ("state",), VOID: ("state", "reason"), CHANGE: ("level", "reason")}
+    FIELDS = {CONFIRM: ("state",), VOID: ("state", "reason"), CHANGE: ("state", "level", "reason")}
 
     state = forms.CharField(required=False, strip=False)
     level = choice_field(vekn_levels, UNKNOWN_LEVEL)

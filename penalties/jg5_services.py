@@ -30,9 +30,12 @@ def record_venue_interference(
     if not report:
         raise UserError(_("Describe what happened."))
     try:
-        unsanctioned = venue_interference_unsanctions(int(minutes_played), any_table_on_time)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
+        minutes = int(minutes_played)
+    except (TypeError, ValueError):
+        minutes = -1
+    if minutes < 0:
+        raise UserError(_("Enter the minutes played in the round (0 or more)."), field="minutes")
+    unsanctioned = venue_interference_unsanctions(minutes, any_table_on_time)
     ensure_open(event)
     with transaction.atomic():
         if unsanctioned:

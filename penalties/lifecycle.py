@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Count, QuerySet
 from django.utils import timezone
@@ -100,18 +101,36 @@ class PenaltyAdapter(Protocol):
         """Record one incident, idempotent by ``client_id``; ``UserError`` (also
         ``DuplicateOffence``) for what the judge can fix."""
 
-    def confirm(self, penalty: Penalty, actor=None, *, expected: str | None = None) -> Penalty:
-        """The head judge confirms a pending penalty (JG §1.2.2)."""
+    def confirm(
+        self, penalty: Penalty, actor=None, *, perms: frozenset, expected: str | None = None
+    ) -> Penalty:
+        """The head judge confirms a pending penalty (JG §1.2.2); ``PermissionDenied``
+        without ``confirm_penalties`` in ``perms``."""
 
     def change_level(
-        self, penalty: Penalty, level: str, reason: str, actor=None, *, expected: str | None = None
+        self,
+        penalty: Penalty,
+        level: str,
+        reason: str,
+        actor=None,
+        *,
+        perms: frozenset,
+        expected: str | None = None,
     ) -> Penalty:
-        """The head judge gives ``level`` instead, with a reason."""
+        """The head judge gives ``level`` instead, with a reason (``perms`` as
+        :meth:`confirm`)."""
 
     def void(
-        self, penalty: Penalty, reason: str, actor=None, *, expected: str | None = None
+        self,
+        penalty: Penalty,
+        reason: str,
+        actor=None,
+        *,
+        perms: frozenset,
+        expected: str | None = None,
     ) -> Penalty:
-        """Void a penalty with a reason; it stays in the history."""
+        """Void a penalty with a reason; it stays in the history (``perms`` as
+        :meth:`confirm`)."""
 
     def apply_effects(self, p: Penalty) -> None:
         """The effects of a confirmed penalty on the registration (and sanctions)."""
@@ -146,6 +165,16 @@ class Engine:
     reassess: Callable[[Event, Person, Any, str], None]
     differs: Callable[[], str]
     owns: Callable[[Penalty], None] | None = None
+
+
+def require(perms: frozenset, permission) -> None:
+    """Refuse with ``django.core.exceptions.PermissionDenied`` (HTTP 403) unless
+    ``permission`` (an ``events.permissions.Permission``) is in ``perms``, the caller's
+    permissions in the event (``events.access.user_permissions``). Each service checks its
+    own permission (docs/architecture.md "Services"); the pages check it too, to hide
+    what a person may not do."""
+    if permission not in perms:
+        raise PermissionDenied
 
 
 def signed_in(actor):

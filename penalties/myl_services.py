@@ -465,10 +465,18 @@ def _owns(locked: Penalty) -> None:
 
 
 def confirm(
-    penalty: Penalty, actor=None, *, expected: str | None = None, starts_on=None, ends_on=None
+    penalty: Penalty,
+    actor=None,
+    *,
+    perms: frozenset,
+    expected: str | None = None,
+    starts_on=None,
+    ends_on=None,
 ) -> Penalty:
     """The head judge confirms a pending DQ, suspension or ban (a suspension with its
-    first and last day); its effects follow (``penalties.lifecycle.confirm``)."""
+    first and last day); its effects follow (``penalties.lifecycle.confirm``).
+    ``PermissionDenied`` without ``confirm_penalties`` in ``perms`` (the caller's)."""
+    lifecycle.require(perms, P.CONFIRM_PENALTIES)
     starts_on, ends_on = _date(starts_on), _date(ends_on)
     return lifecycle.confirm(
         penalty,
@@ -485,6 +493,7 @@ def change_level(
     reason: str,
     actor=None,
     *,
+    perms: frozenset,
     expected: str | None = None,
     with_dq: bool = False,
     starts_on=None,
@@ -494,8 +503,10 @@ def change_level(
     effects follow (a sanction lifted or created, the registration restored or removed;
     the same suspension with new ``starts_on``/``ends_on``: its days change, audited).
     ``UserError`` while the national authority's confirmed sanction of the penalty is live
-    (``penalties.authority.refuse_if_confirmed``; superusers may). The shared steps:
+    (``penalties.authority.refuse_if_confirmed``; superusers may); ``PermissionDenied``
+    without ``confirm_penalties`` in ``perms``. The shared steps:
     ``penalties.lifecycle.change_level``."""
+    lifecycle.require(perms, P.CONFIRM_PENALTIES)
     reason = lifecycle.clean_change(level, reason, ENGINE)
     starts_on, ends_on = _date(starts_on), _date(ends_on)
 
@@ -531,20 +542,25 @@ def void(
     reason: str,
     actor=None,
     *,
+    perms: frozenset,
     expected: str | None = None,
-    by_appeal: bool = False,
 ) -> Penalty:
     """Void a MyL penalty with a reason: its sanction is lifted, a disqualification gives
     the player back their place, the standings (computed from penalties) drop its game
     loss, and the person's later penalties in the event are reassessed
-    (``penalties.lifecycle.void``). ``by_appeal``: an appeal's revert, accepted even after
-    the results are approved, and even when the national authority confirmed its sanction
-    (a written appeal's revert is the authority's decision; the in-event appeal checks
-    first). Otherwise ``UserError`` while such a confirmed sanction is live
-    (``penalties.authority.refuse_if_confirmed``; superusers may)."""
-    return lifecycle.void(
-        penalty, reason, actor, expected=expected, engine=ENGINE, by_appeal=by_appeal
-    )
+    (``penalties.lifecycle.void``). ``UserError`` while the national authority's confirmed
+    sanction is live (``penalties.authority.refuse_if_confirmed``; superusers may);
+    ``PermissionDenied`` without ``confirm_penalties`` in ``perms`` (the caller's)."""
+    lifecycle.require(perms, P.CONFIRM_PENALTIES)
+    return lifecycle.void(penalty, reason, actor, expected=expected, engine=ENGINE)
+
+
+def _void_on_appeal(penalty: Penalty, reason: str, actor) -> Penalty:
+    """An appeal's revert (the caller decided the appeal and checked who may): accepted
+    even after the results are approved, and even when the national authority confirmed
+    its sanction (a written appeal's revert is the authority's decision; the in-event
+    appeal checks first)."""
+    return lifecycle.void(penalty, reason, actor, expected=None, engine=ENGINE, by_appeal=True)
 
 
 def _reassess(event: Event, person: Person, actor, reason: str) -> None:
@@ -663,11 +679,8 @@ def record_in_event_appeal(
             about=locked,
         )
         if decision == Appeal.Decision.REVERTED:
-            void(
-                locked,
-                _("Reverted on appeal to the head judge: %(r)s") % {"r": reason},
-                actor,
-                by_appeal=True,
+            _void_on_appeal(
+                locked, _("Reverted on appeal to the head judge: %(r)s") % {"r": reason}, actor
             )
     return appeal
 
@@ -805,12 +818,7 @@ def decide_written_appeal(appeal: Appeal, decision: str, reason: str, actor) -> 
             about=penalty,
         )
         if decision == Appeal.Decision.REVERTED and penalty.status != Penalty.Status.VOIDED:
-            void(
-                penalty,
-                _("Reverted on written appeal: %(r)s") % {"r": reason},
-                actor,
-                by_appeal=True,
-            )
+            _void_on_appeal(penalty, _("Reverted on written appeal: %(r)s") % {"r": reason}, actor)
         else:
             if shown_publicly(penalty):
                 # Final again: back in the public standings document (public_penalties).

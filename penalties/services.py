@@ -383,25 +383,37 @@ def _removes_player(p: Penalty) -> bool:
 
 
 # --------------------------------------------------------------------------- head judge
-def confirm(penalty: Penalty, actor=None, *, expected: str | None = None) -> Penalty:
+def confirm(
+    penalty: Penalty, actor=None, *, perms: frozenset, expected: str | None = None
+) -> Penalty:
     """The head judge confirms a pending standings adjustment or disqualification (JG
-    §1.2.2; ``penalties.lifecycle.confirm``): a DQ then removes the player."""
+    §1.2.2; ``penalties.lifecycle.confirm``): a DQ then removes the player. ``perms``: the
+    caller's permissions in the event; ``PermissionDenied`` without ``confirm_penalties``."""
     if own := _own_adapter(penalty):
-        return own.confirm(penalty, actor, expected=expected)
+        return own.confirm(penalty, actor, perms=perms, expected=expected)
+    lifecycle.require(perms, P.CONFIRM_PENALTIES)
     return lifecycle.confirm(
         penalty, actor, expected=expected, engine=ENGINE, effects=_apply_effects
     )
 
 
 def change_level(
-    penalty: Penalty, level: str, reason: str, actor=None, *, expected: str | None = None
+    penalty: Penalty,
+    level: str,
+    reason: str,
+    actor=None,
+    *,
+    perms: frozenset,
+    expected: str | None = None,
 ) -> Penalty:
     """A head-judge deviation after the fact: give ``level`` instead, with a reason
     (``penalties.lifecycle.change_level``; a DQ made lighter gives the player back their
     place and lifts an escalation's sanction). ``UserError`` as :func:`void` for a
-    disqualification escalated by the national coordinator into a live sanction."""
+    disqualification escalated by the national coordinator into a live sanction;
+    ``PermissionDenied`` without ``confirm_penalties`` in ``perms``."""
     if own := _own_adapter(penalty):
-        return own.change_level(penalty, level, reason, actor, expected=expected)
+        return own.change_level(penalty, level, reason, actor, perms=perms, expected=expected)
+    lifecycle.require(perms, P.CONFIRM_PENALTIES)
     reason = lifecycle.clean_change(level, reason, ENGINE)
     if level != penalty.guide_level and not reason:
         raise UserError(ENGINE.differs())
@@ -419,15 +431,19 @@ def change_level(
     )
 
 
-def void(penalty: Penalty, reason: str, actor=None, *, expected: str | None = None) -> Penalty:
+def void(
+    penalty: Penalty, reason: str, actor=None, *, perms: frozenset, expected: str | None = None
+) -> Penalty:
     """Void a penalty with a reason (it stays in the history; ``penalties.lifecycle.void``).
     Later penalties of the same person in the event are reassessed (their offence numbers
     may drop) and a voided disqualification gives the player back their place. ``UserError``
     for a disqualification the national coordinator escalated into a live suspension or
     ban: only the authority lifts it (``penalties.authority.refuse_if_confirmed``; a
-    superuser may, and the sanction is lifted with the penalty)."""
+    superuser may, and the sanction is lifted with the penalty). ``PermissionDenied``
+    without ``confirm_penalties`` in ``perms``."""
     if own := _own_adapter(penalty):
-        return own.void(penalty, reason, actor, expected=expected)
+        return own.void(penalty, reason, actor, perms=perms, expected=expected)
+    lifecycle.require(perms, P.CONFIRM_PENALTIES)
     return lifecycle.void(penalty, reason, actor, expected=expected, engine=ENGINE)
 
 

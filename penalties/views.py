@@ -287,13 +287,28 @@ def _act_on(request, penalty, data) -> None:
     action, expected = data["action"], data.get("state") or None
     try:
         if action == PenaltyActionForm.CONFIRM:
-            services.confirm(penalty, request.user, expected=expected)
+            services.confirm(
+                penalty, request.user, expected=expected, perms=request.event_permissions
+            )
             messages.success(request, _("Confirmed."))
         elif action == PenaltyActionForm.VOID:
-            services.void(penalty, data["reason"], request.user, expected=expected)
+            services.void(
+                penalty,
+                data["reason"],
+                request.user,
+                expected=expected,
+                perms=request.event_permissions,
+            )
             messages.success(request, _("Voided."))
         else:
-            services.change_level(penalty, data["level"], data["reason"], request.user)
+            services.change_level(
+                penalty,
+                data["level"],
+                data["reason"],
+                request.user,
+                expected=expected,
+                perms=request.event_permissions,
+            )
             messages.success(request, _("Penalty changed."))
     except UserError as exc:
         messages.error(request, str(exc))

@@ -234,6 +234,7 @@ def _act_on(request, penalty, data) -> None:
                 expected=expected,
                 starts_on=data["starts_on"],
                 ends_on=data["ends_on"],
+                perms=request.event_permissions,
             )
             messages.success(request, _("Confirmed."))
         elif action == MylPenaltyActionForm.CHANGE:
@@ -246,10 +247,17 @@ def _act_on(request, penalty, data) -> None:
                 with_dq=data["with_dq"],
                 starts_on=data["starts_on"],
                 ends_on=data["ends_on"],
+                perms=request.event_permissions,
             )
             messages.success(request, _("Penalty changed."))
         elif action == MylPenaltyActionForm.VOID:
-            services.void(penalty, data["reason"], request.user, expected=expected)
+            services.void(
+                penalty,
+                data["reason"],
+                request.user,
+                expected=expected,
+                perms=request.event_permissions,
+            )
             messages.success(request, _("Voided."))
         else:
             appeal = services.record_in_event_appeal(

@@ -264,7 +264,7 @@ def test_the_national_coordinator_escalates_a_vekn_disqualification(client, two_
         perms=user_permissions(head, w["a_vekn"]),
     ).penalty
     if dq.status != "confirmed":
-        vekn_services.confirm(dq, head)
+        vekn_services.confirm(dq, head, perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE])
     dq.refresh_from_db()
     assert dq.level == "disqualification" and dq.status == "confirmed"
     coordinator = UserFactory(username="coord", first_name="Nico")

@@ -184,8 +184,8 @@ def test_two_head_judges_confirm_the_same_penalty_at_once(event):
     ).penalty
     assert pending.status == Penalty.Status.PENDING
     results = run_together(
-        lambda: penalty_services.confirm(pending),
-        lambda: penalty_services.confirm(pending),
+        lambda: penalty_services.confirm(pending, perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]),
+        lambda: penalty_services.confirm(pending, perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]),
     )
     refused = [r for r in results if isinstance(r, UserError)]
     confirmed = [r for r in results if isinstance(r, Penalty)]

@@ -16,6 +16,7 @@ from events.errors import UserError
 from events.interchange import EventFileError, validate_event_file
 from events.limits import FREE_TEXT_MAX_LENGTH, check_free_text
 from events.models import AuditLog, AuthorityRole, Table
+from events.permissions import ROLE_PERMISSIONS, Role
 from penalties import jg5_services, myl_reports, myl_services
 from penalties import services as vekn_services
 from penalties.models import (
@@ -131,9 +132,9 @@ def test_myl_incident_description_deviation_and_void_are_limited(myl):
     assert not Penalty.objects.exists()
     p = _myl_log(myl, "2.1")
     with pytest.raises(UserError, match="Void reason: at most"):
-        myl_services.void(p, HUGE)
+        myl_services.void(p, HUGE, perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE])
     with pytest.raises(UserError, match="Deviation reason: at most"):
-        myl_services.change_level(p, Level.GAME_LOSS, HUGE)
+        myl_services.change_level(p, Level.GAME_LOSS, HUGE, perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE])
     p.refresh_from_db()
     assert (p.status, p.level) == ("confirmed", "warning")
 
@@ -198,7 +199,7 @@ def test_vekn_incident_description_is_limited_in_the_service(seated):
     p = _vekn_log(seated["event"], reg, description="z" * LIMIT)
     assert len(p.description) == LIMIT
     with pytest.raises(UserError, match="Void reason: at most"):
-        vekn_services.void(p, HUGE)
+        vekn_services.void(p, HUGE, perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE])
     p.refresh_from_db()
     assert p.status == "confirmed"
 

@@ -178,7 +178,7 @@ def test_disqualification_effect_and_void_restores(myl):
     assert p.level == "disqualification" and p.status == "confirmed"
     regs[0].refresh_from_db()
     assert regs[0].status == Registration.Status.DISQUALIFIED
-    vekn_services.void(p, "Wrong player", None)  # the VEKN entry point hands over
+    vekn_services.void(p, "Wrong player", None, perms=HEAD)  # the VEKN entry point hands over
     regs[0].refresh_from_db()
     p.refresh_from_db()
     assert regs[0].status == Registration.Status.CHECKED_IN and p.status == "voided"
@@ -191,7 +191,7 @@ def test_floor_judge_dq_stays_pending_until_head_judge(myl):
     assert p.status == "pending"
     regs[0].refresh_from_db()
     assert regs[0].status == Registration.Status.CHECKED_IN
-    vekn_services.confirm(p, head)
+    vekn_services.confirm(p, head, perms=HEAD)
     regs[0].refresh_from_db()
     assert regs[0].status == Registration.Status.DISQUALIFIED
     # A floor judge's warning counts at once.
@@ -252,10 +252,10 @@ def test_pending_suspension_gets_dates_when_confirmed(myl):
     p = log(event, regs[0], "3.1.1", {"grave": True}, perms=JUDGE).penalty
     assert p.status == "pending" and not Sanction.objects.exists()
     with pytest.raises(UserError):
-        services.confirm(p, None)
+        services.confirm(p, None, perms=HEAD)
     p.refresh_from_db()
     assert p.status == "pending"
-    services.confirm(p, None, starts_on="2026-09-18", ends_on="2026-10-18")
+    services.confirm(p, None, starts_on="2026-09-18", ends_on="2026-10-18", perms=HEAD)
     assert Sanction.objects.get(penalty=p).ends_on == dt.date(2026, 10, 18)
 
 
@@ -264,7 +264,7 @@ def test_void_lifts_sanction_and_reassesses(myl):
     first = log(event, regs[0], "3.1.3").penalty
     second = log(event, regs[0], "3.1.3", starts_on="2026-09-18", ends_on="2027-03-01").penalty
     assert second.level == "suspension"
-    services.void(first, "Logged on the wrong person", None)
+    services.void(first, "Logged on the wrong person", None, perms=HEAD)
     second.refresh_from_db()
     assert (second.offence, second.level) == (1, "warning")
     s = Sanction.objects.get(penalty=second)
@@ -277,11 +277,13 @@ def test_change_level_moves_effects(myl):
     event, regs, _ = myl
     p = log(event, regs[0], "2.1").penalty
     token = vekn_services.state_token(p)
-    services.change_level(p, "disqualification", "Insulted the judge too", None, expected=token)
+    services.change_level(
+        p, "disqualification", "Insulted the judge too", None, expected=token, perms=HEAD
+    )
     regs[0].refresh_from_db()
     assert regs[0].status == Registration.Status.DISQUALIFIED
     with pytest.raises(ConflictError):
-        services.change_level(p, "warning", "", None, expected=token)
+        services.change_level(p, "warning", "", None, expected=token, perms=HEAD)
     services.change_level(
         p,
         "suspension",
@@ -290,17 +292,18 @@ def test_change_level_moves_effects(myl):
         with_dq=False,
         starts_on="2026-09-20",
         ends_on="2026-10-20",
+        perms=HEAD,
     )
     regs[0].refresh_from_db()
     p.refresh_from_db()
     assert regs[0].status == Registration.Status.CHECKED_IN and p.also == []
     assert Sanction.objects.filter(penalty=p, lifted_at__isnull=True).count() == 1
-    services.change_level(p, "warning", "", None)
+    services.change_level(p, "warning", "", None, perms=HEAD)
     p.refresh_from_db()
     assert p.level == "warning" and p.deviation_reason == ""
     assert not Sanction.objects.filter(penalty=p, lifted_at__isnull=True).exists()
     with pytest.raises(UserError):
-        services.change_level(p, "caution", "x", None)
+        services.change_level(p, "caution", "x", None, perms=HEAD)
 
 
 def test_results_approved_refuses_changes_but_not_appeals(myl):
@@ -310,7 +313,7 @@ def test_results_approved_refuses_changes_but_not_appeals(myl):
     with pytest.raises(UserError, match="approved"):
         log(event, regs[1], "2.1")
     with pytest.raises(UserError, match="approved"):
-        services.void(p, "x", None)
+        services.void(p, "x", None, perms=HEAD)
     player = UserFactory()
     regs[0].person.user = player
     regs[0].person.save()
@@ -443,7 +446,7 @@ def test_vekn_void_still_uses_vekn_rules(event):
     p = vekn_services.log_penalty(
         event, reg, "4.7", {}, client_id=uuid.uuid4(), perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
     ).penalty
-    vekn_services.void(p, "mistake", None)
+    vekn_services.void(p, "mistake", None, perms=HEAD)
     reg.refresh_from_db()
     assert reg.status == Registration.Status.CHECKED_IN
     assert not Sanction.objects.exists()

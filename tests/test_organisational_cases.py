@@ -26,6 +26,8 @@ def test_venue_interference_unsanctions_only_when_rule_says(played_event):
     assert not event.sanctioned and "95 minutes" in event.unsanctioned_reason
     with pytest.raises(UserError):
         jg5_services.record_venue_interference(event, rnd, 95, True, "")
+    with pytest.raises(UserError, match="minutes played in the round"):
+        jg5_services.record_venue_interference(event, rnd, -5, True, "clock wrong")
 
 
 def test_force_majeure_uses_last_completed_round(event):

@@ -97,7 +97,7 @@ def test_vekn_preview_log_and_void_ignore_a_myl_penalty(judged, kind):
         event, reg, "3.3", {}, client_id=uuid.uuid4(), perms=HEAD, again=True
     ).penalty
     assert (first.level, second.offence) == ("caution", 2)
-    vekn.void(first, "Wrong player", judged["head"])  # reassesses the rest
+    vekn.void(first, "Wrong player", judged["head"], perms=HEAD)  # reassesses the rest
     second.refresh_from_db()
     assert (second.offence, second.level, second.status) == (1, "caution", "confirmed")
     # The MyL penalty is untouched and is no VEKN "earlier event".
@@ -129,7 +129,9 @@ def test_other_rulesets_penalties_are_counted_as_context_only(judged):
     p = vekn.log_penalty(
         event, judged["reg"], "3.3", {}, client_id=uuid.uuid4(), perms=HEAD
     ).penalty
-    myl_services.void(Penalty.objects.get(level="game_loss"), "Wrong person", judged["head"])
+    myl_services.void(
+        Penalty.objects.get(level="game_loss"), "Wrong person", judged["head"], perms=HEAD
+    )
     assert p.level == "caution"
     assert vekn.other_ruleset_penalties(event, person) == {"myl": 1}
     assert myl_services.other_ruleset_penalties(event, person) == {}
@@ -140,7 +142,7 @@ def test_a_vekn_penalty_cannot_be_changed_to_a_myl_level(judged):
     p = vekn.log_penalty(event, reg, "3.3", {}, client_id=uuid.uuid4(), perms=HEAD).penalty
     for level in ("game_loss", "suspension", "permanent_ban"):
         with pytest.raises(UserError, match="Unknown level"):
-            vekn.change_level(p, level, "typo", judged["head"])
+            vekn.change_level(p, level, "typo", judged["head"], perms=HEAD)
     p.refresh_from_db()
     assert p.level == "caution"
 

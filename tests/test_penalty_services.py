@@ -71,7 +71,7 @@ def test_floor_judge_sa_pending_until_head_judge(seated, staff):
     reg = rnd.seats.first().registration
     penalty = log(event, reg, "2.4", perms=JUDGE, table=rnd.tables.first()).penalty
     assert penalty.level == Level.STANDINGS_ADJUSTMENT and penalty.status == "pending"
-    services.confirm(penalty, staff["head_judge"])
+    services.confirm(penalty, staff["head_judge"], perms=HEAD)
     penalty.refresh_from_db()
     assert penalty.status == "confirmed" and penalty.confirmed_by == staff["head_judge"]
 
@@ -104,7 +104,7 @@ def test_standings_adjustment_removes_a_game_win(event):
     assert doc["penalties"][0]["vp_adjustment"] == {"round": 1, "vp": -1.0}
     assert doc["penalties"][0]["level"] == "standings_adjustment"
     # Voiding it restores everything at once.
-    services.void(penalty, "wrong player")
+    services.void(penalty, "wrong player", perms=HEAD)
     row = {r.player: r for r in event_standings(event).standings.rows}[winner.id]
     assert row.prelim_gw == 1 and row.prelim_vp == 3
     assert standings_document(event_standings(event))["penalties"] == []
@@ -129,11 +129,11 @@ def test_disqualification_removes_player_and_void_restores(seated, staff):
     assert penalty.status == "pending" and "warning" in penalty.also
     reg.refresh_from_db()
     assert reg.status == Registration.Status.CHECKED_IN
-    services.confirm(penalty, staff["head_judge"])
+    services.confirm(penalty, staff["head_judge"], perms=HEAD)
     reg.refresh_from_db()
     assert reg.status == Registration.Status.DISQUALIFIED
     assert reg.id not in {r.player for r in event_standings(event).standings.rows}
-    services.void(penalty, "appeal upheld")
+    services.void(penalty, "appeal upheld", perms=HEAD)
     reg.refresh_from_db()
     assert reg.status == Registration.Status.CHECKED_IN
 
@@ -143,7 +143,7 @@ def test_void_reassesses_later_offences(seated):
     reg = rnd.seats.first().registration
     first, second, third = (log(event, reg, "3.3").penalty for _ in range(3))
     assert third.level == "warning"
-    services.void(first, "logged by mistake")
+    services.void(first, "logged by mistake", perms=HEAD)
     third.refresh_from_db()
     second.refresh_from_db()
     assert (second.offence, third.offence, third.level) == (1, 2, "caution")
@@ -392,7 +392,7 @@ def test_public_api_lists_only_final_penalties_that_change_standings(client, sea
     client.force_login(staff["judge"])
     assert [p["infraction"] for p in client.get(url).json()["penalties"]] == ["3.3", "3.8", "2.4"]
     # The head judge confirms the adjustment: it is final, the public sees it at once.
-    services.confirm(pending, staff["head_judge"])
+    services.confirm(pending, staff["head_judge"], perms=HEAD)
     client.logout()
     assert [p["infraction"] for p in client.get(url).json()["penalties"]] == ["2.4"]
 
@@ -405,9 +405,9 @@ def test_approved_results_freeze_every_standings_change(seated, staff):
     services.set_results_approved(event, True)
     event.refresh_from_db()
     for action in (
-        lambda: services.void(sa, "oops"),
-        lambda: services.change_level(sa, "warning", "softer"),
-        lambda: services.confirm(pending),
+        lambda: services.void(sa, "oops", perms=HEAD),
+        lambda: services.change_level(sa, "warning", "softer", perms=HEAD),
+        lambda: services.confirm(pending, perms=HEAD),
         lambda: jg5_services.declare_force_majeure(event, "storm"),
         lambda: event_services.set_status(reg, Registration.Status.DROPPED),
     ):
@@ -443,9 +443,11 @@ def test_penalty_change_from_a_stale_page_is_refused(client, seated, staff):
     event, rnd = seated
     p = log(event, rnd.seats.first().registration, "3.8").penalty
     stale = services.state_token(p)
-    services.change_level(p, "standings_adjustment", "first head judge", expected=stale)
+    services.change_level(p, "standings_adjustment", "first head judge", expected=stale, perms=HEAD)
     with pytest.raises(ConflictError):
-        services.change_level(p, "disqualification", "second, from an old page", expected=stale)
+        services.change_level(
+            p, "disqualification", "second, from an old page", expected=stale, perms=HEAD
+        )
     p.refresh_from_db()
     assert p.level == "standings_adjustment"
     # Through the page: the form carries the state it was loaded with.
@@ -455,6 +457,15 @@ def test_penalty_change_from_a_stale_page_is_refused(client, seated, staff):
     assert "changed this penalty" in response.content.decode()
     p.refresh_from_db()
     assert p.status == "confirmed"
+    # A change of level from the stale page is refused too (it used to overwrite).
+    response = client.post(
+        url,
+        {"action": "change", "level": "warning", "reason": "from an old page", "state": stale},
+        follow=True,
+    )
+    assert "changed this penalty" in response.content.decode()
+    p.refresh_from_db()
+    assert p.level == "standings_adjustment"
 
 
 def test_final_cannot_start_once_results_are_approved(played_event):

@@ -9,6 +9,7 @@ import typing
 import uuid
 
 import pytest
+from django.core.exceptions import PermissionDenied
 
 from events import rulesets
 from events.errors import ConflictError, UserError
@@ -109,7 +110,14 @@ def test_the_signature_check_sees_a_dropped_or_defaulted_parameter():
 
 @pytest.mark.parametrize(
     "function",
-    [*(adapter.log_penalty for adapter in ADAPTERS.values()), time_extensions.add_extension],
+    [
+        *(
+            getattr(adapter, name)
+            for adapter in ADAPTERS.values()
+            for name in ("log_penalty", "confirm", "change_level", "void")
+        ),
+        time_extensions.add_extension,
+    ],
     ids=lambda f: f"{f.__module__}.{f.__name__}",
 )
 def test_services_take_the_callers_permissions_without_a_default(function):
@@ -151,20 +159,22 @@ def test_a_stale_token_is_refused_and_changes_nothing(judged):
     assert p.status == Penalty.Status.PENDING
     token = adapter.state_token(p)
     for action in (
-        lambda: adapter.confirm(p, None, expected=token + "x"),
-        lambda: adapter.void(p, "Wrong player", None, expected=token + "x"),
-        lambda: adapter.change_level(p, p.level, "", None, expected=token + "x"),
+        lambda: adapter.confirm(p, None, expected=token + "x", perms=HEAD),
+        lambda: adapter.void(p, "Wrong player", None, expected=token + "x", perms=HEAD),
+        lambda: adapter.change_level(p, p.level, "", None, expected=token + "x", perms=HEAD),
     ):
         with pytest.raises(ConflictError, match="Someone changed this penalty"):
             action()
     p.refresh_from_db()
     assert p.status == Penalty.Status.PENDING
     assert status_of(judged["regs"][0]) == Registration.Status.CHECKED_IN
-    adapter.confirm(p, None, expected=token)
+    adapter.confirm(p, None, expected=token, perms=HEAD)
     p.refresh_from_db()
     assert p.status == Penalty.Status.CONFIRMED
     with pytest.raises(ConflictError):
-        adapter.void(p, "From the page loaded before the confirmation", None, expected=token)
+        adapter.void(
+            p, "From the page loaded before the confirmation", None, expected=token, perms=HEAD
+        )
 
 
 def test_a_closed_event_refuses_every_change(judged):
@@ -173,9 +183,9 @@ def test_a_closed_event_refuses_every_change(judged):
     pending = log(judged, DISQUALIFYING[judged["code"]], reg=1, perms=JUDGE).penalty
     Event.objects.filter(pk=judged["event"].pk).update(results_approved=True)
     for action in (
-        lambda: adapter.confirm(pending, None),
-        lambda: adapter.void(confirmed, "Wrong player", None),
-        lambda: adapter.change_level(confirmed, confirmed.level, "", None),
+        lambda: adapter.confirm(pending, None, perms=HEAD),
+        lambda: adapter.void(confirmed, "Wrong player", None, perms=HEAD),
+        lambda: adapter.change_level(confirmed, confirmed.level, "", None, perms=HEAD),
         lambda: lifecycle.ensure_open(judged["event"]),
     ):
         with pytest.raises(UserError, match="results are approved"):
@@ -202,16 +212,16 @@ def test_void_restores_a_disqualified_registration_unless_another_dq_keeps_it(ju
     assert (first.level, second.level) == (Level.DISQUALIFICATION,) * 2
     reg = judged["regs"][0]
     assert status_of(reg) == Registration.Status.DISQUALIFIED
-    adapter.void(first, "Logged twice", None)
+    adapter.void(first, "Logged twice", None, perms=HEAD)
     assert status_of(reg) == Registration.Status.DISQUALIFIED  # the second still counts
     second.refresh_from_db()
-    adapter.void(second, "Wrong player", None)
+    adapter.void(second, "Wrong player", None, perms=HEAD)
     assert status_of(reg) == Registration.Status.CHECKED_IN
     entries = AuditLog.objects.filter(action="penalty.void").order_by("id")
     assert [e.target_id for e in entries] == [first.pk, second.pk]
     assert entries[1].before["status"] == "confirmed" and entries[1].after["status"] == "voided"
     with pytest.raises(UserError, match="Already voided"):
-        adapter.void(second, "Twice", None)
+        adapter.void(second, "Twice", None, perms=HEAD)
 
 
 def test_the_duplicate_offence_guard_runs_in_each_log_penalty(judged):
@@ -268,7 +278,28 @@ def test_a_level_of_another_ruleset_is_refused(judged):
     assert others
     for level in sorted(others):
         with pytest.raises(UserError, match="Unknown level"):
-            adapter.change_level(p, level, "Another game's level", None)
+            adapter.change_level(p, level, "Another game's level", None, perms=HEAD)
     p.refresh_from_db()
     assert p.level == p.guide_level
     assert not AuditLog.objects.filter(action="penalty.change").exists()
+
+
+def test_confirm_void_and_change_refuse_a_caller_without_the_head_judges_permission(judged):
+    """Each service checks its own permission: a floor judge's permissions (no
+    ``confirm_penalties``) are refused by the service itself, whatever page calls it."""
+    adapter = judged["adapter"]
+    pending = log(judged, DISQUALIFYING[judged["code"]], perms=JUDGE).penalty
+    token = adapter.state_token(pending)
+    for action in (
+        lambda: adapter.confirm(pending, None, perms=JUDGE),
+        lambda: adapter.void(pending, "Wrong player", None, perms=JUDGE),
+        lambda: adapter.change_level(pending, pending.level, "", None, perms=JUDGE),
+    ):
+        with pytest.raises(PermissionDenied):
+            action()
+    pending.refresh_from_db()
+    assert pending.status == Penalty.Status.PENDING
+    assert adapter.state_token(pending) == token
+    assert not AuditLog.objects.filter(
+        action__in=["penalty.confirm", "penalty.void", "penalty.change"]
+    ).exists()

@@ -18,7 +18,7 @@ from events import services as event_services
 from events.access import user_permissions
 from events.errors import UserError
 from events.models import AuditLog, EventRole, Registration, Round
-from events.permissions import Role
+from events.permissions import ROLE_PERMISSIONS, Role
 from penalties import authority, myl_services
 from penalties import services as vekn_services
 from penalties.models import Appeal, Penalty, Sanction
@@ -86,7 +86,7 @@ def test_the_issuing_organiser_cannot_void_a_confirmed_ban(client, two_orgs):
     assert not Appeal.objects.exists()
     # A platform administrator may: the ban is lifted with the void (audited).
     admin = get_user_model().objects.create_superuser("root", "root@example.org", "pw")
-    myl_services.void(penalty, "Duplicate record", admin)
+    myl_services.void(penalty, "Duplicate record", admin, perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE])
     ban.refresh_from_db()
     assert ban.lifted_at is not None and ban.lifted_by == admin
     assert AuditLog.objects.filter(action="sanction.lift", actor=admin).exists()
@@ -99,13 +99,21 @@ def test_the_issuing_organiser_cannot_lift_a_confirmed_suspension_by_a_change(cl
     s = Sanction.objects.get(penalty=p)
     authority.confirm_sanction(s.pk, _manager())
     with pytest.raises(UserError, match=HOLD):
-        myl_services.change_level(p, "warning", "Too harsh", w["org_b"])
-    with pytest.raises(UserError, match=HOLD):
         myl_services.change_level(
-            p, "suspension", "Shorter", w["org_b"], ends_on="2026-12-02", with_dq=True
+            p, "warning", "Too harsh", w["org_b"], perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
         )
     with pytest.raises(UserError, match=HOLD):
-        myl_services.void(p, "Too harsh", w["org_b"])
+        myl_services.change_level(
+            p,
+            "suspension",
+            "Shorter",
+            w["org_b"],
+            ends_on="2026-12-02",
+            with_dq=True,
+            perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
+        )
+    with pytest.raises(UserError, match=HOLD):
+        myl_services.void(p, "Too harsh", w["org_b"], perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE])
     s.refresh_from_db()
     p.refresh_from_db()
     assert s.lifted_at is None and s.ends_on == dt.date(2026, 12, 5)
@@ -133,7 +141,9 @@ def test_voiding_an_earlier_penalty_keeps_a_later_confirmed_suspension(client, t
     assert second.level == "suspension"
     s = Sanction.objects.get(penalty=second)
     authority.confirm_sanction(s.pk, _manager())
-    myl_services.void(first, "Logged on the wrong person", w["org_b"])
+    myl_services.void(
+        first, "Logged on the wrong person", w["org_b"], perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
+    )
     second.refresh_from_db()
     s.refresh_from_db()
     assert second.level == "suspension" and s.lifted_at is None
@@ -171,16 +181,18 @@ def test_a_vekn_disqualification_escalated_by_the_coordinator_stays(client, two_
         perms=user_permissions(head, w["a_vekn"]),
     ).penalty
     if dq.status != "confirmed":
-        vekn_services.confirm(dq, head)
+        vekn_services.confirm(dq, head, perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE])
     coordinator = UserFactory(username="coord")
     _grant(coordinator, "vekn")
     s = authority.escalate_disqualification(
         dq.pk, kind="permanent_ban", reason="Repeated cheating", actor=coordinator
     ).sanction
     with pytest.raises(UserError, match=HOLD):
-        vekn_services.void(dq, "Oops", head)
+        vekn_services.void(dq, "Oops", head, perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE])
     with pytest.raises(UserError, match=HOLD):
-        vekn_services.change_level(dq, "warning", "Oops", head)
+        vekn_services.change_level(
+            dq, "warning", "Oops", head, perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE]
+        )
     client.force_login(head)
     page = client.get(_url("manage:penalty", w["a_vekn"], pk=dq.pk)).content.decode()
     assert HOLD in page and 'value="void"' not in page
@@ -189,7 +201,7 @@ def test_a_vekn_disqualification_escalated_by_the_coordinator_stays(client, two_
     assert (dq.level, dq.status, s.lifted_at) == ("disqualification", "confirmed", None)
     # A superuser's void lifts the escalation with it.
     admin = get_user_model().objects.create_superuser("root", "root@example.org", "pw")
-    vekn_services.void(dq, "Wrong player", admin)
+    vekn_services.void(dq, "Wrong player", admin, perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE])
     s.refresh_from_db()
     assert s.lifted_at is not None and s.lift_reason == "Wrong player"
 
@@ -301,7 +313,13 @@ def test_my_history_shows_the_live_sanction_with_its_own_kind_and_days(client, t
     w = two_orgs
     _register_in_b(client, w)
     p = _suspension_in_b(w)
-    myl_services.change_level(p, "permanent_ban", "Threatened the judge", w["org_b"])
+    myl_services.change_level(
+        p,
+        "permanent_ban",
+        "Threatened the judge",
+        w["org_b"],
+        perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
+    )
     assert Sanction.objects.filter(penalty=p, lifted_at__isnull=False).count() == 1
     player = UserFactory(username="rafa")
     w["player"].user = player
@@ -317,7 +335,13 @@ def test_changing_a_suspensions_last_day_applies_it(client, two_orgs):
     _register_in_b(client, w)
     p = _suspension_in_b(w)
     myl_services.change_level(
-        p, "suspension", "Longer", w["org_b"], ends_on="2026-12-20", with_dq=True
+        p,
+        "suspension",
+        "Longer",
+        w["org_b"],
+        ends_on="2026-12-20",
+        with_dq=True,
+        perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
     )
     s = Sanction.objects.get(penalty=p)
     assert (s.starts_on, s.ends_on, s.lifted_at) == (
@@ -329,7 +353,13 @@ def test_changing_a_suspensions_last_day_applies_it(client, two_orgs):
     assert entry.before["until"] == "2026-12-05" and entry.after["until"] == "2026-12-20"
     with pytest.raises(UserError, match="before"):
         myl_services.change_level(
-            p, "suspension", "x", w["org_b"], ends_on="2026-11-01", with_dq=True
+            p,
+            "suspension",
+            "x",
+            w["org_b"],
+            ends_on="2026-11-01",
+            with_dq=True,
+            perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
         )
 
 
@@ -353,7 +383,13 @@ def test_a_suspension_changed_while_the_authority_looks_is_not_confirmed_unseen(
     ).group(1)
     assert expected == "suspension:2026-12-01:2027-06-01"
     myl_services.change_level(
-        p, "suspension", "Shorter", w["org_b"], ends_on="2026-12-02", with_dq=True
+        p,
+        "suspension",
+        "Shorter",
+        w["org_b"],
+        ends_on="2026-12-02",
+        with_dq=True,
+        perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE],
     )
     data = {"action": "confirm", "sanction": s.pk, "expected": expected}
     response = client.post(reverse("authority-sanctions"), data, follow=True)

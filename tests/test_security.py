@@ -126,7 +126,7 @@ def world(played_event, staff):
     voided = penalty_services.log_penalty(
         event, reg, "3.6", {}, client_id=uuid.uuid4(), perms=HEAD, table=table
     ).penalty
-    penalty_services.void(voided, "Logged on the wrong player (private reason)")
+    penalty_services.void(voided, "Logged on the wrong player (private reason)", perms=HEAD)
     Sanction.objects.create(
         person=reg.person,
         kind=Sanction.Kind.SUSPENSION,
@@ -809,7 +809,7 @@ def test_script_payloads_in_free_text_are_escaped_everywhere(client, event, staf
     voided = penalty_services.log_penalty(
         event, script_reg, "3.6", {}, client_id=uuid.uuid4(), perms=HEAD, table=table
     ).penalty
-    penalty_services.void(voided, f"Wrong {SCRIPT}")
+    penalty_services.void(voided, f"Wrong {SCRIPT}", perms=HEAD)
     player = UserFactory(username="bea")
     person.user = player
     person.save()
