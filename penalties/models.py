@@ -22,7 +22,7 @@ from penalties.vekn_guide import RULESETS
 
 
 class Level(models.TextChoices):
-    """Penalty levels of both rulesets (CONTRACTS §2 ``level``). VEKN (JG §1.1): caution,
+    """Penalty levels of both rulesets (docs/contracts.md §2 ``level``). VEKN (JG §1.1): caution,
     warning, standings adjustment, disqualification. Mitos y Leyendas (conduct rules
     §4.1): warning, game loss, disqualification, suspension, permanent ban. Stored codes
     are an API: never rename."""
@@ -37,7 +37,7 @@ class Level(models.TextChoices):
 
 
 class Timing(models.TextChoices):
-    """When a penalty was issued (CONTRACTS §1 ``timing``; JG §1.1.3)."""
+    """When a penalty was issued (docs/contracts.md §1 ``timing``; JG §1.1.3)."""
 
     DURING_GAME = "during_game", _("During a game")
     BETWEEN_ROUNDS = "between_rounds", _("Between rounds")
@@ -427,8 +427,8 @@ class Sanction(models.Model):
 
 
 class Appeal(models.Model):
-    """An appeal against a penalty (Mitos y Leyendas conduct rules §4.5, SPEC-penalties
-    §2.4): ``in_event`` to the head judge, decided at once and final for the event;
+    """An appeal against a penalty (Mitos y Leyendas conduct rules §4.5, docs/rules-myl-penalties.md
+    "Appeals"): ``in_event`` to the head judge, decided at once and final for the event;
     ``written`` to the national Organised Play manager, accepted until ``deadline`` (5
     business days, ``penalties.appeals``). ``decision``: empty while pending, ``confirmed``
     or ``reverted``; a reverted penalty is voided and its effects undone."""

@@ -32,12 +32,12 @@ sets it (**[choice]** 11)."""
 
 
 # ---------------------------------------------------------------------------------------
-# Penalties (§4.1; docs/rules-myl-penalties.md "Penalties (§4.1)"; CONTRACTS §2)
+# Penalties (§4.1; docs/rules-myl-penalties.md "Penalties (§4.1)"; docs/contracts.md §2)
 # ---------------------------------------------------------------------------------------
 
 
 class Level(StrEnum):
-    """The penalties of §4.1, lightest first. Stored codes (CONTRACTS §2): never rename."""
+    """The penalties of §4.1, lightest first. Stored codes (docs/contracts.md §2): never rename."""
 
     WARNING = "warning"
     GAME_LOSS = "game_loss"

@@ -112,7 +112,7 @@ class InvalidIncident(ValueError):
 
 class Level(StrEnum):
     """Penalty levels of JG §1.1, lightest first. The values are stored codes: never rename
-    them (STYLE "Rule codes are an API")."""
+    them (docs/architecture.md "Rules of the house")."""
 
     CAUTION = "caution"
     WARNING = "warning"

@@ -24,7 +24,7 @@ from penalties.vekn_terms import GUIDE
 
 
 class Timing(StrEnum):
-    """When a penalty was issued (CONTRACTS §1 ``timing``)."""
+    """When a penalty was issued (docs/contracts.md §1 ``timing``)."""
 
     DURING_GAME = "during_game"
     BETWEEN_ROUNDS = "between_rounds"
