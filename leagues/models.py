@@ -202,7 +202,7 @@ class Competition(models.Model):
         "final_four": bool, "relegation": [team ids], "cup": {...}, "knockouts": [slugs],
         "cup_groups": str, "compliance_rounds": [rounds]}`` (absent keys: never decided).
         Read once per instance (uses ``prefetch_related("staff_decisions")`` when given);
-        :meth:`save_staff_choices` keeps it current. docs/leagues.md "Staff overrides"."""
+        :meth:`save_staff_choices` keeps it current. docs/leagues.md "Staff decisions on brackets"."""
         cached = getattr(self, "_staff_choices_cache", None)
         if cached is None:
             if self.pk is None:
@@ -282,7 +282,7 @@ class StaffDecision(models.Model):
     JSON field). One row per (competition, kind, key): ``key`` is the tie slot
     (``"<tie>.<side>"``) for a slot, the tie id for an award or a third-match host, and
     "" for the one-per-competition kinds; ``value`` holds the decided team, list or
-    setting. docs/leagues.md "Staff overrides", ANFPES T24 §1.1.4–§1.1.6, §V ¶3, §2.2."""
+    setting. docs/leagues.md "Staff decisions on brackets", ANFPES T24 §1.1.4–§1.1.6, §V ¶3, §2.2."""
 
     class Kind(models.TextChoices):
         SLOTS = "slots"

@@ -8,7 +8,7 @@ written to the audit log (``events.audit.audit``). The VEKN adapter
 (``penalties.services``) hands MyL penalties over to this module for confirm, change and
 void, so both rulesets share the judge's pages and the penalty rows.
 
-Our choices (**[choice]**, documented in ``docs/rules-myl-penalties.md``, "In the app"):
+Our choices (**[choice]**, documented in ``docs/judging-myl.md`` and ``docs/rules-myl-penalties.md``):
 
 - A floor judge may log any penalty and give another level than the rules' with a reason
   (§4.3: judges weigh the criteria); a disqualification, suspension or permanent ban
