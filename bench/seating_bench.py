@@ -1,5 +1,5 @@
 """Benchmark: our preliminary-round seating against krcg (the library behind the VEKN
-Archon), on the official criteria R1..R9 (TR §3.1.2, SPEC-events §1.6).
+Archon), on the official criteria R1..R9 (TR §3.1.2, docs/rules-vekn.md "Seating").
 
 Run from the project root: ``.venv/bin/python bench/seating_bench.py``.
 

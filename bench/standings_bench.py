@@ -38,7 +38,8 @@ TARGET_MS = 200.0
 
 
 def table_sizes(players: int) -> list[int]:
-    """Tables of 5, plus 4s when N is not a multiple of 5 (SPEC-events §1.6)."""
+    """Tables of 5, plus 4s when N is not a multiple of 5 (TR §3.1.2; docs/rules-vekn.md
+    "Seating")."""
     fours = (5 - players % 5) % 5
     fives = (players - 4 * fours) // 5
     if fives < 0:

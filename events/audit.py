@@ -1,5 +1,5 @@
 """The audit log: one append-only entry per change (pattern: Tabbycat ``actionlog``,
-pretix ``LoggedModel.log_action``; docs/architecture.md "Audit").
+pretix ``LoggedModel.log_action``; docs/architecture.md "Rules of the house").
 
 An entry says what it is about twice: ``target``, a short display string for people, and
 (``target_type``, ``target_id``), the model label and primary key a history is read back by

@@ -50,7 +50,7 @@ class FreeTextField(forms.CharField):
 class EventCreateForm(forms.ModelForm):
     """The event form. Its fields depend on the ruleset of the chosen preset (or of the
     event): VEKN events have the final (TR §3.1), Mitos y Leyendas events the games per
-    match and the top cut (SPEC-events §2); each ruleset checks its own round time."""
+    match and the top cut (docs/rules-myl.md); each ruleset checks its own round time."""
 
     preset = forms.ChoiceField(label=_("Preset"), choices=())
 

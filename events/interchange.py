@@ -1,11 +1,11 @@
-"""The event file ``arbitro.event/1`` (CONTRACTS §1): validation, import and export.
+"""The event file ``arbitro.event/1`` (docs/contracts.md §1): validation, import and export.
 
 ``validate_event_file`` is pure: it takes the decoded JSON and returns a typed
 ``EventFile`` or raises ``EventFileError`` listing *every* problem with its location
 (``round 2, table 3: …``). ``import_event`` saves a validated file in one transaction
 (all or nothing); ``export_event`` writes an event back in the same format.
 
-Optional keys we add (CONTRACTS allows optional additions): ``preliminary_rounds`` and
+Optional keys we add (docs/contracts.md allows optional additions): ``preliminary_rounds`` and
 ``final_mode`` (``final`` | ``none`` | ``extra_round``) when the file's rounds alone do
 not say them; a table may be an object ``{"seats": [...], "override": "reason"}``.
 
@@ -129,9 +129,9 @@ def _vp(value, where: str, problems: list[str]) -> Decimal | None:
 
 
 def validate_event_file(data) -> EventFile:
-    """Check a decoded event file against CONTRACTS §1 and the VEKN sheet rule
-    (SPEC-events §1.2). Returns an ``EventFile``; raises ``EventFileError`` with every
-    problem found (never stops at the first)."""
+    """Check a decoded event file against docs/contracts.md §1 and the VEKN sheet rule
+    (TR §3.7.2, §3.5, §3.6; docs/rules-vekn.md "Result sheets"). Returns an ``EventFile``; raises
+    ``EventFileError`` with every problem found (never stops at the first)."""
     problems: list[str] = []
     if not isinstance(data, dict):
         raise EventFileError(["file: the top level must be a JSON object"])
@@ -360,7 +360,7 @@ LEVELS = tuple(level.value for level in guide.Level)
 def _incidents(
     value, known: set[str], rounds: int, problems: list[str], ruleset: str = "vekn"
 ) -> tuple:
-    """Validate the ``incidents`` list (CONTRACTS §1) and assess it with the judges' guide
+    """Validate the ``incidents`` list (docs/contracts.md §1) and assess it with the judges' guide
     engine (the MyL conduct rules for ``myl`` files), so that an unknown infraction or a
     missing condition is a located problem."""
 
@@ -435,7 +435,7 @@ def _incidents(
 
 
 def _too_long(where: str, key: str, text: str) -> str:
-    """The problem of a free text over the limit (``events.limits``; CONTRACTS "Free
+    """The problem of a free text over the limit (``events.limits``; docs/contracts.md "Free
     text")."""
     return (
         f"{where}: {key} has {len(text)} characters; at most {FREE_TEXT_MAX_LENGTH} "
@@ -536,7 +536,7 @@ def _round(r, ri: int, known: set[str], problems: list[str]) -> FileRound | None
 def import_event(
     data, *, organisation=None, replace: bool = False, publish: bool = False, actor=None
 ):
-    """Validate and save an event file in one transaction (CONTRACTS §1). An existing event
+    """Validate and save an event file in one transaction (docs/contracts.md §1). An existing event
     with the same slug is an error unless ``replace``. Returns the new ``Event``."""
 
     ef = validate_event_file(data)
@@ -696,7 +696,7 @@ def _file_incidents(code):
 
 def _import_incidents(event, ef: EventFile, regs) -> None:
     """Incidents of a file are what happened: confirmed penalties at the level the rules
-    give unless ``level`` says otherwise (CONTRACTS §1), assessed in file order."""
+    give unless ``level`` says otherwise (docs/contracts.md §1), assessed in file order."""
 
     if not ef.incidents:
         return
@@ -730,7 +730,7 @@ def _import_incidents(event, ef: EventFile, regs) -> None:
 
 
 def export_event(event) -> dict:
-    """The event as an ``arbitro.event/1`` document (CONTRACTS §1), in bounded queries."""
+    """The event as an ``arbitro.event/1`` document (docs/contracts.md §1), in bounded queries."""
 
     regs = list(event.registrations.select_related("person").order_by("id"))
     code = {r.id: r.code for r in regs}

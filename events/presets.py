@@ -17,7 +17,7 @@ class Preset:
     ``final_mode``: ``final`` | ``none`` | ``extra_round`` (TR §3.1.6, only with fewer than
     8 players); ``finalists_count``: 5 (TR §3.1).
 
-    Mitos y Leyendas (SPEC-events §2): ``preliminary_rounds`` are the Swiss rounds,
+    Mitos y Leyendas (docs/rules-myl.md): ``preliminary_rounds`` are the Swiss rounds,
     ``round_minutes`` 40–60 (conduct rules §5.5), ``best_of`` 1 or 3 games per match and
     ``top_cut`` 0, 4 or 8. ``None`` (VEKN presets) leaves the model's default.
     """

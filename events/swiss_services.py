@@ -1,4 +1,4 @@
-"""Mitos y Leyendas events (SPEC-events §2): the adapter between the pure rules
+"""Mitos y Leyendas events (docs/rules-myl.md): the adapter between the pure rules
 (``events.swiss`` pairs a round, ``standings.myl`` scores it) and the database.
 
 A match is a ``Table`` of two ``Seat`` rows carrying ``games_won``; a bye is a ``Table``
@@ -175,7 +175,7 @@ def _check_myl(event: Event) -> None:
 def pair_next_round(
     event: Event, actor=None, *, allow_rematches: bool = False, seed: int | None = None
 ) -> Round:
-    """Pair the next Swiss round (SPEC-events §2, ``events.swiss``) and store its seed.
+    """Pair the next Swiss round (docs/rules-myl.md, ``events.swiss``) and store its seed.
 
     ``UserError`` when the previous round is not complete, every Swiss round is paired,
     the top cut has started, fewer than 2 players are checked in, or no pairing without a

@@ -1,4 +1,4 @@
-"""Public pages (CONTRACTS §7: these addresses are stable)."""
+"""Public pages (docs/contracts.md §7: these addresses are stable)."""
 
 from django.urls import path
 

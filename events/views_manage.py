@@ -441,7 +441,8 @@ def table_result(request, event, number, table_number):
 @staff_required(P.ENTER_RESULTS)
 @require_POST
 def table_check(request, event, number, table_number):
-    """htmx: live validation of the sheet as the scorekeeper types (SPEC-events §1.2)."""
+    """htmx: live validation of the sheet as the scorekeeper types (TR §3.7.2, §3.5, §3.6;
+    docs/rules-vekn.md "Result sheets")."""
     if own := rulesets.of(event).manage_page("table_check"):
         return own(request, event, number, table_number)
     table = _table(event, number, table_number)

@@ -1,4 +1,4 @@
-"""Pages of Mitos y Leyendas events (SPEC-events §2), phone first.
+"""Pages of Mitos y Leyendas events (docs/rules-myl.md), phone first.
 
 Staff: the overview, round and standings pages of a MyL event are these (the VEKN views
 of ``events.views_manage`` hand over to them), plus the actions below, each wrapped by

@@ -1,4 +1,4 @@
-"""JSON API v1 of leagues (CONTRACTS §6): public read-only documents, no authentication.
+"""JSON API v1 of leagues (docs/contracts.md §6): public read-only documents, no authentication.
 
 Views are thin: look the object up (404 ``{"error"}`` when it does not exist), call the
 service, return its document. Unknown slugs and knockouts (no table) answer 404.
@@ -18,7 +18,7 @@ def _error(status: int, message: str) -> JsonResponse:
 
 @require_GET
 def competition_table(request, slug):
-    """``GET /api/v1/competitions/<slug>/table`` — the table (CONTRACTS §6); a group stage
+    """``GET /api/v1/competitions/<slug>/table`` — the table (docs/contracts.md §6); a group stage
     gives one table per group under ``"groups"``."""
     competition = Competition.objects.filter(slug=slug).first()
     if competition is None:
@@ -32,8 +32,8 @@ def competition_table(request, slug):
 @require_GET
 def season_compliance(request, slug):
     """``GET /api/v1/seasons/<slug>/compliance`` — the compliance table as of now
-    (CONTRACTS §6, SPEC-leagues §8), with display names, never login usernames
-    (``public=True``)."""
+    (docs/contracts.md §6, ANFPES T24 §IV; docs/leagues.md "Compliance table"), with display names,
+    never login usernames (``public=True``)."""
     season = Season.objects.filter(slug=slug).first()
     if season is None:
         return _error(404, "no such season")
@@ -43,7 +43,8 @@ def season_compliance(request, slug):
 @require_GET
 def season_draft_order(request, slug):
     """``GET /api/v1/seasons/<slug>/draft-order`` — the next season's draft order with the
-    rule that placed each team and the recorded draw by lot (CONTRACTS §6, SPEC-leagues §9;
+    rule that placed each team and the recorded draw by lot (docs/contracts.md §6, ANFPES T24
+    §III.4, §IV.8; docs/leagues.md "Draft order";
     :func:`leagues.drafting.draft_order_document`)."""
 
     season = Season.objects.filter(slug=slug).first()
@@ -56,7 +57,7 @@ def season_draft_order(request, slug):
 def competition_bracket(request, slug):
     """``GET /api/v1/competitions/<slug>/bracket`` — the bracket of a knockout: ties with
     their legs, aggregate, third match and winner, and what each slot is fed from
-    (CONTRACTS §6; :func:`leagues.brackets.competition_bracket`). 404 for an unknown slug or
+    (docs/contracts.md §6; :func:`leagues.brackets.competition_bracket`). 404 for an unknown slug or
     a competition that is not a knockout."""
 
     competition = Competition.objects.select_related("season").filter(slug=slug).first()
@@ -70,7 +71,7 @@ def competition_bracket(request, slug):
 @require_GET
 def season_suspensions(request, slug):
     """``GET /api/v1/seasons/<slug>/suspensions`` — footballers suspended for their team's
-    next final-phase match, with the cards that caused it (CONTRACTS §6;
+    next final-phase match, with the cards that caused it (docs/contracts.md §6;
     :func:`leagues.suspensions.season_suspensions`)."""
 
     season = Season.objects.filter(slug=slug).first()

@@ -7,7 +7,8 @@ divisions and the league tables the post-season is fed from (:func:`division_of`
 Staff decisions on a bracket are in :mod:`leagues.bracket_decisions`, the steps that
 create matches in :mod:`leagues.phases` and :mod:`leagues.cups`.
 
-Bracket (:func:`competition_bracket`, CONTRACTS §6 ``GET /api/v1/competitions/<slug>/bracket``):
+Bracket (:func:`competition_bracket`, docs/contracts.md §6
+``GET /api/v1/competitions/<slug>/bracket``):
 
 - The ties are the stored matches grouped by ``tie`` (a match without one is a one-match
   tie named after the match id). Each tie's state — legs, ``aggregate``,
@@ -280,7 +281,7 @@ def _inferred_closed(spec: bracket_rules.BracketSpec, ties) -> set[str]:
 
 
 def competition_bracket(competition: Competition, *, standings=None) -> dict:
-    """The bracket document (CONTRACTS §6) of a ``knockout`` competition, in one query
+    """The bracket document (docs/contracts.md §6) of a ``knockout`` competition, in one query
     (module docstring for the rules). Raises :class:`LeagueRuleError` for another kind.
 
     When a shown tie without matches is fed from a league table (the Liguilla shown in

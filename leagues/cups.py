@@ -300,10 +300,10 @@ def _group_tables(competition: Competition):
 
 
 def close_group_stage(competition: Competition, actor, *, order_across=()) -> list[Competition]:
-    """League staff close a cup's group stage (ANFPES T24 §2.2; SPEC-leagues §7) and the
-    knockouts are created from the group tables (:func:`leagues.rules.cups.
-    cross_group_rankings`): the Champagne League knockout (best group winner v worst
-    runner-up …, ``<slug>-knockout``) and the Conference Lag (best 3rd v worst 4th …,
+    """League staff close a cup's group stage (ANFPES T24 §2.2; docs/leagues-final-phases.md
+    "Champagne League and Conference Lag") and the knockouts are created from the group tables
+    (:func:`leagues.rules.cups. cross_group_rankings`): the Champagne League knockout (best group
+    winner v worst runner-up …, ``<slug>-knockout``) and the Conference Lag (best 3rd v worst 4th …,
     ``<slug>-conference``; only with groups of four), two-legged ties (the better-seeded
     team hosts leg 2) whose later rounds follow with :func:`leagues.phases.advance_stage`. A Nucommunity
     Shit group stage (:func:`leagues.staff_decisions.cup_groups` ``"nucommunity"``) gets its knockout
@@ -460,7 +460,8 @@ def nucommunity_create(
     name: str | None = None,
     start=None,
 ) -> tuple[Competition, dict]:
-    """League staff create the Nucommunity Shit (ANFPES T24 §2.1; SPEC-leagues §7;
+    """League staff create the Nucommunity Shit (ANFPES T24 §2.1; docs/leagues-final-phases.md
+    "Nucommunity Shit";
     :class:`leagues.rules.cups.NucommunityConfig`):
 
     - ``format="knockout"``: the entrants (``teams``, blank: every team not expelled, in

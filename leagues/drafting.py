@@ -1,5 +1,5 @@
 """Compliance reviews ("guadañazo") and the next season's draft order: the services of
-SPEC-leagues §8 (reviews) and §9 (draft order), ANFPES T24 §III.4 and §IV.3, §IV.8.
+docs/leagues.md "Compliance table" (reviews) and "Draft order", ANFPES T24 §III.4 and §IV.3, §IV.8.
 
 Like :mod:`leagues.services`, the only ORM adapter for these rules
 (:mod:`leagues.rules.compliance`, :mod:`leagues.rules.draft`): every change runs in one
@@ -82,8 +82,8 @@ def _reaped_list(result: compliance_rules.ReviewResult, inputs) -> list[dict]:
 
 
 def reviews_overview(season: Season, now: datetime | None = None) -> dict:
-    """The reviews of ``season`` for the staff page (SPEC-leagues §8, ANFPES T24 §IV.3), in
-    3 queries: ``{"held": [{"kind", "at", "held_by", "reaped"}], "pending": [{"kind",
+    """The reviews of ``season`` for the staff page (docs/leagues.md "Compliance table", ANFPES T24
+    §IV.3), in 3 queries: ``{"held": [{"kind", "at", "held_by", "reaped"}], "pending": [{"kind",
     "reaped"}]}`` where ``reaped`` is ``[{"user", "team", "name", "fixtures": [{"id",
     "round", "home", "away"}]}]`` (the unplayed fixtures that reap the user, with team
     names). ``pending`` is a preview: who each review
@@ -114,7 +114,7 @@ def hold_review(season: Season, kind: str, actor, at: datetime | None = None) ->
     """Hold the review ``kind`` (``first_half``, ``second_half`` or ``season_end``) of
     ``season`` at ``at`` (default now; aware, not in the future). From then on the users it
     reaps are ``reaped`` in the compliance table and go to the end of the draft (ANFPES
-    T24 §IV.3, §IV.8; SPEC-leagues §8). Once per kind.
+    T24 §IV.3, §IV.8; docs/leagues.md "Compliance table"). Once per kind.
 
     Needs ``MANAGE_COMPLIANCE`` (``PermissionDenied``); raises :class:`UserError` for an
     unknown kind, a time in the future or a review already held. Audit ``review.hold``
@@ -171,7 +171,8 @@ def _base(season: Season, teams: list[Team]) -> tuple[list[str], bool]:
 
 
 def set_draft_base(season: Season, team_codes, actor) -> list[str]:
-    """Save the draft's base order (SPEC-leagues §9): team codes, first pick first.
+    """Save the draft's base order (ANFPES T24 §III.4, §IV.8; docs/leagues.md "Draft order"): team
+    codes, first pick first.
 
     Every code must be a team of the season, listed once, and not expelled (ANFPES T24
     §III.4: an expelled team is out of the draft); blank entries are ignored; at least one
@@ -212,7 +213,7 @@ def set_draft_base(season: Season, team_codes, actor) -> list[str]:
 
 def draw_draft_lots(season: Season, actor, seed=None) -> DraftLot:
     """Draw by lot the order of the suspended teams at the end of the draft (ANFPES T24
-    §III.4, SPEC-leagues §9) and record it (:class:`DraftLot`): the entrants in base
+    §III.4, docs/leagues.md "Draft order") and record it (:class:`DraftLot`): the entrants in base
     order, the seed and the order, so anyone can re-run
     ``leagues.rules.draft.draw_lots(entrants, seed)``.
 
@@ -256,8 +257,8 @@ def draw_draft_lots(season: Season, actor, seed=None) -> DraftLot:
 
 
 def draft_order_document(season: Season, as_of: datetime | None = None) -> dict:
-    """The draft order of the next season (CONTRACTS §6 ``draft-order``, SPEC-leagues §9)
-    by :func:`leagues.rules.draft.draft_order`, in 3 queries.
+    """The draft order of the next season (docs/contracts.md §6 ``draft-order``, ANFPES T24 §III.4,
+    §IV.8; docs/leagues.md "Draft order") by :func:`leagues.rules.draft.draft_order`, in 3 queries.
 
     Shape: ``{"season", "as_of", "order": [{"position", "team", "name", "rule", "detail",
     "base_position", "percentage"}], "lot": {"seed", "entrants", "order", "drawn_at",

@@ -4,7 +4,7 @@ points ledger.
 The rules live in :mod:`leagues.rules` (pure, no ORM); :mod:`leagues.services` is the one
 adapter that loads these rows, calls the rules and saves what they return. Invariants live
 in the database (named constraints below), field names follow the season file
-(CONTRACTS §5) so that import and export stay a plain mapping.
+(docs/contracts.md §5) so that import and export stay a plain mapping.
 """
 
 import secrets
@@ -20,12 +20,13 @@ from leagues.rules.table import ANFPES_TIE_BREAKERS
 
 
 def default_tie_breakers() -> list[str]:
-    """ANFPES T24 §1.2.1 / SPEC-leagues §2 (codes of :data:`leagues.rules.table.TIE_BREAKERS`)."""
+    """ANFPES T24 §1.2.1 / docs/leagues.md "Tables" (codes of
+    :data:`leagues.rules.table.TIE_BREAKERS`)."""
     return list(ANFPES_TIE_BREAKERS)
 
 
 class Season(models.Model):
-    """A league season (SPEC-leagues §1): it holds the teams and the competitions."""
+    """A league season (docs/leagues.md): it holds the teams and the competitions."""
 
     slug = models.SlugField(_("slug"), unique=True, max_length=80)
     name = models.CharField(_("name"), max_length=200)
@@ -53,7 +54,7 @@ class Season(models.Model):
 
 
 class Team(models.Model):
-    """A team of the season; each team is one human player (SPEC-leagues, intro).
+    """A team of the season; each team is one human player (docs/leagues.md).
 
     ``code`` is the team's id in season files (``t1``); ``handle`` is the ``user`` of the
     file, kept even when no account has that username yet; ``user`` links the account."""
@@ -129,7 +130,7 @@ def player_name(first_name: str, last_name: str, team_name: str) -> str:
 
 class Competition(models.Model):
     """A competition of a season: a league (double round robin), a group stage or a
-    knockout (CONTRACTS §5 ``kind``)."""
+    knockout (docs/contracts.md §5 ``kind``)."""
 
     class Kind(models.TextChoices):
         LEAGUE = "league", _("League")
@@ -306,7 +307,7 @@ class Entry(models.Model):
 
 
 class Match(models.Model):
-    """A fixture (CONTRACTS §5 ``matches``). Goals are both set or both empty; ``absent``
+    """A fixture (docs/contracts.md §5 ``matches``). Goals are both set or both empty; ``absent``
     is set only, and always, on a walkover. Walkover deductions are ledger entries
     (:class:`Adjustment`), never edits of the score."""
 
@@ -435,8 +436,9 @@ class Match(models.Model):
 
 
 class Card(models.Model):
-    """A booking shown in a match (CONTRACTS §5 ``cards``; SPEC-leagues §5). A second
-    yellow in one match is two ``yellow`` rows."""
+    """A booking shown in a match (docs/contracts.md §5 ``cards``; ANFPES T24 §1.4, §2.2;
+    docs/leagues-final-phases.md "Cards and suspensions"). A second yellow in one match is two
+    ``yellow`` rows."""
 
     class Kind(models.TextChoices):
         YELLOW = "yellow", _("Yellow card")
@@ -462,7 +464,7 @@ class Card(models.Model):
 
 
 class Adjustment(models.Model):
-    """One entry of a competition's points ledger (SPEC-leagues §2; CONTRACTS §5
+    """One entry of a competition's points ledger (docs/leagues.md "Tables"; docs/contracts.md §5
     ``adjustments``): walkover deductions, tribunal decisions. Never edited nor deleted:
     a mistake is corrected by another entry."""
 
@@ -563,7 +565,8 @@ def screenshot_path(instance, filename):
 
 class ResultReport(models.Model):
     """A result reported by one of the two players with its screenshot and the time it was
-    posted in the league chat (the reference of the compliance table, SPEC-leagues §8).
+    posted in the league chat (the reference of the compliance table, ANFPES T24 §IV;
+    docs/leagues.md "Compliance table").
 
     Life: ``pending`` → the opponent ``confirmed`` it (the match takes the result) or
     ``disputed`` it → staff ``resolved`` the dispute (with the report's score or another
@@ -702,9 +705,9 @@ def evidence_path(instance, filename):
 
 
 class Excuse(models.Model):
-    """An excuse for a fixture (ANFPES T24 §IV.5–§IV.6, SPEC-leagues §8): asked by one
-    player with dates, reason and evidence; it counts only once the opponent confirmed it
-    and staff approved it. One per match (a refused one can be asked again: the row is
+    """An excuse for a fixture (ANFPES T24 §IV.5–§IV.6, docs/leagues.md "Compliance table"):
+    asked by one player with dates, reason and evidence; it counts only once the opponent
+    confirmed it and staff approved it. One per match (a refused one can be asked again: the row is
     reset, the audit log keeps the history)."""
 
     class Answer(models.TextChoices):
@@ -812,9 +815,10 @@ class Review(models.Model):
 
 # --------------------------------------------------------------------------- draft
 class DraftLot(models.Model):
-    """A draw by lot for the draft (SPEC-leagues §9): the entrants in base order, the seed
-    and the resulting order, so anyone can re-run it (:func:`leagues.rules.draft.draw_lots`).
-    Never edited; a new draw is a new row and the newest counts."""
+    """A draw by lot for the draft (ANFPES T24 §III.4, §IV.8; docs/leagues.md "Draft order"): the
+    entrants in base order, the seed and the resulting order, so anyone can re-run it
+    (:func:`leagues.rules.draft.draw_lots`). Never edited; a new draw is a new row and the newest
+    counts."""
 
     season = models.ForeignKey(
         Season, models.CASCADE, related_name="draft_lots", verbose_name=_("season")

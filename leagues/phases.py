@@ -107,8 +107,8 @@ def ensure_regular_phase_open(competition: Competition) -> None:
 # --------------------------------------------------------------------------- closing
 def _check_final_table(doc: dict, order: list, places: int, too_few: str) -> None:
     """A final table can feed a post-season of ``places`` teams: at least that many teams
-    (else ``UserError(too_few)``) and no tie a decision must break among them (SPEC-leagues
-    §2: staff decide it on the table first)."""
+    (else ``UserError(too_few)``) and no tie a decision must break among them (docs/leagues.md
+    "Tables": staff decide it on the table first)."""
 
     if len(order) < places:
         raise UserError(too_few)

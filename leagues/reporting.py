@@ -1,7 +1,7 @@
 """Results reported by the players and what staff do with them; excuses and concessions of
 the compliance table. The one ORM adapter for these flows (views call it, rules stay pure).
 
-Result life (issue 4; SPEC-leagues §8 for the posting time):
+Result life (issue 4; ANFPES T24 §IV; docs/leagues.md "Compliance table" for the posting time):
 
 1. One of the two players **reports** the score with a screenshot and the time the result
    was posted in the league chat (:func:`report_result`), optionally with the bookings
@@ -223,7 +223,7 @@ AWAY_WORDS = ("away", "visit", "visita", "visitante")
 
 
 def check_cards(match: Match, cards) -> list[dict]:
-    """The bookings of a report checked against ``match`` (CONTRACTS §5 ``cards``): a list
+    """The bookings of a report checked against ``match`` (docs/contracts.md §5 ``cards``): a list
     of ``{"team", "footballer", "card"}`` where ``team`` is ``home``/``away`` (or
     ``local``/``visita``), the team id or the team's name (any case); returns them with
     the team id. ``UserError`` (``field="cards"``) for an unknown team, an empty name, a

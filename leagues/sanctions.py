@@ -1,12 +1,12 @@
 """League sanctions and the season calendar: the services of the league staff and the
-tribunal (ANFPES T24 §III; SPEC-leagues §2).
+tribunal (ANFPES T24 §III; docs/leagues.md "Staff and tribunal pages").
 
 - :func:`record_walkover` — one team absent (§III.1) or refusing to play (§III.2).
 - :func:`tribunal_decision` — both teams absent (§III.1, last paragraph): the tribunal's
   free entry of a result and of deductions.
 - :func:`void_match` — the tribunal annuls a fixture.
 - :func:`abandon_team` — a team abandons the season (§III.4).
-- :func:`add_adjustment` — a points-ledger entry (SPEC-leagues §2).
+- :func:`add_adjustment` — a points-ledger entry (docs/leagues.md "Staff and tribunal pages").
 - :func:`move_deadlines` — staff move a matchday's or a fixture's deadlines (§IV.4 ¶3).
 - :func:`record_incident` — the tribunal records a §V incident (snow, disconnection, five
   players sent off) and its outcome (:func:`leagues.rules.match_rules.incident_outcome`).
@@ -471,8 +471,8 @@ def add_adjustment(
     *,
     client_id: uuid.UUID | None = None,
 ) -> Adjustment:
-    """Add an entry to ``competition``'s points ledger (SPEC-leagues §2): ``points``, a
-    non-zero whole number from −99 to 99, for ``team``, which must take part in the
+    """Add an entry to ``competition``'s points ledger (docs/leagues.md "Staff and tribunal pages"):
+    ``points``, a non-zero whole number from −99 to 99, for ``team``, which must take part in the
     competition, with a ``reason``. The ledger is never edited nor deleted: a mistake is
     corrected by another entry. Permission ``DECIDE_SANCTIONS``. Raises ``UserError``.
 
@@ -559,9 +559,9 @@ def move_deadlines(
     reason: str = "",
 ) -> int:
     """Move both deadlines of a matchday (``round``: every fixture of it, whatever its
-    status) or of one fixture (``match``) of ``competition`` (SPEC-leagues §2 "staff can
-    move both"; ANFPES T24 §IV.4 ¶3). ``initial`` and ``final`` are timezone-aware, final
-    not before initial (:class:`leagues.rules.fixtures.Deadlines`).
+    status) or of one fixture (``match``) of ``competition`` (docs/leagues.md
+    "Staff and tribunal pages": staff can move both; ANFPES T24 §IV.4 ¶3). ``initial`` and ``final``
+    are timezone-aware, final not before initial (:class:`leagues.rules.fixtures.Deadlines`).
 
     Permission ``MANAGE_CALENDAR``. Raises ``UserError`` unless exactly one of ``round`` /
     ``match`` is given, for a matchday without fixtures, a match of another competition,

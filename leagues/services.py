@@ -4,17 +4,19 @@ database rows and back. Every change runs in one transaction and writes the audi
 slug as target).
 
 - :func:`import_season` / :func:`export_season` — the ``arbitro.season/1`` file
-  (CONTRACTS §5), all or nothing, every problem located.
-- :func:`competition_table` — the table document of CONTRACTS §6, in bounded queries.
-- :func:`season_compliance` — the compliance document of CONTRACTS §6 (SPEC-leagues §8).
+  (docs/contracts.md §5), all or nothing, every problem located.
+- :func:`competition_table` — the table document of docs/contracts.md §6, in bounded queries.
+- :func:`season_compliance` — the compliance document of docs/contracts.md §6 (ANFPES T24 §IV;
+  docs/leagues.md "Compliance table").
 
-Optional keys we add to the season file (CONTRACTS: "change them only by adding optional
-fields"): on the season ``time_zone`` (IANA name; generated deadlines use it, default the
-site's ``TIME_ZONE``); on a competition ``tie_breakers`` (codes of
+Optional keys we add to the season file (docs/contracts.md:
+"they change only by adding optional fields"): on the season ``time_zone`` (IANA name; generated
+deadlines use it, default the site's ``TIME_ZONE``); on a competition ``tie_breakers`` (codes of
 :data:`leagues.rules.table.TIE_BREAKERS`, ``points`` first), ``title_decider`` (bool,
 Primera B §1.3.1), ``counts_for_compliance`` (bool; default: league and groups count,
-knockouts do not, SPEC-leagues §8) and ``decisions`` (team ids, best first: the staff
-decisions and decider matches that order teams no tie-breaker separates, SPEC-leagues §2). ``export_season`` always writes them.
+knockouts do not, ANFPES T24 §IV; docs/leagues.md "Compliance table") and ``decisions`` (team ids,
+best first: the staff decisions and decider matches that order teams no tie-breaker separates,
+docs/leagues.md "Tables"). ``export_season`` always writes them.
 """
 
 from __future__ import annotations
@@ -163,7 +165,7 @@ def validate_season_file(data: Any) -> season_rules.Season:
 
 
 def import_season(data: Any, replace: bool = False, *, actor=None) -> Season:
-    """Validate and save a season file in one transaction (CONTRACTS §5): all or nothing.
+    """Validate and save a season file in one transaction (docs/contracts.md §5): all or nothing.
 
     A ``league`` competition given without matches gets its double round robin generated
     (:func:`leagues.rules.fixtures.generate_matches`), with matchday deadlines when it has
@@ -324,7 +326,7 @@ def _summary(season: Season, **extra) -> dict:
 
 # --------------------------------------------------------------------------- export
 def export_season(season: Season) -> dict:
-    """The season as an ``arbitro.season/1`` document (CONTRACTS §5), in 6 queries.
+    """The season as an ``arbitro.season/1`` document (docs/contracts.md §5), in 6 queries.
 
     Generated fixtures appear as matches. Date-times are written in the season's time zone.
     ``parse_season(export_season(s))`` equals the parsed file ``s`` was imported from.
@@ -425,7 +427,7 @@ MATCH_FIELDS = (
 
 
 def competition_table(competition: Competition) -> dict:
-    """The CONTRACTS §6 table document of a ``league`` or ``groups`` competition, computed
+    """The docs/contracts.md §6 table document of a ``league`` or ``groups`` competition, computed
     by :func:`leagues.rules.table.compute_table` with the competition's tie-breakers, in 3
     queries whatever the number of matches (entries, matches, ledger).
 
@@ -519,7 +521,7 @@ class ComplianceInputs:
         """The rules' :class:`~leagues.rules.compliance.Review` for a review of ``kind`` at
         ``at``: a ``first_half`` review covers the first-half phases (and group stages);
         ``second_half`` and ``season_end`` cover every counted fixture (ANFPES T24 §IV.3,
-        SPEC-leagues §8)."""
+        docs/leagues.md "Compliance table")."""
         return compliance_rules.Review(
             code=kind,
             at=at,
@@ -684,7 +686,8 @@ def season_compliance_table(
 ) -> compliance_rules.ComplianceTable:
     """The rules' :class:`~leagues.rules.compliance.ComplianceTable` of ``season`` as of
     ``as_of`` (default now), with the reviews held by then (exact ratios, for the draft
-    order, SPEC-leagues §9). 2 queries, none when ``inputs`` are given."""
+    order, ANFPES T24 §III.4, §IV.8; docs/leagues.md "Draft order"). 2 queries, none when ``inputs``
+    are given."""
     as_of = as_of or timezone.now()
     inputs = inputs or compliance_inputs(season)
     reviews = [inputs.rule_review(kind, at) for kind, at in inputs.held.items()]
@@ -696,9 +699,9 @@ def season_compliance_table(
 def season_compliance(
     season: Season, as_of: datetime | None = None, *, public: bool = False
 ) -> dict:
-    """The compliance document (CONTRACTS §6, SPEC-leagues §8, ANFPES T24 §IV) of ``season``
-    as of ``as_of`` (default: now), by :func:`leagues.rules.compliance.compute_compliance`,
-    in 2 queries (:func:`compliance_inputs`).
+    """The compliance document (docs/contracts.md §6, docs/leagues.md "Compliance table", ANFPES T24
+    §IV) of ``season`` as of ``as_of`` (default: now), by
+    :func:`leagues.rules.compliance.compute_compliance`, in 2 queries (:func:`compliance_inputs`).
 
     Counted: the non-void matches of the competitions with ``counts_for_compliance``, with
     their excuses, concessions and phases; the reviews held by ``as_of`` reap users
@@ -710,7 +713,7 @@ def season_compliance(
     [{"fixture", "points", "outcome", "due", "round", "home", "away"}]}],
     "without_deadlines": [...], "phases": {phase: closes_at}, "reviews": [{"kind", "at",
     "reaped", "causes"}]}`` — ``name``, ``round``/``home``/``away``, ``phases`` and
-    ``reviews`` are optional additions to CONTRACTS §6. Date-times in the season's time
+    ``reviews`` are optional additions to docs/contracts.md §6. Date-times in the season's time
     zone.
 
     ``public=True`` (the public page and API): no login username anywhere — each row's
@@ -768,7 +771,7 @@ def season_compliance(
 
 def decide_tie(competition: Competition, actor, order: list[str], reason: str) -> Competition:
     """League staff order teams that every tie-breaker leaves tied, or record the decider
-    match that settled a Primera B title tie (SPEC-leagues §2 "then staff decision",
+    match that settled a Primera B title tie (docs/leagues.md "Tables": then a staff decision,
     ANFPES T24 §1.3.1). ``order``: the tied teams' ids, best first; they replace their
     earlier place in :attr:`Competition.decisions`. Needs league staff
     (``REVIEW_RESULTS``); ``UserError`` for an unknown or repeated team or no reason. The

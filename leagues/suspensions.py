@@ -1,7 +1,8 @@
 """Card suspensions of a season in the app (issue 5), computed by
 :mod:`leagues.rules.cards` from the stored knockout matches (read-only, bounded queries).
 
-Suspensions (:func:`season_suspensions`, CONTRACTS §6 ``GET /api/v1/seasons/<slug>/suspensions``):
+Suspensions (:func:`season_suspensions`, docs/contracts.md §6
+``GET /api/v1/seasons/<slug>/suspensions``):
 
 - Scopes (:mod:`leagues.rules.cards`): the league post-season knockouts of the season
   (tie ids of the league post-season, :data:`leagues.adapters.LEAGUE_TIES`) are one scope; every other knockout
@@ -40,7 +41,7 @@ __all__ = [
 
 # --------------------------------------------------------------------------- suspensions
 def season_suspensions(season: Season) -> dict:
-    """The suspensions document (CONTRACTS §6) of ``season``, in 2 queries (1 without a
+    """The suspensions document (docs/contracts.md §6) of ``season``, in 2 queries (1 without a
     knockout match; module docstring for the scopes and the order), by
     :func:`leagues.rules.cards.suspensions`, with the lineups of the results.
 

@@ -37,7 +37,7 @@ def _num(title, *, detail=False):
 
 
 class LeagueTable(tables.Table):
-    """Rows of the CONTRACTS §6 table document (``leagues.services.competition_table``)."""
+    """Rows of the docs/contracts.md §6 table document (``leagues.services.competition_table``)."""
 
     position = tables.Column(verbose_name="#", attrs=_num(_("Position")))
     name = tables.Column(verbose_name=_("Team"), attrs={"td": {"class": "team-cell"}})

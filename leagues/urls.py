@@ -1,4 +1,4 @@
-"""League pages (CONTRACTS §7: the public addresses are stable). The parts live in
+"""League pages (docs/contracts.md §7: the public addresses are stable). The parts live in
 ``urls_match`` (match page, players' reports, excuses), ``urls_staff`` (season staff and
 tribunal) and ``urls_compliance`` (compliance table, reviews, draft order)."""
 

@@ -1,4 +1,4 @@
-"""Public league pages (CONTRACTS §7: ``/seasons/<slug>/``, ``/competitions/<slug>/``)
+"""Public league pages (docs/contracts.md §7: ``/seasons/<slug>/``, ``/competitions/<slug>/``)
 and the signed-in player's own fixtures (page and iCalendar feed).
 
 Views are thin: look the object up (404 when unknown), call :mod:`leagues.services` for the

@@ -1,4 +1,5 @@
-"""Compliance table, reviews and draft order pages (SPEC-leagues §8–§9).
+"""Compliance table, reviews and draft order pages (ANFPES T24 §IV, §III.4, §IV.8; docs/leagues.md
+"Compliance table", "Draft order").
 
 Public: ``/seasons/<slug>/compliance/`` and ``/seasons/<slug>/draft/``. Staff
 (:func:`leagues.access.season_staff_required`): ``/seasons/<slug>/manage/reviews/``

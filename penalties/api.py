@@ -1,5 +1,5 @@
 """JSON API of the penalty calculator: ``POST /api/v1/rulesets/<ruleset>/penalty``
-(CONTRACTS §4). Public, no authentication, no database: it answers what the rules give.
+(docs/contracts.md §4). Public, no authentication, no database: it answers what the rules give.
 
 Wired in ``config/urls.py`` as
 ``path("api/v1/rulesets/<str:ruleset>/penalty", penalties.api.penalty, name="api-penalty")``.
@@ -85,8 +85,9 @@ def _vekn(body: dict, ruleset: vekn_guide.Ruleset) -> JsonResponse:
 
 
 def _myl(body: dict, ruleset: myl_rules.Ruleset) -> JsonResponse:
-    """Mitos y Leyendas (SPEC-penalties §2.2): ``history`` and ``prior_events`` both count
-    towards a repeat; ``alternatives`` / ``also`` are MyL level codes."""
+    """Mitos y Leyendas (MyL conduct §2.1–§3.4.3; docs/rules-myl-penalties.md
+    "How a penalty is proposed"): ``history`` and ``prior_events`` both count towards a repeat;
+    ``alternatives`` / ``also`` are MyL level codes."""
     code = body.get("infraction")
     if not isinstance(code, str):
         raise BadRequest('"infraction" must be an infraction code such as "2.1"')
@@ -122,8 +123,8 @@ ENGINES: dict[str, tuple[Any, Callable[[dict, Any], JsonResponse]]] = {
 @csrf_exempt
 @require_POST
 def penalty(request, ruleset):
-    """``POST /api/v1/rulesets/<ruleset>/penalty`` (CONTRACTS §4; JG §1.2.1 for ``vekn``,
-    SPEC-penalties §2.2 for ``myl``).
+    """``POST /api/v1/rulesets/<ruleset>/penalty`` (docs/contracts.md §4; JG §1.2.1 for ``vekn``,
+    MyL conduct §2.1–§3.4.3; docs/rules-myl-penalties.md "How a penalty is proposed" for ``myl``).
 
     Body: ``{"infraction": "3.7", "conditions": {"pattern": false}, "history": [{"infraction":
     "3.7", "level": "warning"}], "prior_events": [...]}`` — ``conditions``, ``history``
@@ -136,7 +137,7 @@ def penalty(request, ruleset):
     unknown levels or codes in the lists) and for a missing, unknown or non-boolean
     condition (the body then also has ``"condition": name``); 405 for any method but POST.
 
-    The answer is always in English (the CONTRACTS §4 texts), whatever the request's
+    The answer is always in English (the docs/contracts.md §4 texts), whatever the request's
     language: the engines' texts are translatable for the judges' pages, so the API computes
     under ``translation.override("en")``.
     """

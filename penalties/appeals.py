@@ -1,5 +1,6 @@
-"""Appeal deadlines for Mitos y Leyendas penalties (MyL conduct §4.5, §5.10; SPEC-penalties
-§2.4). Pure: no ORM, no request, no clock — the caller passes the dates.
+"""Appeal deadlines for Mitos y Leyendas penalties (MyL conduct §4.5, §5.10;
+docs/rules-myl-penalties.md "Appeals"). Pure: no ORM, no request, no clock — the caller passes
+the dates.
 
 Two appeals exist. At once, to the event's head judge (§4.5): the decision is final for
 the event. In writing, to the national Organised Play manager, "dentro de un plazo de 5

@@ -3,9 +3,9 @@
 Two judges (or one judge tapping twice, or a tablet syncing what another already sent)
 can log the same offence of the same player within moments; counted twice it would
 escalate the player's penalty (VEKN: JG §1.2.1, docs/rules-vekn-penalties.md
-"Escalation"; MyL: docs/rules-myl-penalties.md, "escalated"). **[choice]** The same infraction code for the same person in the same event
-within :data:`WINDOW` (3 minutes) of an earlier entry is taken for the same incident and
-refused, unless the judge says it is a new offence (the "This is a new offence" box on
+"Escalation"; MyL: docs/rules-myl-penalties.md "How a penalty is proposed"). **[choice]**
+The same infraction code for the same person in the same event within :data:`WINDOW`
+(3 minutes) of an earlier entry is taken for the same incident and refused, unless the judge says it is a new offence (the "This is a new offence" box on
 the incident form, ``"again": true`` in an offline entry; docs/offline.md). A replay of
 the same submission (same ``client_id``) is not a duplicate: it returns the saved penalty
 before this guard is asked.

@@ -406,8 +406,8 @@ class Sanction(models.Model):
 
 
 class Appeal(models.Model):
-    """An appeal against a penalty (Mitos y Leyendas conduct rules §4.5, SPEC-penalties
-    §2.4): ``in_event`` to the head judge, decided at once and final for the event;
+    """An appeal against a penalty (Mitos y Leyendas conduct rules §4.5, docs/rules-myl-penalties.md
+    "Appeals"): ``in_event`` to the head judge, decided at once and final for the event;
     ``written`` to the national Organised Play manager, accepted until ``deadline`` (5
     business days, ``penalties.appeals``). ``decision``: empty while pending, ``confirmed``
     or ``reverted``; a reverted penalty is voided and its effects undone."""

@@ -23,7 +23,7 @@ from penalties.myl_services import (
 
 
 def check_file_incidents(incidents, problems: list[str]) -> None:
-    """Assess the ``incidents`` of a ``myl`` event file (CONTRACTS §1) in file order, so
+    """Assess the ``incidents`` of a ``myl`` event file (docs/contracts.md §1) in file order, so
     that an unknown section, a missing or invalid answer or a level that is not a MyL
     penalty is a located problem. Only this file's incidents count as history here (the
     import adds the database's earlier events)."""

@@ -21,7 +21,7 @@ and the data of :mod:`penalties.myl_catalogue` (the sections and :data:`CHOICES`
 Public API:
 
 - Levels: :class:`Level` (stored codes ``warning``, ``game_loss``, ``disqualification``,
-  ``suspension``, ``permanent_ban`` — CONTRACTS §2; never renamed), :data:`LEVELS`.
+  ``suspension``, ``permanent_ban`` — docs/contracts.md §2; never renamed), :data:`LEVELS`.
 - Severity (§4.2): :class:`Severity`, :data:`SEVERITIES`; criteria (§4.3):
   :data:`CRITERIA`; violence scale (§4.2): :data:`VIOLENCE`.
 - Catalogue: :class:`Outcome`, :class:`Condition`, :class:`Group`, :class:`Infraction`.
@@ -264,7 +264,7 @@ class PriorPenalty:
 class Assessment:
     """What the rulebook gives for one offence, and why.
 
-    The first eight fields are the CONTRACTS §4 response (:meth:`as_json`):
+    The first eight fields are the docs/contracts.md §4 response (:meth:`as_json`):
 
     - ``level``: the penalty to propose; ``offence``: 1 + earlier penalties for the same
       section by this person, in this event and earlier ones; ``baseline``: the
@@ -299,7 +299,7 @@ class Assessment:
     criteria: tuple[Criterion, ...] = field(default=CRITERIA, repr=False)
 
     def as_json(self) -> dict:
-        """The CONTRACTS §4 response body: exactly ``level``, ``offence``, ``baseline``,
+        """The docs/contracts.md §4 response body: exactly ``level``, ``offence``, ``baseline``,
         ``explanation``, ``source``, ``context``, ``alternatives``, ``also``."""
         return {
             "level": str(self.level),
@@ -605,7 +605,7 @@ def _render_markdown(ruleset: Ruleset) -> str:
         "repeat; other penalties the text allows are *alternatives*; a second penalty named "
         "at once is listed as *also*.",
         "- Where the section is silent about repeats, the severity table (§4.2) decides.",
-        "- The calculator: `POST /api/v1/rulesets/myl/penalty` (CONTRACTS §4).",
+        "- The calculator: `POST /api/v1/rulesets/myl/penalty` (docs/contracts.md §4).",
         "",
         "## Appeals (§4.5, §5.10)",
         "",

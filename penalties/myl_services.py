@@ -1,14 +1,14 @@
 """Mitos y Leyendas conduct rules in the judges' flow: the adapter that turns the pure
 engine (``penalties.myl_rules``, appeal deadlines in ``penalties.appeals``) into database
 changes — penalties, their effects (game loss, disqualification, suspension, permanent
-ban), appeals and aggression reports (SPEC-penalties §2; MyL conduct §4–§5).
+ban), appeals and aggression reports (docs/rules-myl-penalties.md; MyL conduct §4–§5).
 
 Every change runs in one transaction (the registration or penalty row locked) and is
 written to the audit log (``events.audit.audit``). The VEKN adapter
 (``penalties.services``) hands MyL penalties over to this module for confirm, change and
 void, so both rulesets share the judge's pages and the penalty rows.
 
-Our choices (**[choice]**, documented in ``docs/rules-myl-penalties.md``, "In the app"):
+Our choices (**[choice]**, documented in ``docs/judging-myl.md`` and ``docs/rules-myl-penalties.md``):
 
 - A floor judge may log any penalty and give another level than the rules' with a reason
   (§4.3: judges weigh the criteria); a disqualification, suspension or permanent ban
@@ -23,9 +23,9 @@ Our choices (**[choice]**, documented in ``docs/rules-myl-penalties.md``, "In th
   no length); a permanent ban starts on the penalty's day. Both become a ``Sanction``;
   when ``also`` names a disqualification (or the judge ticks it), the player is also
   removed from this event.
-- Repeats count this event's and earlier events' MyL penalties (SPEC-penalties §2.2); a
-  void reassesses the person's penalties in this event only (later events keep what was
-  decided with the history known then).
+- Repeats count this event's and earlier events' MyL penalties (MyL conduct §2.1–§3.4.3;
+  docs/rules-myl-penalties.md "How a penalty is proposed"); a void reassesses the person's penalties
+  in this event only (later events keep what was decided with the history known then).
 - Aggression sections (§5.8 report): 3.1.1 and 3.1.2 (:data:`AGGRESSION_CODES`).
 - An appeal's decision applies even after the event's results are approved (that is its
   purpose); other changes need the results reopened, as for VEKN.
@@ -370,7 +370,8 @@ def log_penalty(
     again: bool = False,
 ) -> Logged:
     """Record one MyL incident with the penalty the rules give, or ``level`` with a
-    ``deviation_reason`` (SPEC-penalties §2.2, §2.3). Idempotent by ``client_id``.
+    ``deviation_reason`` (MyL conduct §2.1–§3.4.3, §4.2, §4.3; docs/rules-myl-penalties.md
+    "How a penalty is proposed", "Severity table"). Idempotent by ``client_id``.
 
     A game loss gets the round of the player's current match (``current_match``; none
     between rounds). Disqualifications, suspensions and bans logged without the head

@@ -33,7 +33,7 @@ sets it (**[choice]** 11)."""
 
 
 # ---------------------------------------------------------------------------------------
-# Penalties (§4.1; docs/rules-myl-penalties.md "Penalties (§4.1)"; CONTRACTS §2)
+# Penalties (§4.1; docs/rules-myl-penalties.md "Penalties (§4.1)"; docs/contracts.md §2)
 # ---------------------------------------------------------------------------------------
 
 

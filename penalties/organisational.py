@@ -1,4 +1,5 @@
-"""Organisational cases of the judges' guide (JG §5; SPEC-penalties §1.8) as pure rules.
+"""Organisational cases of the judges' guide (JG §5; docs/rules-vekn-penalties.md
+"Organisational cases") as pure rules.
 
 No ORM: services pass what happened and store the outcome.
 """

@@ -229,7 +229,7 @@ def log_penalty(
     logged_at=None,
     again: bool = False,
 ) -> Logged:
-    """Record one incident with the penalty the guide gives (JG §1.2; SPEC-penalties §1).
+    """Record one incident with the penalty the guide gives (JG §1.2; docs/rules-vekn-penalties.md).
 
     Idempotent: a second submission with the same ``client_id`` returns the saved penalty
     (``created=False``). ``level`` other than the guide's is a head-judge deviation and needs
@@ -549,7 +549,7 @@ def write_dq_report(
 
 def add_non_competing(event: Event, name: str, vekn_number: str, actor=None) -> Registration:
     """Register a spectator or staff member as non-competing, to receive a penalty
-    (JG §1.2; SPEC-penalties §1.6)."""
+    (JG §1.2; docs/rules-vekn-penalties.md "Who decides")."""
 
     with transaction.atomic():
         person = find_or_create_person(name, vekn_number, organisation=event.organisation)
@@ -578,7 +578,8 @@ class StandingsEffects:
     ``adjustments``: ``{(registration id, round): total VP}`` (−1 per standings
     adjustment, on the game §1.1.3 says); ``dq_games``: ``{(registration id, round)}`` of
     games a player was disqualified during — the table's GW/TP are then computed as if
-    that seat were last, i.e. among the remaining players **[choice]** (SPEC-penalties §1.5)."""
+    that seat were last, i.e. among the remaining players **[choice]** (JG §1.1.4;
+    docs/rules-vekn-penalties.md "Standings adjustments")."""
 
     adjustments: dict[tuple[int, int], Decimal]
     dq_games: frozenset[tuple[int, int]]

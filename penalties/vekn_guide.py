@@ -210,7 +210,7 @@ class PriorPenalty:
 class Assessment:
     """What the guide gives for one offence, and why.
 
-    The first eight fields are the CONTRACTS §4 response (see :meth:`as_json`):
+    The first eight fields are the docs/contracts.md §4 response (see :meth:`as_json`):
 
     - ``level``: the penalty to issue; ``offence``: 1-based number of this offence of the
       same infraction code by this person in this event (linked ones excluded);
@@ -251,7 +251,7 @@ class Assessment:
     deviation_reason: str | None = None
 
     def as_json(self) -> dict:
-        """The CONTRACTS §4 response body: exactly ``level``, ``offence``, ``baseline``,
+        """The docs/contracts.md §4 response body: exactly ``level``, ``offence``, ``baseline``,
         ``explanation``, ``source``, ``context``, ``alternatives``, ``also``."""
         return {
             "level": str(self.level),
@@ -629,13 +629,13 @@ def deviate(assessment: Assessment, level: Level | str, reason: str | None) -> A
 
 
 # ---------------------------------------------------------------------------------------
-# A whole event's incidents, with linked groups (JG §1.2.1, §1.2.6; CONTRACTS §1)
+# A whole event's incidents, with linked groups (JG §1.2.1, §1.2.6; docs/contracts.md §1)
 # ---------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class Incident:
-    """One incident of an event, as in the event file (CONTRACTS §1 ``incidents``).
+    """One incident of an event, as in the event file (docs/contracts.md §1 ``incidents``).
 
     ``id``, ``person``, ``infraction`` code, ``conditions`` answers; ``linked_to``: id of
     another incident caused by the same error; ``level``: a head-judge deviation (``None``
@@ -656,7 +656,7 @@ def assess_incidents(
     prior_events: Mapping[str, Sequence[PriorPenalty]] | None = None,
 ) -> dict[str, Assessment]:
     """Assess an event's incidents, in the order they happened: ``{incident id:
-    Assessment}`` in the same order (JG §1.2.1, §1.2.6; CONTRACTS §1).
+    Assessment}`` in the same order (JG §1.2.1, §1.2.6; docs/contracts.md §1).
 
     Each incident counts the earlier *counted* incidents of the same person and code.
     Incidents joined by ``linked_to`` (directly or through others) form one error: only the

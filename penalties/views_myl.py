@@ -1,4 +1,4 @@
-"""The judges' pages for Mitos y Leyendas events (MyL conduct §4–§5; SPEC-penalties §2):
+"""The judges' pages for Mitos y Leyendas events (MyL conduct §4–§5; docs/rules-myl-penalties.md):
 log an infraction in a few taps (player → infraction by section → yes/no questions → the
 proposal with the four criteria of §4.3 and the offender's history → confirm or change
 with a reason), the penalty's page (head judge: confirm, change, void, the in-event

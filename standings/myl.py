@@ -2,11 +2,11 @@
 
 Pure rules, no ORM and no request: frozen dataclasses in, frozen dataclasses out. The
 adapter loads the matches, penalties and top-cut results, calls :func:`compute_standings`
-and renders :meth:`StandingRow.as_dict` (CONTRACTS §2: MyL rows carry ``match_points``,
+and renders :meth:`StandingRow.as_dict` (docs/contracts.md §2: MyL rows carry ``match_points``,
 ``omw``, ``gw_pct`` and ``ogw``).
 
-Sources: SPEC-events §2 and SPEC-penalties §2.1; the conduct rules of Mitos y Leyendas
-(``shared/rules/mitos-y-leyendas-conduct.es.txt``, "conduct §") §4.1 for the game loss.
+Sources: docs/rules-myl.md and docs/rules-myl-penalties.md "Penalties"; the conduct rules of Mitos y
+Leyendas (``shared/rules/mitos-y-leyendas-conduct.es.txt``, "conduct §") §4.1 for the game loss.
 The conduct rules fix no tournament format, so the scoring follows the common card-game
 standard (the match/game-win percentages and their 33 % floor as in the Magic: The
 Gathering Tournament Rules, appendix C). Choices are marked **[choice]**.
@@ -68,10 +68,10 @@ __all__ = [
 ]
 
 BEST_OF = (1, 3)
-"""Matches are best-of-1 or best-of-3 (SPEC-events §2)."""
+"""Matches are best-of-1 or best-of-3 (docs/rules-myl.md)."""
 
 WIN, DRAW, LOSS = 3, 1, 0
-"""Match points (SPEC-events §2)."""
+"""Match points (docs/rules-myl.md)."""
 
 FLOOR = Fraction(1, 3)
 """Floor of every MW % and GW % (MTR appendix C uses 0.33; the exact third here)."""
@@ -80,7 +80,7 @@ TIE_BREAKERS = ("match_points", "omw", "gw_pct", "ogw")
 """Stable tie-breaker codes (never renamed: stored in event settings)."""
 
 DEFAULT_TIE_BREAKERS = TIE_BREAKERS
-"""The common card-game order: match points, OMW, GW %, OGW (SPEC-events §2)."""
+"""The common card-game order: match points, OMW, GW %, OGW (docs/rules-myl.md)."""
 
 TOP_CUT_SIZES = (4, 8)
 
@@ -130,9 +130,9 @@ def _require_best_of(best_of: int) -> None:
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
-    """One match of a Swiss round (CONTRACTS §1: a two-seat table with ``games_won``).
+    """One match of a Swiss round (docs/contracts.md §1: a two-seat table with ``games_won``).
 
-    ``opponent`` is ``None`` for a bye (CONTRACTS ``"bye": true``); a bye needs no games.
+    ``opponent`` is ``None`` for a bye (docs/contracts.md ``"bye": true``); a bye needs no games.
     ``games_won`` / ``opponent_games_won``: games each won, ``None`` while the match is
     being played (an incomplete match counts for nobody). Each is at most the wins needed
     (2 in best-of-3, 1 in best-of-1) and they cannot both be; equal games is a draw (a
@@ -159,8 +159,8 @@ class RoundResult:
 
 @dataclass(frozen=True, slots=True)
 class GameLoss:
-    """A ``game_loss`` penalty (conduct §4.1, SPEC-penalties §2.1): ``player`` loses the
-    match of Swiss round ``round`` — "se otorga la victoria al oponente en la ronda
+    """A ``game_loss`` penalty (conduct §4.1, docs/rules-myl-penalties.md "Penalties"): ``player``
+    loses the match of Swiss round ``round`` — "se otorga la victoria al oponente en la ronda
     actual" **[choice: modelled as an input list of penalty effects, the match record stays
     as the players reported it]**. See :func:`compute_standings` for the games it sets."""
 
@@ -264,7 +264,7 @@ class StandingRow:
     top_cut_result: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """The row in the CONTRACTS §2 shape (the adapter adds ``name``): percentages as
+        """The row in the docs/contracts.md §2 shape (the adapter adds ``name``): percentages as
         ``Decimal`` with two fractional digits (66.67), the rest as ``int``/``bool``."""
         return {
             "rank": self.rank,
@@ -343,7 +343,7 @@ def _mean(values: list[Fraction]) -> Fraction:
 
 
 def compute_standings(data: StandingsInput) -> Standings:
-    """Standings of a MyL Swiss event and its top cut (SPEC-events §2).
+    """Standings of a MyL Swiss event and its top cut (docs/rules-myl.md).
 
     1. Every complete Swiss match is scored from its games (more games: win 3, equal:
        draw 1, fewer: loss 0); a bye is a win with :func:`bye_games`.

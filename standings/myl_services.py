@@ -327,7 +327,7 @@ def _pct(value) -> float:
 
 
 def standings_document(result: MylEventStandings, *, public: bool = False) -> dict:
-    """The standings JSON document of CONTRACTS §2 for a MyL event: rows carry
+    """The standings JSON document of docs/contracts.md §2 for a MyL event: rows carry
     ``match_points``, ``omw``, ``gw_pct``, ``ogw`` (percentages 0–100 as numbers with two
     decimals, rounded half up) instead of the VEKN columns; ``top_cut`` gives the seeds and
     the bracket. ``public``: the anonymous document's penalties

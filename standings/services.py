@@ -45,12 +45,12 @@ class EventStandings:
 
 
 def event_standings(event: Event) -> EventStandings:
-    """Compute the standings of ``event`` (TR §3.1, §3.7; SPEC-events §1.3–§1.5) from the
-    VP adjusted by confirmed standings adjustments (JG §1.1.3), in four queries:
-    registrations with people, rounds, seats, adjustments.
+    """Compute the standings of ``event`` (TR §3.1, §3.7; docs/rules-vekn.md
+    "Game Win and Tournament Points" to "Final") from the VP adjusted by confirmed standings
+    adjustments (JG §1.1.3), in four queries: registrations with people, rounds, seats, adjustments.
 
     A Mitos y Leyendas event gets its own result instead
-    (``standings.myl_services.MylEventStandings``, SPEC-events §2)."""
+    (``standings.myl_services.MylEventStandings``, docs/rules-myl.md)."""
     spec = rulesets.of(event)
     if "standings" in spec.adapters:  # a ruleset with its own standings (MyL)
         return spec.adapter("standings").event_standings(event)
@@ -170,10 +170,10 @@ def _force_majeure_cut(rounds, seats):
 
 
 def standings_document(result: EventStandings, *, public: bool = False) -> dict:
-    """The standings JSON document of CONTRACTS §2 (``arbitro`` API and ``standings --json``).
-    Mitos y Leyendas rows carry ``match_points``, ``omw``, ``gw_pct``, ``ogw`` instead
-    (``standings.myl_services.standings_document``). ``public``: the anonymous document,
-    whose ``penalties`` are only the final ones that change the standings
+    """The standings JSON document of docs/contracts.md §2 (``arbitro`` API and
+    ``standings --json``). Mitos y Leyendas rows carry ``match_points``, ``omw``, ``gw_pct``,
+    ``ogw`` instead (``standings.myl_services.standings_document``). ``public``: the anonymous
+    document, whose ``penalties`` are only the final ones that change the standings
     (``penalties.services.public_penalties``, docs/contracts.md §2); same keys."""
     spec = rulesets.of(result.event)
     if "standings" in spec.adapters:
@@ -203,5 +203,5 @@ def standings_document(result: EventStandings, *, public: bool = False) -> dict:
 
 
 def _vp(value: Decimal) -> float:
-    """VP as a JSON number with one fractional digit (CONTRACTS: 1.5, 2.0)."""
+    """VP as a JSON number with one fractional digit (docs/contracts.md: 1.5, 2.0)."""
     return float(value.quantize(Decimal("0.1")))

@@ -4,7 +4,8 @@ Pure rules, no ORM and no request: frozen dataclasses in, frozen dataclasses out
 adapter in ``standings/services.py`` loads what these functions need and saves the result.
 
 Sources: VEKN Tournament Rules ("TR §", ``shared/rules/vekn-tournament-rules.en.md``)
-and SPEC-events §1.2–§1.6. Choices where the rules are silent are marked **[choice]**.
+and docs/rules-vekn.md "Result sheets" to "Seating". Choices where the rules are silent are marked
+**[choice]**.
 
 Units: Victory Points are ``decimal.Decimal`` multiples of 0.5 (returned with one fractional
 digit); Tournament Points and Game Wins are ``int``. Internally sheets are handled in
@@ -60,7 +61,7 @@ _ANY = "any"  # either
 
 
 # ---------------------------------------------------------------------------------------
-# Result sheets (TR §3.5, §3.6, §3.7.2; SPEC-events §1.2)
+# Result sheets (TR §3.5, §3.6, §3.7.2; docs/rules-vekn.md "Result sheets")
 # ---------------------------------------------------------------------------------------
 
 
@@ -132,8 +133,8 @@ def legal_sheets(seats: int) -> frozenset[tuple[Decimal, ...]]:
 
     Sheets are tuples of ``Decimal`` VP in seat order (seat 1 first); predator/prey is seat
     order, the last seat's prey being seat 1. Built by simulating all endings (ousts,
-    withdrawals, time-out, last player standing — TR §3.5, §3.6, §3.7.2, SPEC-events §1.2):
-    107 sheets for 4 seats, 546 for 5. Cached.
+    withdrawals, time-out, last player standing — TR §3.5, §3.6, §3.7.2, docs/rules-vekn.md
+    "Result sheets"): 107 sheets for 4 seats, 546 for 5. Cached.
 
     Raises ``ValueError`` when ``seats`` is not 4 or 5.
     """
@@ -166,7 +167,8 @@ def _fmt_halves(halves: int) -> str:
 
 
 def check_sheet(vps: Sequence[Decimal | None]) -> SheetCheck:
-    """Check a VP result sheet of one table (SPEC-events §1.2, CONTRACTS §3).
+    """Check a VP result sheet of one table (TR §3.7.2, §3.5, §3.6; docs/rules-vekn.md
+    "Result sheets", docs/contracts.md §3).
 
     ``vps`` is the VP per seat in seat order (seat 1 first); ``None`` means not entered yet.
     A sheet is *complete* when every VP is entered and Σ ceil(VP) equals the number of
@@ -258,7 +260,8 @@ def _ceil_half(halves: int) -> int:
 
 
 def _total_problem(entered: list[int], seats: int) -> str | None:
-    """Σ VP and Σ ceil(VP) cannot exceed the seat count (SPEC-events §1.2)."""
+    """Σ VP and Σ ceil(VP) cannot exceed the seat count (TR §3.7.2, §3.5, §3.6; docs/rules-vekn.md
+    "Result sheets")."""
     total = sum(entered)
     if total > 2 * seats:
         return _("total VP %(total)s is more than the %(seats)d available at this table") % {
@@ -363,7 +366,7 @@ def _corrections(halves: list[int | None], kind: str, limit: int = 3) -> list[st
 
 
 # ---------------------------------------------------------------------------------------
-# Table scores (TR §3.7.1, §3.7.3, §3.7.4; SPEC-events §1.3)
+# Table scores (TR §3.7.1, §3.7.3, §3.7.4; docs/rules-vekn.md "Game Win and Tournament Points")
 # ---------------------------------------------------------------------------------------
 
 
@@ -383,7 +386,8 @@ def score_table(vps: Sequence[Decimal], losses: Sequence[bool] | None = None) ->
     ``vps``: the *adjusted* VP per seat (after standings adjustments, JG §1.1.3; they may be
     negative), 4 or 5 seats. ``losses[i]`` marks a "Loss" seat (TR §3.1.4, §3.3): it scores
     0 VP whatever ``vps`` says, never a GW, and is ranked last at the table below every
-    other player **[choice: SPEC-events §1.6]**; several Loss seats tie for the last places.
+    other player **[choice: TR §3.1.2; docs/rules-vekn.md "Seating"]**; several Loss seats tie for
+    the last places.
 
     GW: at least 2 VP and strictly more than every other player (ties: no GW). TP by table
     position: 60/48/36/24/12, at 4-player tables 60/48/24/12 (3rd is the table bye); tied
@@ -424,7 +428,7 @@ def score_table(vps: Sequence[Decimal], losses: Sequence[bool] | None = None) ->
 
 
 # ---------------------------------------------------------------------------------------
-# Standings (TR §3.1, §3.1.6, §3.7.5; SPEC-events §1.4, §1.5)
+# Standings (TR §3.1, §3.1.6, §3.7.5; docs/rules-vekn.md "Standings", "Final")
 # ---------------------------------------------------------------------------------------
 
 
@@ -472,7 +476,7 @@ class StandingsInput:
     - ``players``: every registered player, dropped ones included, in registration order
       (which orders rows that stay tied).
     - ``rounds``: preliminary rounds only.
-    - ``toss``: the recorded random toss, best first (CONTRACTS §1); it orders remaining
+    - ``toss``: the recorded random toss, best first (docs/contracts.md §1); it orders remaining
       ties that touch the top ``finalists_count`` ranks (TR §3.1).
     - ``disqualified``: removed from the standings entirely (JG §1.1.4); their games still
       count for their opponents.
@@ -543,7 +547,7 @@ class _Totals:
 
 
 def compute_standings(data: StandingsInput) -> Standings:
-    """Standings of a VEKN event (TR §3.1, §3.1.6, §3.7.5; SPEC-events §1.4, §1.5).
+    """Standings of a VEKN event (TR §3.1, §3.1.6, §3.7.5; docs/rules-vekn.md "Standings", "Final").
 
     1. Preliminary totals per player: GW, adjusted VP (``vp + vp_adjustment``; a Loss seat
        is 0 + adjustment) and TP from :func:`score_table` on the adjusted VP. A table with
@@ -719,7 +723,7 @@ def _final_outcome(
 
 
 # ---------------------------------------------------------------------------------------
-# Final seating ritual (TR §3.1.3; SPEC-events §1.5)
+# Final seating ritual (TR §3.1.3; docs/rules-vekn.md "Final")
 # ---------------------------------------------------------------------------------------
 
 

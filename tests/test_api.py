@@ -1,4 +1,4 @@
-"""CONTRACTS §2–§3: the standings API and the sheet check API."""
+"""docs/contracts.md §2–§3: the standings API and the sheet check API."""
 
 import json
 

@@ -1,4 +1,5 @@
-"""CONTRACTS §1: event files — import all-or-nothing with located errors, export round trip."""
+"""docs/contracts.md §1: event files — import all-or-nothing with located errors, export round
+trip."""
 
 import json
 import random
@@ -128,7 +129,7 @@ def test_toss_and_dropped_are_imported(db):
 
 
 def test_incidents_import_as_confirmed_penalties(db):
-    """CONTRACTS §1 incidents: assessed in order, SA applied to the game, DQ removes."""
+    """docs/contracts.md §1 incidents: assessed in order, SA applied to the game, DQ removes."""
     doc = make_file(final=False)
     doc["incidents"] = [
         {

@@ -1,6 +1,6 @@
 """Mitos y Leyendas conduct rules through the services (penalties.myl_services): logging
 with the rules' proposal, repeats across events, effects (game loss round, DQ,
-suspension, ban), voids, appeals and aggression reports (SPEC-penalties §2)."""
+suspension, ban), voids, appeals and aggression reports (docs/rules-myl-penalties.md)."""
 
 import datetime as dt
 import uuid

@@ -1,5 +1,5 @@
 """JG §5 organisational cases through the services: they change standings and the event's
-sanctioned status (SPEC-penalties §1.8)."""
+sanctioned status (docs/rules-vekn-penalties.md "Organisational cases")."""
 
 from decimal import Decimal
 

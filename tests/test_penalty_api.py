@@ -1,4 +1,4 @@
-"""``POST /api/v1/rulesets/<ruleset>/penalty`` (CONTRACTS §4), tested on the view function
+"""``POST /api/v1/rulesets/<ruleset>/penalty`` (docs/contracts.md §4), tested on the view function
 with RequestFactory so that the tests do not depend on the URL configuration. No database."""
 
 import json

@@ -1,6 +1,7 @@
-"""``POST /api/v1/rulesets/myl/penalty`` (CONTRACTS §4; SPEC-penalties §2.2): the penalty
-calculator for Mitos y Leyendas, tested on the view function with RequestFactory. For
-``myl``, ``history`` and ``prior_events`` both count towards a repeat. No database."""
+"""``POST /api/v1/rulesets/myl/penalty`` (docs/contracts.md §4; MyL conduct §2.1–§3.4.3;
+docs/rules-myl-penalties.md "How a penalty is proposed"): the penalty calculator for Mitos y
+Leyendas, tested on the view function with RequestFactory. For ``myl``, ``history`` and
+``prior_events`` both count towards a repeat. No database."""
 
 import json
 

@@ -1,5 +1,5 @@
 """Judging an event: penalties through the services and the standings they change
-(JG §1.1–§1.2; SPEC-penalties §1)."""
+(JG §1.1–§1.2; docs/rules-vekn-penalties.md)."""
 
 import uuid
 from decimal import Decimal
@@ -362,8 +362,9 @@ def test_same_infraction_again_within_minutes_needs_explicit_confirmation(client
 
 
 def test_disqualification_during_a_game_ranks_the_table_without_the_player(event):
-    """SPEC-penalties §1.5 [choice]: the game goes on; the table's GW/TP are computed among
-    the remaining players (the disqualified seat counts as last)."""
+    """JG §1.1.4; docs/rules-vekn-penalties.md "Standings adjustments" [choice]: the game goes on;
+    the table's GW/TP are computed among the remaining players (the disqualified seat counts as
+    last)."""
     add_players(event, 10)
     rnd = event_services.seat_next_round(event, seed=1)
     table = rnd.tables.get(number=1)

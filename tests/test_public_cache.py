@@ -56,7 +56,8 @@ def test_a_caution_keeps_the_cached_public_pages(event, staff):
     rnd = services.seat_next_round(event, seed=1)
     reg = event.registrations.first()
     before = Event.objects.get(pk=event.pk).public_version
-    # 2.2 Card Access Error: a caution (SPEC-penalties §1.2), not shown publicly.
+    # 2.2 Card Access Error: a caution (JG §2–§4, appendix; docs/rules-vekn-penalties.md
+    # "The catalogue"), not shown publicly.
     penalty_services.log_penalty(
         event,
         reg,

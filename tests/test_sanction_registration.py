@@ -1,5 +1,5 @@
 """Suspended or banned people cannot be registered to an event whose date falls in the
-sanction (Mitos y Leyendas conduct rules §4.1, SPEC-penalties §2.4)."""
+sanction (Mitos y Leyendas conduct rules §4.1, docs/rules-myl-penalties.md "Appeals")."""
 
 from datetime import date, timedelta
 

@@ -1,6 +1,6 @@
 """Mitos y Leyendas events through ``events.swiss_services``: presets, pairing, results,
 penalties in the standings, drops, the top cut, the standings document and the event
-file (SPEC-events §2, CONTRACTS §1–§2)."""
+file (docs/rules-myl.md, docs/contracts.md §1–§2)."""
 
 import random
 import uuid
@@ -601,7 +601,7 @@ def test_two_people_at_once():
 
 
 def test_the_tie_breaker_order_is_an_event_setting(db):
-    """SPEC-events §2: the tie-breakers are an ordered, configurable list."""
+    """docs/rules-myl.md: the tie-breakers are an ordered, configurable list."""
     event, _regs = make_event(8)
     play_swiss(event)
     default = ss.myl_standings(event)

@@ -315,7 +315,7 @@ class TieView:
         return (self.first.team, self.second.team)
 
     def as_dict(self) -> dict[str, Any]:
-        """CONTRACTS §6 bracket tie: ``legs`` (leg results), ``aggregate``,
+        """docs/contracts.md §6 bracket tie: ``legs`` (leg results), ``aggregate``,
         ``third_match_required``, ``winner``, and the slots with what they are fed from."""
         state = self.state
         return {
@@ -367,7 +367,7 @@ class FilledBracket:
         return bool(views) and all(v.winner is not None for v in views)
 
     def as_dict(self) -> dict[str, Any]:
-        """CONTRACTS §6 ``GET /api/v1/competitions/<slug>/bracket`` body."""
+        """docs/contracts.md §6 ``GET /api/v1/competitions/<slug>/bracket`` body."""
         return {
             "bracket": self.code,
             "ties": [view.as_dict() for view in self.ties],
@@ -407,7 +407,7 @@ def fill_bracket(
 
     - ``standings``: :class:`Standing` s by code (or an iterable of them).
     - ``matches``: :class:`~leagues.rules.season.Match` objects carrying ``tie`` and
-      ``leg`` (CONTRACTS §5); those of other ties are ignored.
+      ``leg`` (docs/contracts.md §5); those of other ties are ignored.
     - ``closed_stages``: stage codes staff closed; winners and losers of a stage advance
       only once it is closed.
     - ``overrides``: ``(tie id, "first" | "second")`` → team, a staff decision replacing

@@ -7,8 +7,8 @@ with abandonments staff decide, at least one team relegated directly; Liguilla: 
 promotion-final loser, 12th and 13th v the zone winners), §1.3 (Primera B champion, or a
 decider when tied on points; promotion playoffs 2v5, 3v4 and the promotion final; zones A
 and B; 12th v the worse-placed zone winner, 13th v the better-placed), §III.4 (a suspended
-Primera A team goes down), §V ¶3; ``docs/leagues-final-phases.md``; CONTRACTS §6 (bracket: ties with
-``legs``, ``aggregate``, ``third_match_required``, ``winner`` and what each slot is fed
+Primera A team goes down), §V ¶3; ``docs/leagues-final-phases.md``; docs/contracts.md §6 (bracket:
+ties with ``legs``, ``aggregate``, ``third_match_required``, ``winner`` and what each slot is fed
 from).
 
 Model: a :class:`BracketSpec` is a list of :class:`TieSpec` whose two slots are

@@ -6,10 +6,10 @@ semi-finals and final, zones, Liguilla — two yellow cards accumulated, or a re
 his team plays in the final phase; a suspended footballer fielded lets staff pause the tie
 and sanction; yellows of the phases before the Liguilla are wiped once both teams reach
 it, unless a suspension is still to be served; red cards never), §2.2 last ¶ (the same in
-the cup final phases); SPEC-leagues §5; CONTRACTS §5 (``cards`` of a match: ``team``,
-``footballer``, ``card`` ``yellow``/``red``; a second yellow in one match is two
-``yellow`` entries) and §6 (suspensions: footballers suspended for their team's next
-final-phase match, with the cards that caused it).
+the cup final phases); ANFPES T24 §1.4, §2.2; docs/leagues-final-phases.md "Cards and suspensions";
+docs/contracts.md §5 (``cards`` of a match: ``team``, ``footballer``, ``card`` ``yellow``/``red``; a
+second yellow in one match is two ``yellow`` entries) and §6 (suspensions: footballers suspended for
+their team's next final-phase match, with the cards that caused it).
 
 Rules as implemented (**[choice]** where the text is silent):
 
@@ -27,9 +27,9 @@ Rules as implemented (**[choice]** where the text is silent):
 - In one match: two yellows, or a red (with or without a yellow), send the footballer off:
   one suspension (``red`` or ``second_yellow``); those yellows are not added to the
   accumulation. Otherwise one yellow adds one; reaching two → one suspension
-  (``two_yellows``) and the count restarts (SPEC-leagues §5: after a suspension the count
-  restarts **[choice]**). A sending-off and an accumulation in one match make one
-  suspension.
+  (``two_yellows``) and the count restarts (ANFPES T24 §1.4, §2.2; docs/leagues-final-phases.md
+  "Cards and suspensions": after a suspension the count restarts **[choice]**). A sending-off and an
+  accumulation in one match make one suspension.
 - A suspension is served by the team's next counted match (a walkover included) in which
   the footballer is **not** named (lineup or bookings); several pending for one
   footballer are served one per match **[choice]**. A suspended footballer who is named
@@ -110,7 +110,7 @@ class Suspension:
     next_match: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """CONTRACTS §6 ``suspensions`` entry."""
+        """docs/contracts.md §6 ``suspensions`` entry."""
         return {
             "team": self.team,
             "footballer": self.footballer,
@@ -148,7 +148,7 @@ class Flag:
 class SuspensionReport:
     """Result of :func:`suspensions`.
 
-    - ``pending``: team → suspensions to serve in the team's next match (CONTRACTS §6).
+    - ``pending``: team → suspensions to serve in the team's next match (docs/contracts.md §6).
     - ``served``: suspensions already served, in order.
     - ``flags``: fixtures naming a suspended footballer.
     - ``yellows``: ``(team, footballer)`` → yellow cards currently counting (0 omitted).
@@ -164,7 +164,7 @@ class SuspensionReport:
         return tuple(dict.fromkeys(s.footballer for s in self.pending.get(team, ())))
 
     def as_dict(self) -> dict[str, Any]:
-        """CONTRACTS §6 ``GET /api/v1/seasons/<slug>/suspensions`` body (per team)."""
+        """docs/contracts.md §6 ``GET /api/v1/seasons/<slug>/suspensions`` body (per team)."""
         return {
             "suspensions": [s.as_dict() for team in self.pending for s in self.pending[team]],
             "served": [s.as_dict() for s in self.served],

@@ -1,16 +1,16 @@
 """The compliance table — "Tuxedo Mask" — and its reviews ("guadañazo").
 
-Sources: SPEC-leagues §8; ANFPES T24 §IV.1–§IV.8 and §III.4 ¶2. Units: compliance points
-are ``int`` (2/1/0 per counted fixture and user), times are timezone-aware ``datetime``
-(any offsets: they are compared as instants), ``ratio`` is an exact ``Fraction`` and
+Sources: docs/leagues.md "Compliance table"; ANFPES T24 §IV.1–§IV.8 and §III.4 ¶2. Units:
+compliance points are ``int`` (2/1/0 per counted fixture and user), times are timezone-aware
+``datetime`` (any offsets: they are compared as instants), ``ratio`` is an exact ``Fraction`` and
 ``percentage`` a ``Decimal`` with one fractional digit.
 
 Rules as implemented (**[choice]** where the text is silent):
 
-- Counted fixtures (SPEC-leagues §8, §IV.1): regular phases of both leagues, the Champagne
-  League group stage, the Nucommunity Shit's first phase; set per competition/stage by the
-  adapter (:func:`counts_by_default` gives the starting value). Only counted fixtures are
-  passed to :func:`compute_compliance`. ``void`` fixtures are ignored.
+- Counted fixtures (docs/leagues.md "Compliance table", ANFPES T24 §IV.1): regular phases of both
+  leagues, the Champagne League group stage, the Nucommunity Shit's first phase; set per
+  competition/stage by the adapter (:func:`counts_by_default` gives the starting value). Only
+  counted fixtures are passed to :func:`compute_compliance`. ``void`` fixtures are ignored.
 - Per fixture, **both** users get 2 points if the result was posted (``reported_at``, the
   chat message time) by the initial deadline, 1 by the final deadline, 0 later (§IV.5).
   Deadlines are inclusive **to the minute** **[choice]**: chat times are shown in minutes,
@@ -18,8 +18,8 @@ Rules as implemented (**[choice]** where the text is silent):
   ``as_of`` is ignored (the table as it stood then).
 - A fixture is *due* once its result is posted or its final deadline has passed; unposted
   and past the final deadline it scores 0 for both (§IV.4). ``max_points = 2 × due``,
-  ``percentage = points / max_points`` (SPEC-leagues §8 **[choice]**); ``None`` with
-  nothing due.
+  ``percentage = points / max_points`` (docs/leagues.md "Compliance table" **[choice]**);
+  ``None`` with nothing due.
 - Excuse (§IV.5–§IV.6): asked by one user with matchdays, reason and evidence; effective
   only if the opponent confirmed it and staff approved it. Then both get 2 points when the
   result is posted no later than the phase's closing date (``closes_at``; without one, any
@@ -29,8 +29,8 @@ Rules as implemented (**[choice]** where the text is silent):
   must still be played: an unplayed conceded fixture still reaps at a review.
 - Walkover **[choice]** (the text does not cover it): the absent user(s) get 0; the user
   who showed up is scored like any other by the time the walkover was posted.
-- Review (§IV.3, SPEC-leagues §8): at the end of each half of the round robin (and at
-  season end), the users with a counted fixture unplayed past its final deadline (an
+- Review (§IV.3, docs/leagues.md "Compliance table"): at the end of each half of the round robin
+  (and at season end), the users with a counted fixture unplayed past its final deadline (an
   effective excuse: past ``closes_at``) are *reaped*. Unplayed: no result posted by the
   review time; for a walkover, only the absent user(s) are reaped, the user who showed up
   is not at fault **[choice]**; otherwise both users of the fixture are reaped **[choice:
@@ -103,7 +103,8 @@ COUNTED_BY_DEFAULT = {
     "zone": False,
     "promotion_mini_league": False,
 }
-"""Stage kinds (SPEC-leagues §1) → counted for compliance (SPEC-leagues §8, §IV.1)."""
+"""Stage kinds (docs/leagues.md) → counted for compliance (docs/leagues.md "Compliance table",
+ANFPES T24 §IV.1)."""
 
 
 def counts_by_default(stage_kind: str, *, cup_first_phase: bool = False) -> bool:
@@ -111,8 +112,8 @@ def counts_by_default(stage_kind: str, *, cup_first_phase: bool = False) -> bool
 
     League regular phases (``round_robin``) and the Champagne League group stage
     (``group_stage``) count; knockouts, the Final Four, zones and the promotion mini-league
-    do not (SPEC-leagues §8, ANFPES T24 §IV.1). ``cup_first_phase``: the first phase of the
-    Nucommunity Shit, which counts whatever its format (§IV.1). Raises
+    do not (docs/leagues.md "Compliance table", ANFPES T24 §IV.1). ``cup_first_phase``: the first
+    phase of the Nucommunity Shit, which counts whatever its format (§IV.1). Raises
     :class:`LeagueRuleError` for an unknown stage kind.
     """
     if stage_kind not in COUNTED_BY_DEFAULT:
@@ -122,7 +123,8 @@ def counts_by_default(stage_kind: str, *, cup_first_phase: bool = False) -> bool
 
 @dataclass(frozen=True, slots=True)
 class Excuse:
-    """A request to be excused for a fixture (ANFPES T24 §IV.5–§IV.6, SPEC-leagues §8).
+    """A request to be excused for a fixture (ANFPES T24 §IV.5–§IV.6, docs/leagues.md
+    "Compliance table").
 
     ``requested_by``: a user of the fixture; ``matchdays``: the league matchdays ("fechas")
     it covers; ``reason``; ``evidence``: attached screenshots (names or URLs; screenshots
@@ -151,7 +153,7 @@ class ComplianceFixture:
     - ``initial_deadline``/``final_deadline``: the fixture's effective deadlines (after
       staff moves), aware ``datetime``.
     - ``reported_at``: when the result was posted, or ``None``.
-    - ``status``/``absent``: as in the season file (CONTRACTS §5).
+    - ``status``/``absent``: as in the season file (docs/contracts.md §5).
     - ``excuse``: an :class:`Excuse` or ``None``; ``conceded_by``: the user who conceded
       the compliance points, or ``None``.
     - ``closes_at``: the closing date of the fixture's phase (half of the round robin,
@@ -225,7 +227,7 @@ class ReviewResult:
 
 @dataclass(frozen=True, slots=True)
 class ComplianceRow:
-    """A user's line (CONTRACTS §6 ``compliance``: ``points``, ``max_points``,
+    """A user's line (docs/contracts.md §6 ``compliance``: ``points``, ``max_points``,
     ``percentage``, ``reaped`` and per-fixture detail).
 
     ``ratio``: exact ``points / max_points`` (``None`` with nothing due), the value the
@@ -244,7 +246,7 @@ class ComplianceRow:
     fixtures: tuple[FixtureScore, ...]
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready (CONTRACTS §6): ``percentage`` as a number with one decimal."""
+        """JSON-ready (docs/contracts.md §6): ``percentage`` as a number with one decimal."""
         return {
             "user": self.user,
             "points": self.points,
@@ -296,7 +298,8 @@ def _minute(value: datetime) -> datetime:
 
 def on_time(posted: datetime, deadline: datetime) -> bool:
     """Whether ``posted`` meets ``deadline``, to the minute: true up to the last second of
-    the deadline's minute (SPEC-leagues §8 **[choice]**). Both aware, any offsets."""
+    the deadline's minute (ANFPES T24 §IV; docs/leagues.md "Compliance table" **[choice]**). Both
+    aware, any offsets."""
     _aware(posted, "the posting time")
     _aware(deadline, "the deadline")
     return _minute(posted) <= _minute(deadline)
@@ -340,8 +343,9 @@ def _check(fixture: ComplianceFixture) -> None:
 
 
 def score_fixture(fixture: ComplianceFixture, as_of: datetime) -> tuple[FixtureScore, ...]:
-    """Both users' :class:`FixtureScore` for ``fixture`` as of ``as_of`` (SPEC-leagues §8;
-    the module docstring gives the rules); empty for a ``void`` fixture. Raises
+    """Both users' :class:`FixtureScore` for ``fixture`` as of ``as_of`` (ANFPES T24 §IV;
+    docs/leagues.md "Compliance table"; the module docstring gives the rules); empty for a ``void``
+    fixture. Raises
     :class:`LeagueRuleError` for naive times, equal users or a stranger's concession."""
     _check(fixture)
     _aware(as_of, "as_of")
@@ -392,10 +396,10 @@ def score_fixture(fixture: ComplianceFixture, as_of: datetime) -> tuple[FixtureS
 
 
 def review(fixtures: Iterable[ComplianceFixture], held: Review) -> ReviewResult:
-    """The users reaped by the review ``held`` (ANFPES T24 §IV.3, SPEC-leagues §8): for each
-    counted fixture (of ``held.phases``, if given) unplayed at ``held.at`` and past its
-    limit (the final deadline, or ``closes_at`` with an effective excuse; to the minute),
-    the absent user(s) of a walkover, else both users. See the module docstring."""
+    """The users reaped by the review ``held`` (ANFPES T24 §IV.3, docs/leagues.md
+    "Compliance table"): for each counted fixture (of ``held.phases``, if given) unplayed at
+    ``held.at`` and past its limit (the final deadline, or ``closes_at`` with an effective excuse;
+    to the minute), the absent user(s) of a walkover, else both users. See the module docstring."""
     _aware(held.at, "the review time")
     causes: dict[str, list[str]] = {}
     for fixture in fixtures:
@@ -437,7 +441,7 @@ def compute_compliance(
     reviews: Sequence[Review] = (),
     users: Sequence[str] = (),
 ) -> ComplianceTable:
-    """The compliance table as of ``as_of`` (SPEC-leagues §8, ANFPES T24 §IV).
+    """The compliance table as of ``as_of`` (docs/leagues.md "Compliance table", ANFPES T24 §IV).
 
     ``fixtures``: the counted fixtures of the season (all competitions that count);
     ``reviews``: the reviews planned or held — only those with ``at <= as_of`` apply;

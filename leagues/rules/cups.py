@@ -9,15 +9,15 @@ to the fourth pot "y la lista correrá en consecuencia"; 1st and 2nd → the kno
 best 1st meets the worst 2nd, and so on; likewise best 3rd v worst 4th; two-legged ties,
 third match if level, hosted by the better-placed in the cup), §IV.1 (the Nucommunity
 Shit's first phase counts for compliance), §IV.2 (a user reaped at season end loses the
-Nucommunity Shit bonus points); SPEC-leagues §7.
+Nucommunity Shit bonus points); docs/leagues-final-phases.md "Nucommunity Shit".
 
 Rules as implemented (**[choice]** where the text is silent):
 
-- Pots (SPEC-leagues §7 **[choice]**): one list — last season's Primera A table, then
-  Primera B's (regular-phase order), then newcomers in the order given — without the
-  teams not taking part, cut into pots of eight: pot 1 = A 1–8, pot 2 = A 9–16, pot 3 =
-  B 1–8, pot 4 = B 9–16 when nobody left; each team that left makes the rest of the list
-  move up one place ("la lista correrá"), and newcomers fill pot 4.
+- Pots (ANFPES T24 §II; docs/leagues-final-phases.md "Champagne League and Conference Lag"
+  **[choice]**): one list — last season's Primera A table, then Primera B's (regular-phase order),
+  then newcomers in the order given — without the teams not taking part, cut into pots of eight: pot
+  1 = A 1–8, pot 2 = A 9–16, pot 3 = B 1–8, pot 4 = B 9–16 when nobody left; each team that left
+  makes the rest of the list move up one place ("la lista correrá"), and newcomers fill pot 4.
 - Draw (:func:`draw_groups`): pots are drawn in order 1→4; inside a pot the teams come
   out one at a time in a random order and go to groups A, B, … H in turn, so each group
   gets exactly one team per pot. The order inside pot ``k`` is
@@ -29,11 +29,13 @@ Rules as implemented (**[choice]** where the text is silent):
   3/1/0; legs of the group stage are a competition setting, default 2 **[choice]**).
 - Ranking across groups (:func:`cross_group_rankings`): the teams of one group position
   (all 1sts, all 2nds …) ranked by points, goal difference, goals for, wins, fewest
-  no-shows (the §1.2.1 criteria, SPEC-leagues §7 **[choice]**), then a staff order
-  (``decisions``); still equal → an unresolved position (the slot waits).
+  no-shows (the §1.2.1 criteria, ANFPES T24 §II; docs/leagues-final-phases.md
+  "Champagne League and Conference Lag" **[choice]**), then a staff order (``decisions``); still
+  equal → an unresolved position (the slot waits).
 - Knockouts (:func:`champagne_knockout`, :func:`conference_lag`): round one best 1st v
   worst 2nd … (best 3rd v worst 4th for the Conference Lag); later rounds fixed, winner of
-  tie ``k`` v winner of tie ``n + 1 − k`` (SPEC-leagues §7 **[choice]**).
+  tie ``k`` v winner of tie ``n + 1 − k`` (ANFPES T24 §II; docs/leagues-final-phases.md
+  "Champagne League and Conference Lag" **[choice]**).
 - Third match home (§2.2): rank keys ``(group position, rank among that position)``, so
   1st beats 2nd, 3rd beats 4th, and between equal positions more group points (then the
   criteria above) — through :func:`leagues.rules.brackets.fill_bracket`.
@@ -41,8 +43,8 @@ Rules as implemented (**[choice]** where the text is silent):
   ``2k−1`` v ``2k``) or ``groups_knockout`` (groups drawn from one pot, then the same
   seeding as the Champagne League) **[choice]**; its first phase (the group stage, or the
   first knockout round) counts for compliance (§IV.1).
-- Bonus points: a ledger entered by staff (SPEC-leagues §7 **[choice]**), per user; a
-  user reaped at a season-end review forfeits all of them (§IV.2).
+- Bonus points: a ledger entered by staff (docs/leagues-final-phases.md "Nucommunity Shit"
+  **[choice]**), per user; a user reaped at a season-end review forfeits all of them (§IV.2).
 """
 
 from __future__ import annotations
@@ -292,8 +294,9 @@ def group_tables(
     phase_closed: bool | None = None,
 ) -> dict[str, LeagueTable]:
     """One :func:`~leagues.rules.table.compute_table` per group (ANFPES T24 §2.2,
-    SPEC-leagues §7): each group's matches are those between two of its teams; ledger
-    entries go to their team's group; ``decisions``: group → staff order. Raises
+    docs/leagues-final-phases.md "Champagne League and Conference Lag"): each group's matches are
+    those between two of its teams; ledger entries go to their team's group; ``decisions``: group →
+    staff order. Raises
     :class:`LeagueRuleError` for a match between two groups or a team in two groups."""
     group_of: dict[Hashable, str] = {}
     for name, members in groups.items():

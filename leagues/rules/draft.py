@@ -1,6 +1,6 @@
 """Draft order of the next season and draws by lot that anyone can re-check.
 
-Sources: SPEC-leagues §9; ANFPES T24 §III.4 (a suspended team picks last in the first
+Sources: docs/leagues.md "Draft order"; ANFPES T24 §III.4 (a suspended team picks last in the first
 round of picks; with two or more, their order among the last places is drawn by lot),
 §III.4 ¶2 and §IV.8 (users reaped by the compliance review pick last, whatever their
 position or division, ordered by their compliance percentage).
@@ -10,10 +10,10 @@ Order (**[choice]** where the text is silent):
 1. The base order staff entered (``base_order``), minus the teams below.
 2. Reaped users (:mod:`leagues.rules.compliance`), higher compliance first; equal
    compliance keeps the base order **[choice]**, no compliance figure goes last.
-3. Suspended/abandoned teams after the reaped ones (SPEC-leagues §9 **[choice on the
-   relative order]**: both are "last" in the rules; suspension is the heavier sanction).
-   A team both suspended and reaped counts as suspended. With two or more, their order is
-   drawn by lot (:func:`draw_lots`), recorded with its seed, or entered by hand from a live
+3. Suspended/abandoned teams after the reaped ones (ANFPES T24 §III.4, §IV.8; docs/leagues.md
+   "Draft order" **[choice on the relative order]**: both are "last" in the rules; suspension is the
+   heavier sanction). A team both suspended and reaped counts as suspended. With two or more, their
+   order is drawn by lot (:func:`draw_lots`), recorded with its seed, or entered by hand from a live
    draw. Expelled teams are not in the next draft at all: leave them out of ``base_order``.
 
 Draws by lot: ``random.Random(seed)`` and a Fisher–Yates shuffle that only uses
@@ -49,13 +49,13 @@ __all__ = [
 ]
 
 RULES = {
-    "base_order": "Base order entered by staff (SPEC-leagues §9).",
+    "base_order": "Base order entered by staff (ANFPES T24 §III.4, §IV.8; docs/leagues.md 'Draft order').",
     "reaped": "Reaped by the compliance review: to the end, higher compliance first "
     "(ANFPES T24 §III.4 ¶2, §IV.8).",
     "suspended": "Suspended or abandoned: last (ANFPES T24 §III.4).",
     "suspended_lot": "Suspended or abandoned: last, order drawn by lot (ANFPES T24 §III.4).",
 }
-"""Stable codes of the rule that placed a team (CONTRACTS §6 ``draft-order``)."""
+"""Stable codes of the rule that placed a team (docs/contracts.md §6 ``draft-order``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +118,7 @@ class DraftSlot:
     detail: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready (CONTRACTS §6 ``draft-order``)."""
+        """JSON-ready (docs/contracts.md §6 ``draft-order``)."""
         return {
             "position": self.position,
             "team": self.team,
@@ -156,7 +156,8 @@ def draft_order(
     seed: int | str | None = None,
     lot_result: Sequence[Hashable] | None = None,
 ) -> DraftOrder:
-    """The draft order (SPEC-leagues §9; module docstring gives the rules).
+    """The draft order (ANFPES T24 §III.4, §IV.8; docs/leagues.md "Draft order"; module docstring
+    gives the rules).
 
     - ``base_order``: every team of the draft, first pick first, as staff entered it.
     - ``reaped``: reaped team → its compliance, either every one a ``Fraction`` ratio

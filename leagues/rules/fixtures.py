@@ -1,10 +1,10 @@
 """Fixtures of a league: Berger round robin, mirrored second half, matchday deadlines.
 
-Sources: SPEC-leagues §2 (double round robin, circle/Berger method, venues alternating as
-far as possible, second half mirrored with venues swapped; initial deadline 7 days, final
-deadline 3 days after it, both movable by staff), ANFPES T24 §1 and §IV.4 ("plazo inicial
-(usualmente, de siete días) y un plazo fatal (usualmente, de los tres días posteriores)"),
-CONTRACTS §5 (a ``league`` without ``matches`` is generated on import from ``start``, one
+Sources: docs/leagues.md "Fixtures and deadlines" (double round robin, circle/Berger method, venues
+alternating as far as possible, second half mirrored with venues swapped; initial deadline 7
+days, final deadline 3 days after it, both movable by staff), ANFPES T24 §1 and §IV.4
+("plazo inicial (usualmente, de siete días) y un plazo fatal (usualmente, de los tres días posteriores)"),
+docs/contracts.md §5 (a ``league`` without ``matches`` is generated on import from ``start``, one
 matchday per week **[choice]**).
 
 The Berger table is FIDE's (Handbook C.05 Annex 1): with ``n`` numbers (``n`` even; an odd
@@ -54,18 +54,20 @@ __all__ = [
 ]
 
 INITIAL_DAYS = 7
-"""Days from a matchday's start to its initial deadline (SPEC-leagues §2, ANFPES T24 §IV.4)."""
+"""Days from a matchday's start to its initial deadline (docs/leagues.md "Fixtures and deadlines",
+ANFPES T24 §IV.4)."""
 
 FINAL_DAYS = 3
-"""Days from the initial to the final deadline (SPEC-leagues §2, ANFPES T24 §IV.4)."""
+"""Days from the initial to the final deadline (docs/leagues.md "Fixtures and deadlines", ANFPES T24
+§IV.4)."""
 
 EVERY_DAYS = 7
-"""Days between the starts of consecutive matchdays: one matchday per week (CONTRACTS §5
+"""Days between the starts of consecutive matchdays: one matchday per week (docs/contracts.md §5
 **[choice]**)."""
 
 DEADLINE_TIME = time(23, 59)
 """Local time of day of every generated deadline, in the league's time zone. **[choice]**:
-the rules give days only; CONTRACTS §5's example deadlines are at 23:59 (-03:00)."""
+the rules give days only; docs/contracts.md §5's example deadlines are at 23:59 (-03:00)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +91,9 @@ class Matchday:
 
 def berger_rounds(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """FIDE Berger table for ``n`` numbers (``n`` even, ``>= 2``): ``n − 1`` rounds, each a
-    tuple of ``n/2`` ``(home, away)`` pairs of 1-based numbers (SPEC-leagues §2 "circle/
-    Berger method"). Raises :class:`LeagueRuleError` for an odd or too small ``n``.
+    tuple of ``n/2`` ``(home, away)`` pairs of 1-based numbers (the circle/Berger method,
+    docs/leagues.md "Import and export a season"). Raises :class:`LeagueRuleError` for an odd or too
+    small ``n``.
     """
     if n < 2 or n % 2:
         raise LeagueRuleError(f"a Berger table needs an even number of at least 2, not {n}")
@@ -117,9 +120,9 @@ def round_robin(
     ``teams[i]`` takes Berger number ``i + 1``; an odd count adds a phantom last number and
     the team drawn against it has a bye. With ``swap_last_two`` (the default, as the issue
     asks) the last two rounds of the first half are swapped. Every even-numbered leg is the
-    first half with venues swapped, in the same order (SPEC-leagues §2 "the second half
-    mirrors the first"); odd legs repeat the first half. So ``legs=2`` gives ``2(n−1)``
-    matchdays for ``n`` teams (30 for 16), each pair meeting once at each venue.
+    first half with venues swapped, in the same order (docs/leagues.md "Import and export a season":
+    the second half mirrors the first); odd legs repeat the first half. So ``legs=2`` gives
+    ``2(n−1)`` matchdays for ``n`` teams (30 for 16), each pair meeting once at each venue.
 
     Returns ``legs × (n−1)`` :class:`Matchday` (``n`` rounded up to even), numbered from 1.
     Raises :class:`LeagueRuleError` for fewer than 2 teams, a repeated team or ``legs < 1``.
@@ -187,7 +190,7 @@ def longest_venue_run(matchdays: Sequence[Matchday], team: Hashable | None = Non
 
 
 # ---------------------------------------------------------------------------------------
-# Deadlines (SPEC-leagues §2, ANFPES T24 §IV.4)
+# Deadlines (docs/leagues.md "Fixtures and deadlines", ANFPES T24 §IV.4)
 # ---------------------------------------------------------------------------------------
 
 
@@ -195,7 +198,7 @@ def longest_venue_run(matchdays: Sequence[Matchday], team: Hashable | None = Non
 class Deadlines:
     """A matchday's (or a fixture's) deadlines: timezone-aware ``datetime`` values with
     ``final >= initial``. A result posted up to ``initial`` is on time, up to ``final``
-    late but within the "plazo fatal" (SPEC-leagues §8)."""
+    late but within the "plazo fatal" (ANFPES T24 §IV; docs/leagues.md "Compliance table")."""
 
     initial: datetime
     final: datetime
@@ -211,8 +214,9 @@ class Deadlines:
 
 @dataclass(frozen=True, slots=True)
 class DeadlineOverride:
-    """Deadlines moved by staff for a matchday or a fixture (SPEC-leagues §2 "staff can move
-    both", ANFPES T24 §IV.4 ¶3). ``None`` keeps the deadline below it."""
+    """Deadlines moved by staff for a matchday or a fixture (docs/leagues.md
+    "Staff and tribunal pages": staff can move both, ANFPES T24 §IV.4 ¶3). ``None`` keeps the
+    deadline below it."""
 
     initial: datetime | None = None
     final: datetime | None = None
@@ -234,9 +238,10 @@ def matchday_deadlines(
     ``initial_days`` later and its final deadline ``final_days`` after that, both at local
     time ``at`` in ``tz`` (a ``zoneinfo.ZoneInfo`` follows daylight saving: the offset of
     each deadline is the one in force on its date; a wall time repeated or skipped by a
-    clock change gives the later instant, see :func:`_local`). Defaults: SPEC-leagues §2 / ANFPES T24
-    §IV.4 (7 and 3 days), one matchday per week and 23:59 **[choices]**. Example: start
-    2026-03-01 in Chile → matchday 1: 2026-03-08 23:59-03:00 and 2026-03-11 23:59-03:00.
+    clock change gives the later instant, see :func:`_local`). Defaults: docs/leagues.md
+    "Fixtures and deadlines" / ANFPES T24 §IV.4 (7 and 3 days), one matchday per week and 23:59
+    **[choices]**. Example: start 2026-03-01 in Chile → matchday 1: 2026-03-08 23:59-03:00 and
+    2026-03-11 23:59-03:00.
     """
     if matchdays < 0 or every_days < 0 or initial_days < 0 or final_days < 0:
         raise LeagueRuleError("matchdays and day counts cannot be negative")
@@ -265,8 +270,8 @@ def effective_deadlines(
     fixture: DeadlineOverride | None = None,
 ) -> Deadlines:
     """A fixture's deadlines: the fixture's override, else the matchday's override, else
-    the default, each deadline separately (SPEC-leagues §2: staff move them per matchday or
-    per fixture). Moving only the initial deadline does not move the final one
+    the default, each deadline separately (docs/leagues.md "Fixtures and deadlines": staff move them
+    per matchday or per fixture). Moving only the initial deadline does not move the final one
     **[choice]**; raises :class:`LeagueRuleError` if the result has final < initial."""
     initial, final = default.initial, default.final
     for override in (matchday, fixture):
@@ -285,7 +290,7 @@ def generate_matches(
     id_prefix: str = "m",
 ) -> tuple[Match, ...]:
     """The scheduled :class:`~leagues.rules.season.Match` list of a ``league`` competition
-    given without matches (CONTRACTS §5): :func:`round_robin` order, ids ``m1, m2, …`` and,
+    given without matches (docs/contracts.md §5): :func:`round_robin` order, ids ``m1, m2, …`` and,
     when ``start`` is given, the deadlines of :func:`matchday_deadlines` in ``tz``.
     Raises :class:`LeagueRuleError` when ``start`` is given without ``tz``."""
     if start is not None and tz is None:

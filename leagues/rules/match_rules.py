@@ -5,7 +5,7 @@ YouTube; one that is not "no será válido y contará como amistoso para todos l
 regular phase optional unless a title or a relegation is at stake), §2.2 last ¶ (cup final
 phases: streaming encouraged, not required), §III.3 (restarts allowed only for a missing
 broadcast, host/server failure or force majeure), §V (snow forbidden; disconnections;
-five players sent off); SPEC-leagues §6.
+five players sent off); docs/leagues-final-phases.md "Broadcast and incidents".
 
 Shapes: a match is a :class:`~leagues.rules.season.Match` or alike (``stream_url``,
 ``status``, ``home``, ``away``); scores are ``(home, away)`` tuples of ``int >= 0``.
@@ -60,7 +60,8 @@ BROADCAST = {
     "cup_group_stage": "encouraged",
     "cup_knockout": "encouraged",
 }
-"""Stage kind → broadcast rule (ANFPES T24 §1.4 ¶5–¶6, §2.2; SPEC-leagues §6)."""
+"""Stage kind → broadcast rule (ANFPES T24 §1.4 ¶5–¶6, §2.2; docs/leagues-final-phases.md
+"Broadcast and incidents")."""
 
 INCIDENTS = {
     "snow": "Match played in snow (ANFPES T24 §V ¶2).",

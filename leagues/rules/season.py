@@ -1,14 +1,14 @@
-"""The ``arbitro.season/1`` file (CONTRACTS §5) read into frozen dataclasses.
+"""The ``arbitro.season/1`` file (docs/contracts.md §5) read into frozen dataclasses.
 
 :func:`parse_season` takes the decoded JSON (``dict``) and returns a :class:`Season`, or
 raises :class:`~leagues.rules.errors.LeagueRuleError` listing **every** problem with its
 location (``competition t24-primera-a, match m7: …``), so that ``import_season`` can be
-all-or-nothing (CONTRACTS §1, §5). No database: the adapter saves what this returns.
+all-or-nothing (docs/contracts.md §1, §5). No database: the adapter saves what this returns.
 
 The dataclasses here (:class:`Match`, :class:`Adjustment`) are also what
 :mod:`leagues.rules.table` and :mod:`leagues.rules.fixtures` consume and produce.
 
-Field names are the contract's and are stable (STYLE "Rule codes are an API").
+Field names are the contract's and are stable (docs/architecture.md "Rules of the house").
 """
 
 from __future__ import annotations
@@ -37,26 +37,28 @@ __all__ = [
 ]
 
 FORMAT = "arbitro.season/1"
-"""The ``format`` value of a season file (CONTRACTS §5)."""
+"""The ``format`` value of a season file (docs/contracts.md §5)."""
 
 COMPETITION_KINDS = ("league", "groups", "knockout")
-"""``kind`` of a competition (CONTRACTS §5)."""
+"""``kind`` of a competition (docs/contracts.md §5)."""
 
 MATCH_STATUSES = ("scheduled", "played", "walkover", "void")
-"""``status`` of a match (CONTRACTS §5). ``void``: annulled, e.g. the remaining fixtures of
-a team that abandoned when staff chose to annul them (SPEC-leagues §2, ANFPES T24 §III.4)."""
+"""``status`` of a match (docs/contracts.md §5). ``void``: annulled, e.g. the remaining fixtures of
+a team that abandoned when staff chose to annul them (docs/leagues.md "Tables", ANFPES T24
+§III.4)."""
 
 ABSENT_VALUES = ("home", "away", "both")
-"""``absent`` of a walkover: who did not show up (CONTRACTS §5, ANFPES T24 §III.1)."""
+"""``absent`` of a walkover: who did not show up (docs/contracts.md §5, ANFPES T24 §III.1)."""
 
 CARD_VALUES = ("yellow", "red")
-"""``card`` of a booking (CONTRACTS §5). A second yellow in one match is two ``yellow``
-entries; the suspension rules derive the red from them (SPEC-leagues §5)."""
+"""``card`` of a booking (docs/contracts.md §5). A second yellow in one match is two ``yellow``
+entries; the suspension rules derive the red from them (ANFPES T24 §1.4, §2.2;
+docs/leagues-final-phases.md "Cards and suspensions")."""
 
 
 @dataclass(frozen=True, slots=True)
 class Team:
-    """A team of the season; each team is one human player, ``user`` (SPEC-leagues, intro)."""
+    """A team of the season; each team is one human player, ``user`` (docs/leagues.md)."""
 
     id: str
     name: str
@@ -65,7 +67,8 @@ class Team:
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """A booking shown in a match (CONTRACTS §5 ``cards``; SPEC-leagues §5)."""
+    """A booking shown in a match (docs/contracts.md §5 ``cards``; ANFPES T24 §1.4, §2.2;
+    docs/leagues-final-phases.md "Cards and suspensions")."""
 
     team: str
     footballer: str
@@ -74,7 +77,7 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """One fixture of a competition, as in the season file (CONTRACTS §5).
+    """One fixture of a competition, as in the season file (docs/contracts.md §5).
 
     - ``round``: the matchday (1-based) for ``league``/``groups``; for ``knockout`` the
       file's round number.
@@ -84,8 +87,9 @@ class Match:
     - ``status``: one of :data:`MATCH_STATUSES`; ``absent``: one of :data:`ABSENT_VALUES`,
       only (and always) for ``walkover``.
     - ``reported_at``: when the result (screenshot) was posted — the reference time of the
-      compliance table (SPEC-leagues §8); ``initial_deadline``/``final_deadline``: the
-      fixture's effective deadlines. All three are timezone-aware ``datetime`` or ``None``.
+      compliance table (ANFPES T24 §IV; docs/leagues.md "Compliance table");
+      ``initial_deadline``/``final_deadline``: the fixture's effective deadlines. All three are
+      timezone-aware ``datetime`` or ``None``.
     - ``penalties``: ``(home, away)`` shoot-out score or ``None``; ``extra_time``: as given
       in the file (``None``, ``True``/``False`` or a ``(home, away)`` score) **[choice: the
       contract does not fix its type]**.
@@ -114,7 +118,7 @@ class Match:
 @dataclass(frozen=True, slots=True)
 class Adjustment:
     """One entry of a competition's points ledger: ``points`` (``int``, negative for a
-    deduction) for ``team`` with a ``reason`` (SPEC-leagues §2; CONTRACTS §5
+    deduction) for ``team`` with a ``reason`` (docs/leagues.md "Tables"; docs/contracts.md §5
     ``adjustments``). Points are never changed by editing results, only by this ledger."""
 
     team: str
@@ -124,7 +128,7 @@ class Adjustment:
 
 @dataclass(frozen=True, slots=True)
 class Competition:
-    """A competition of the season file (CONTRACTS §5).
+    """A competition of the season file (docs/contracts.md §5).
 
     ``matches`` is empty for a league given without matches: its double round robin is
     generated on import from ``start`` (see :func:`leagues.rules.fixtures.generate_matches`).
@@ -144,7 +148,7 @@ class Competition:
 
 @dataclass(frozen=True, slots=True)
 class Season:
-    """A whole ``arbitro.season/1`` file (CONTRACTS §5)."""
+    """A whole ``arbitro.season/1`` file (docs/contracts.md §5)."""
 
     slug: str
     name: str
@@ -420,7 +424,7 @@ def _parse_competition(data: Any, index: int, season_teams: set[str], problems: 
 
 
 def parse_season(data: Any) -> Season:
-    """Read a decoded ``arbitro.season/1`` document (CONTRACTS §5) into a :class:`Season`.
+    """Read a decoded ``arbitro.season/1`` document (docs/contracts.md §5) into a :class:`Season`.
 
     Checks the contract: format, unique team ids and users, competition kinds, teams of
     each match in its competition, scores (``int >= 0``, both or neither), statuses,

@@ -1,8 +1,8 @@
 """League table: 3/1/0 points, walkovers, the points ledger and ordered tie-breaker codes.
 
-Sources: SPEC-leagues §2; ANFPES T24 §1.2.1 (order: points, goal difference, goals for,
+Sources: docs/leagues.md "Tables"; ANFPES T24 §1.2.1 (order: points, goal difference, goals for,
 wins, fewest no-shows), §1.3.1 (Primera B title tie → a decider match), §III.1–§III.2
-(walkover and refusal: 1–0 and three points off the absent team's total); CONTRACTS §6
+(walkover and refusal: 1–0 and three points off the absent team's total); docs/contracts.md §6
 (the table document and its field names, stable).
 
 Semantics (**[choice]** where the rules are silent):
@@ -17,7 +17,7 @@ Semantics (**[choice]** where the rules are silent):
   with no goals **[choice]**; a no-show for both.
 - The three points off the absent team (§III.1) are **not** deducted by the table: they
   are an entry of the points ledger (``Adjustment(team, -3, "walkover m7")``, the form of
-  CONTRACTS §5's example), so that every deduction is visible with its reason, tribunal
+  docs/contracts.md §5's example), so that every deduction is visible with its reason, tribunal
   decisions for both-absent walkovers are free ledger entries, and a season file
   round-trips without double counting. :func:`walkover_adjustments` gives the entries the
   ledger must hold, :func:`missing_walkover_adjustments` checks a ledger.
@@ -30,7 +30,7 @@ Semantics (**[choice]** where the rules are silent):
   tied, the head-to-head codes are re-applied, from the first one of their run, to the
   matches among those teams only (UEFA's re-application) before the next code.
 - After the configured codes comes ``decision``: the order staff set (``decisions``,
-  SPEC-leagues §2 "then staff decision" **[choice]**). Teams still tied after it are an
+  docs/leagues.md "Tables": then a staff decision **[choice]**). Teams still tied after it are an
   unresolved tie; they are listed in the input order and reported in
   ``unresolved_ties``, never silently broken — once anything counts (before the first
   result every team is level and nothing is reported). Positions are always 1…n.
@@ -80,8 +80,8 @@ TIE_BREAKERS = {
     "head_to_head_goal_difference": "Goal difference in the matches among the tied teams.",
     "head_to_head_goals_for": "Goals scored in the matches among the tied teams.",
 }
-"""Stable tie-breaker codes (CONTRACTS §6; STYLE "Rule codes are an API") → description.
-The first five are ANFPES's; the head-to-head ones let a league use them (issue 4)."""
+"""Stable tie-breaker codes (docs/contracts.md §6; docs/architecture.md "Rules of the house") →
+description. The first five are ANFPES's; the head-to-head ones let a league use them (issue 4)."""
 
 HEAD_TO_HEAD_CODES = frozenset(
     {"head_to_head", "head_to_head_goal_difference", "head_to_head_goals_for"}
@@ -92,7 +92,8 @@ DECISION = "decision"
 """The implicit last criterion: the order set by staff or by a decider match."""
 
 ANFPES_TIE_BREAKERS = ("points", "goal_difference", "goals_for", "won", "fewest_no_shows")
-"""ANFPES T24 §1.2.1 / SPEC-leagues §2, and CONTRACTS §6's example, in this order."""
+"""ANFPES T24 §1.2.1 / docs/leagues.md "Tables", and docs/contracts.md §6's example, in this
+order."""
 
 UNRESOLVED_REASONS = {
     "title_decider": "Tie on points for 1st in Primera B: a decider match is required "
@@ -107,7 +108,7 @@ class TableConfig:
     """A competition's table rules (a preset copies one and may override it).
 
     - ``tie_breakers``: codes of :data:`TIE_BREAKERS`, ``points`` first, no repeats.
-    - ``win``/``draw``/``loss``: points per result (SPEC-leagues §2: 3/1/0 **[choice]**).
+    - ``win``/``draw``/``loss``: points per result (docs/leagues.md "Tables": 3/1/0 **[choice]**).
     - ``title_decider``: a points tie for 1st needs a decider match (ANFPES T24 §1.3.1,
       Primera B).
 
@@ -142,7 +143,7 @@ match (§1.3.1)."""
 
 @dataclass(frozen=True, slots=True)
 class TableRow:
-    """One team's line (CONTRACTS §6 field names; integers).
+    """One team's line (docs/contracts.md §6 field names; integers).
 
     ``goal_difference = goals_for − goals_against``; ``adjustments`` is the ledger's sum
     (included in ``points``); ``no_shows`` counts walkovers with this team absent.
@@ -166,7 +167,7 @@ class TableRow:
     separated_by: str | None
 
     def as_dict(self) -> dict[str, Any]:
-        """The row as in CONTRACTS §6, plus ``separated_by`` (an added optional field)."""
+        """The row as in docs/contracts.md §6, plus ``separated_by`` (an added optional field)."""
         return {
             "position": self.position,
             "team": self.team,
@@ -208,7 +209,7 @@ class LeagueTable:
 
     @property
     def unresolved_ties(self) -> tuple[tuple[Hashable, ...], ...]:
-        """CONTRACTS §6 ``unresolved_ties``: the teams of each unresolved tie."""
+        """docs/contracts.md §6 ``unresolved_ties``: the teams of each unresolved tie."""
         return tuple(tie.teams for tie in self.unresolved)
 
     @property
@@ -224,7 +225,7 @@ class LeagueTable:
         raise KeyError(team)
 
     def as_dict(self, competition: str) -> dict[str, Any]:
-        """The CONTRACTS §6 document ``GET /api/v1/competitions/<slug>/table``, plus the
+        """The docs/contracts.md §6 document ``GET /api/v1/competitions/<slug>/table``, plus the
         optional ``unresolved`` list (teams, positions, reason) and ``separated_by``."""
         return {
             "competition": competition,
@@ -260,7 +261,7 @@ def counted_score(match: Any) -> tuple[int, int] | None:
 def walkover_adjustments(matches: Iterable[Any], deduction: int = 3) -> tuple[Adjustment, ...]:
     """The ledger entries ANFPES T24 §III.1–§III.2 require for ``matches``: ``−deduction``
     points for the absent team of each walkover with one side absent, with reason
-    ``"walkover <match id>"`` (CONTRACTS §5 example). Both-absent walkovers get none: their
+    ``"walkover <match id>"`` (docs/contracts.md §5 example). Both-absent walkovers get none: their
     deductions are the tribunal's to enter."""
     entries = []
     for match in matches:
@@ -289,7 +290,7 @@ def missing_walkover_adjustments(
 def abandonment(
     matches: Iterable[Any], team: Hashable, *, award: bool, deduction: int = 3
 ) -> tuple[tuple[Any, ...], tuple[Adjustment, ...]]:
-    """A team abandons the competition (ANFPES T24 §III.4, SPEC-leagues §2): its remaining
+    """A team abandons the competition (ANFPES T24 §III.4, docs/leagues.md "Tables"): its remaining
     (``scheduled``) fixtures are annulled (``void``) or, with ``award``, become walkovers
     with the team absent, with their ledger entries (:func:`walkover_adjustments`); staff
     choose **[choice]**. Returns ``(matches, new ledger entries)``; other matches are
@@ -477,7 +478,8 @@ def compute_table(
     decisions: Sequence[Hashable] = (),
     phase_closed: bool | None = None,
 ) -> LeagueTable:
-    """The league table of ``teams`` after ``matches`` (SPEC-leagues §2, CONTRACTS §6).
+    """The league table of ``teams`` after ``matches`` (docs/leagues.md "Tables",
+    docs/contracts.md §6).
 
     - ``teams``: team ids; their order is only used to list teams no rule separates.
     - ``matches``: :class:`~leagues.rules.season.Match` objects (or alike: ``id``, ``home``,

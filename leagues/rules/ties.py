@@ -5,9 +5,9 @@ difference on the aggregate score; level "tanto en puntos como en diferencia de 
 a single match straight away, with extra time and penalties), §1.1.5 (the Primera A final
 likewise), §1.2.3 (Liguilla), §1.3.2 and §1.3.4 (promotion playoffs and zones), §2.2 (cup
 final phases, and the home side of a cup third match), §V ¶3 (the Primera A final: home is
-the better-placed team of the regular phase); SPEC-leagues §3, §4, §7; CONTRACTS §5
-(``tie``, ``leg`` 1|2|3, ``extra_time``, ``penalties``) and §6 (bracket: ``legs``,
-``aggregate``, ``third_match_required``, ``winner``).
+the better-placed team of the regular phase); docs/leagues-final-phases.md "Primera A", "Primera B",
+"Champagne League and Conference Lag"; docs/contracts.md §5 (``tie``, ``leg`` 1|2|3, ``extra_time``,
+``penalties``) and §6 (bracket: ``legs``, ``aggregate``, ``third_match_required``, ``winner``).
 
 Rules as implemented (**[choice]** where the text is silent):
 
@@ -15,7 +15,7 @@ Rules as implemented (**[choice]** where the text is silent):
   difference" (§1.1.2) is the same as a level aggregate over two legs (a level aggregate
   means two draws or one win each by the same margin: the points are level too), so only
   the aggregate is computed.
-- A level aggregate → ``third_match_required``; the third match is ``leg`` 3 (CONTRACTS §5).
+- A level aggregate → ``third_match_required``; the third match is ``leg`` 3 (docs/contracts.md §5).
   Its winner: the score, else extra time, else the penalty shoot-out. ``extra_time`` of a
   match is ``None``/``False`` (not played), ``True`` (played; the reported score is the
   score after it) or a ``(home, away)`` pair of goals scored in extra time. Both readings
@@ -82,7 +82,7 @@ DECIDED_BY = {
 
 @dataclass(frozen=True, slots=True)
 class LegResult:
-    """One leg as the bracket shows it (CONTRACTS §6 ``legs``).
+    """One leg as the bracket shows it (docs/contracts.md §6 ``legs``).
 
     ``home_goals``/``away_goals``: the counted score (``None`` while unplayed);
     ``extra_time``: goals in extra time ``(home, away)`` when given as a pair, ``True`` if
@@ -121,7 +121,7 @@ class LegResult:
 
 @dataclass(frozen=True, slots=True)
 class TieState:
-    """The state of a tie (CONTRACTS §6 bracket fields).
+    """The state of a tie (docs/contracts.md §6 bracket fields).
 
     - ``teams``: the two teams (the expected pair when given, else leg 1's home first).
     - ``legs``: :class:`LegResult` in leg order (void and friendly legs included, not
@@ -152,7 +152,7 @@ class TieState:
     problems: tuple[str, ...] = field(default=())
 
     def as_dict(self) -> dict[str, Any]:
-        """CONTRACTS §6 bracket tie fields (plus ``status``, ``decided_by`` …)."""
+        """docs/contracts.md §6 bracket tie fields (plus ``status``, ``decided_by`` …)."""
         return {
             "tie": self.tie,
             "teams": list(self.teams) if self.teams else None,

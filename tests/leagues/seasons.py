@@ -1,4 +1,4 @@
-"""Season files for the league tests (``arbitro.season/1``, CONTRACTS §5)."""
+"""Season files for the league tests (``arbitro.season/1``, docs/contracts.md §5)."""
 
 from pathlib import Path
 

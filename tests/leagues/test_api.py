@@ -1,4 +1,4 @@
-"""League read API (CONTRACTS §6): public, no authentication, bounded queries."""
+"""League read API (docs/contracts.md §6): public, no authentication, bounded queries."""
 
 import json
 from datetime import datetime

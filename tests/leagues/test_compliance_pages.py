@@ -1,5 +1,6 @@
-"""Compliance, reviews and draft pages (SPEC-leagues §8–§9): public pages, staff pages
-with their permissions, bounded queries."""
+"""Compliance, reviews and draft pages (ANFPES T24 §IV, §III.4, §IV.8; docs/leagues.md
+"Compliance table", "Draft order"): public pages, staff pages with their permissions, bounded
+queries."""
 
 from datetime import timedelta
 

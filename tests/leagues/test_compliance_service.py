@@ -1,5 +1,6 @@
 """``leagues.services.season_compliance`` fed with the stored excuses, concessions and
-reviews (SPEC-leagues §8, ANFPES T24 §IV), and ``leagues.drafting.hold_review``."""
+reviews (docs/leagues.md "Compliance table", ANFPES T24 §IV), and
+``leagues.drafting.hold_review``."""
 
 from datetime import datetime, timedelta
 

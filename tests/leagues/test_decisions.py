@@ -1,5 +1,5 @@
 """Staff decisions on ties no tie-breaker separates, and the decider match of the Primera B
-title (SPEC-leagues §2, ANFPES T24 §1.3.1)."""
+title (docs/leagues.md "Tables", ANFPES T24 §1.3.1)."""
 
 import pytest
 from django.urls import reverse

@@ -1,4 +1,4 @@
-"""Draft order (SPEC-leagues §9, ANFPES T24 §III.4, §IV.8): ``leagues.drafting`` and
+"""Draft order (docs/leagues.md "Draft order", ANFPES T24 §III.4, §IV.8): ``leagues.drafting`` and
 ``GET /api/v1/seasons/<slug>/draft-order``."""
 
 import random

@@ -1,6 +1,6 @@
 """Final phases in the app (leagues/finals.py): the bracket of a knockout (API and page)
 and the suspensions from the cards of the final phases (API and page), against
-hand-built season files (CONTRACTS §5–§6)."""
+hand-built season files (docs/contracts.md §5–§6)."""
 
 import pytest
 from django.urls import reverse

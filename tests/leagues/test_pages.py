@@ -1,4 +1,4 @@
-"""League pages: the public season and competition pages (CONTRACTS §7) and the player's
+"""League pages: the public season and competition pages (docs/contracts.md §7) and the player's
 own fixtures with their iCalendar feed."""
 
 import json

@@ -1,6 +1,7 @@
-"""Season files through the database (CONTRACTS §5): import the real 2011-12 Premier
+"""Season files through the database (docs/contracts.md §5): import the real 2011-12 Premier
 League, export it back, import a broken file (all or nothing, every problem located), and
-a league given without matches gets its fixtures and deadlines (SPEC-leagues §2)."""
+a league given without matches gets its fixtures and deadlines (docs/leagues.md
+"Fixtures and deadlines")."""
 
 import copy
 import json
@@ -88,7 +89,8 @@ def test_import_keeps_every_field(db):
         4,
     )
     cup = Competition.objects.get(slug="t24-cup")
-    assert not cup.counts_for_compliance  # knockouts do not count (SPEC-leagues §8)
+    # knockouts do not count (ANFPES T24 §IV; docs/leagues.md "Compliance table")
+    assert not cup.counts_for_compliance
 
 
 def test_an_existing_season_needs_replace(db):

@@ -1,6 +1,6 @@
 """Written appeal deadline for Mitos y Leyendas penalties: 5 business days (MyL conduct
-§5.10; SPEC-penalties §2.4), weekends and the country's public holidays excluded, Chile by
-default. Expected dates worked out by hand on the 2026–2027 calendars. No database."""
+§5.10; docs/rules-myl-penalties.md "Appeals"), weekends and the country's public holidays excluded,
+Chile by default. Expected dates worked out by hand on the 2026–2027 calendars. No database."""
 
 from datetime import date, datetime, timedelta
 

@@ -1,5 +1,6 @@
 """The judges' guide §1.1.3 worked examples of standings adjustments, computed by the
-scoring rules from the adjusted VP (SPEC-penalties §1.4)."""
+scoring rules from the adjusted VP (JG §1.1.3; docs/rules-vekn-penalties.md
+"Standings adjustments")."""
 
 from decimal import Decimal
 

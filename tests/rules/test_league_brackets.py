@@ -1,6 +1,7 @@
 """Final-phase brackets of both divisions, built by hand for 16-team divisions: every
 pairing of ANFPES T24 §1.1–§1.3, the zones, the Liguilla, relegation and next season's
-divisions (SPEC-leagues §3–§4, CONTRACTS §6). No database."""
+divisions (docs/leagues-final-phases.md "Primera A", "Primera B", docs/contracts.md §6). No
+database."""
 
 import pytest
 

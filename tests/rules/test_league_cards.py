@@ -1,5 +1,6 @@
 """Card accumulation and suspensions in the final phases (ANFPES T24 §1.4, §2.2;
-SPEC-leagues §5; CONTRACTS §6 suspensions). No database.
+docs/leagues-final-phases.md "Cards and suspensions"; docs/contracts.md §6 suspensions). No
+database.
 
 The semi-final case mirrors a well-known one: Michael Ballack, booked in Germany's 2002
 World Cup semi-final against South Korea with a booking already to his name, missed the

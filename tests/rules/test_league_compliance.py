@@ -1,5 +1,5 @@
 """The "Tuxedo Mask" compliance table and its reviews, to the minute and across time zones
-(SPEC-leagues §8, ANFPES T24 §IV). No database."""
+(docs/leagues.md "Compliance table", ANFPES T24 §IV). No database."""
 
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta, timezone
@@ -29,7 +29,7 @@ from leagues.rules.fixtures import generate_matches, matchday_deadlines
 CL = timezone(timedelta(hours=-3))  # Chile, summer time
 MADRID = timezone(timedelta(hours=1))
 
-INITIAL = datetime(2026, 3, 8, 23, 59, tzinfo=CL)  # CONTRACTS §5 example
+INITIAL = datetime(2026, 3, 8, 23, 59, tzinfo=CL)  # docs/contracts.md §5 example
 FINAL = datetime(2026, 3, 11, 23, 59, tzinfo=CL)
 CLOSES = datetime(2026, 6, 30, 23, 59, tzinfo=CL)
 LATER = datetime(2026, 12, 31, tzinfo=UTC)

@@ -1,6 +1,7 @@
 """Cups: Champagne League pots, auditable group draw, group tables, cross-group seeding,
 the knockout and the Conference Lag; Nucommunity Shit format and bonus ledger (ANFPES T24
-§2.1, §2.2, §IV.1–§IV.2; SPEC-leagues §7). No database."""
+§2.1, §2.2, §IV.1–§IV.2; docs/leagues-final-phases.md "Champagne League and Conference Lag"). No
+database."""
 
 import pytest
 from hypothesis import given, settings

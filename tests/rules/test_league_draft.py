@@ -1,5 +1,5 @@
-"""Draft order and re-checkable draws by lot (SPEC-leagues §9, ANFPES T24 §III.4, §IV.8).
-No database."""
+"""Draft order and re-checkable draws by lot (docs/leagues.md "Draft order", ANFPES T24 §III.4,
+§IV.8). No database."""
 
 import random
 from datetime import UTC, datetime

@@ -1,5 +1,5 @@
 """Fixtures of a league: Berger round robin, mirrored halves, venue runs, matchday deadlines
-(SPEC-leagues §2, ANFPES T24 §IV.4, CONTRACTS §5). No database."""
+(docs/leagues.md "Fixtures and deadlines", ANFPES T24 §IV.4, docs/contracts.md §5). No database."""
 
 import itertools
 from collections import Counter
@@ -91,7 +91,8 @@ def test_berger_table_needs_an_even_number(n):
 
 def test_sixteen_teams_double_round_robin_shape():
     matchdays = round_robin(teams(16))
-    assert len(matchdays) == 30  # SPEC-leagues §2: 30 matchdays for 16 teams
+    # docs/leagues.md "Fixtures and deadlines": 30 matchdays for 16 teams
+    assert len(matchdays) == 30
     assert [m.number for m in matchdays] == list(range(1, 31))
     assert all(len(m.pairings) == 8 and m.bye is None for m in matchdays)
     for matchday in matchdays:
@@ -253,7 +254,7 @@ def test_round_robin_rejects_bad_input(bad, legs):
 
 
 def test_deadlines_follow_contracts_example():
-    """CONTRACTS §5's example: 2026-03-08 23:59 and 2026-03-11 23:59, -03:00."""
+    """docs/contracts.md §5's example: 2026-03-08 23:59 and 2026-03-11 23:59, -03:00."""
     first = matchday_deadlines(date(2026, 3, 1), 30, CHILE_SUMMER)[0]
     assert first.initial.isoformat() == "2026-03-08T23:59:00-03:00"
     assert first.final.isoformat() == "2026-03-11T23:59:00-03:00"
@@ -340,7 +341,7 @@ def test_staff_move_deadlines_per_matchday_then_per_fixture():
 
 
 def test_generate_matches_for_an_imported_league_without_matches():
-    """CONTRACTS §5: a league given without matches gets its double round robin."""
+    """docs/contracts.md §5: a league given without matches gets its double round robin."""
     matches = generate_matches(teams(16), start=date(2026, 3, 1), tz=CHILE_SUMMER)
     assert len(matches) == 240
     assert [m.id for m in matches[:3]] == ["m1", "m2", "m3"]

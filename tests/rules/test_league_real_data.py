@@ -1,7 +1,7 @@
 """Real data: the 2011-12 Premier League (openfootball/football.json, CC0; see
 ``tests/rules/data/README-epl.md``), read from its ``arbitro.season/1`` file, must give the
 official table — and the documented order under a head-to-head-first setting.
-Issue 4 "Done when"; SPEC-leagues §2; CONTRACTS §5–§6. No database."""
+Issue 4 "Done when"; docs/leagues.md "Tables"; docs/contracts.md §5–§6. No database."""
 
 import json
 from collections import Counter
@@ -182,7 +182,7 @@ def test_compliance_flags_the_real_postponed_matches(season, league):
     match, at 23:59 UTC; final: 3 days later) and post every result at its real date: the
     seven matches the Premier League postponed that season — Tottenham–Everton (matchday 1,
     played in January after the August 2011 riots) among them — score 0 for both users,
-    every other 2 (SPEC-leagues §8)."""
+    every other 2 (ANFPES T24 §IV; docs/leagues.md "Compliance table")."""
     first_day = {}
     for match in league.matches:
         day = match.reported_at.date()

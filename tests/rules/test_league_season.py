@@ -1,4 +1,4 @@
-"""The ``arbitro.season/1`` file read into dataclasses (CONTRACTS §5): every problem is
+"""The ``arbitro.season/1`` file read into dataclasses (docs/contracts.md §5): every problem is
 reported with its location. No database."""
 
 import copy

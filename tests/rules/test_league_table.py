@@ -1,6 +1,6 @@
 """League table: 3/1/0, ledger, walkovers, tie-breaker codes, head-to-head re-application,
-the Primera B title decider (SPEC-leagues §2, ANFPES T24 §1.2.1, §1.3.1, §III.1–2,
-CONTRACTS §6). No database."""
+the Primera B title decider (docs/leagues.md "Tables", ANFPES T24 §1.2.1, §1.3.1, §III.1–2,
+docs/contracts.md §6). No database."""
 
 import itertools
 import random
@@ -127,7 +127,7 @@ def test_walkover_is_one_nil_for_the_team_that_showed_up_and_a_no_show():
     assert counted_score(match) == (1, 0)
     assert counted_score(wo("a", "b", absent="home")) == (0, 1)
     ledger = walkover_adjustments([match])
-    assert ledger == (Adjustment("b", -3, "walkover m7"),)  # CONTRACTS §5's example form
+    assert ledger == (Adjustment("b", -3, "walkover m7"),)  # docs/contracts.md §5's example form
     table = compute_table(["a", "b"], [match], ledger)
     a, b = table.row("a"), table.row("b")
     assert (a.played, a.won, a.goals_for, a.goals_against, a.points, a.no_shows) == (

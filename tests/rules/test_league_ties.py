@@ -1,5 +1,6 @@
 """Two-legged ties, the third match, and the match rules of §1.4 and §V (ANFPES T24 §1.1.2,
-§1.2.3, §1.3.2, §2.2, §III.2, §V; SPEC-leagues §3, §6, §7; CONTRACTS §5–§6). No database.
+§1.2.3, §1.3.2, §2.2, §III.2, §V; docs/leagues-final-phases.md "Primera A",
+"Broadcast and incidents", "Champagne League and Conference Lag"; docs/contracts.md §5–§6). No database.
 
 Public facts used (scores as the leg's home–away):
 

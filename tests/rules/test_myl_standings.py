@@ -1,6 +1,6 @@
 """Mitos y Leyendas standings: match points, OMW / GW % / OGW with their 33 % floor, game
-losses, disqualifications, competition ranking and the top cut (SPEC-events §2,
-SPEC-penalties §2.1, CONTRACTS §2)."""
+losses, disqualifications, competition ranking and the top cut (docs/rules-myl.md,
+MyL conduct §4.1; docs/rules-myl-penalties.md "Penalties", docs/contracts.md §2)."""
 
 from dataclasses import replace
 from decimal import Decimal

@@ -1,9 +1,10 @@
 """Mitos y Leyendas penalties: the catalogue (MyL conduct §2.1–§3.4.3), the severity table
-(§4.2), the criteria (§4.3), repeats across events (SPEC-penalties §2.2) and errors.
+(§4.2), the criteria (§4.3), repeats across events (docs/rules-myl-penalties.md
+"How a penalty is proposed") and errors.
 
 The expected values are written by hand from the rulebook's text (quoted per section) and
-the [choice]s of SPEC-penalties §2.2 and ``penalties/myl_rules.py``'s docstring —
-independently of the module's own tables. No database.
+the [choice]s of MyL conduct §2.1–§3.4.3; docs/rules-myl-penalties.md "How a penalty is proposed"
+and ``penalties/myl_rules.py``'s docstring — independently of the module's own tables. No database.
 """
 
 import re
@@ -145,7 +146,7 @@ def repeat_expected(code, offence):
 
 
 # ---------------------------------------------------------------------------------------
-# Levels, severity table, criteria (§4.1–§4.3; CONTRACTS §2)
+# Levels, severity table, criteria (§4.1–§4.3; docs/contracts.md §2)
 # ---------------------------------------------------------------------------------------
 
 
@@ -339,7 +340,8 @@ def test_grave_and_intentional_examples_from_the_spec():
 
 
 # ---------------------------------------------------------------------------------------
-# Counting repeats (SPEC-penalties §2.2; §4.3 "Reincidencia")
+# Counting repeats (MyL conduct §2.1–§3.4.3; docs/rules-myl-penalties.md
+# "How a penalty is proposed"; §4.3 "Reincidencia")
 # ---------------------------------------------------------------------------------------
 
 
@@ -393,7 +395,7 @@ def test_prior_penalty_level_is_validated():
 
 
 # ---------------------------------------------------------------------------------------
-# Errors (CONTRACTS §4)
+# Errors (docs/contracts.md §4)
 # ---------------------------------------------------------------------------------------
 
 

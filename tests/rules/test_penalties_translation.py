@@ -204,7 +204,7 @@ def test_myl_severity_table_repeat_in_spanish():
     assert "La prohibición permanente impide a la persona" in a.explanation
 
 
-# -- What stays English: the public API (CONTRACTS §4) and the generated MyL page
+# -- What stays English: the public API (docs/contracts.md §4) and the generated MyL page
 
 
 @pytest.mark.parametrize(

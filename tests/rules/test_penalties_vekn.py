@@ -1,9 +1,10 @@
 """VEKN judges' guide penalties: catalogue (JG §2–§4, appendix), escalation (JG §1.2.1),
 linked infractions (JG §1.2.6), earlier-event context, standings-adjustment timing
-(JG §1.1.3), time extensions (JG §1.2.4), organisational cases (JG §5); SPEC-penalties §1.
+(JG §1.1.3), time extensions (JG §1.2.4), organisational cases (JG §5);
+docs/rules-vekn-penalties.md.
 
-The expected values below are written from the guide and SPEC-penalties, independently of
-the catalogue in ``penalties/vekn_guide.py``. No database.
+The expected values below are written from the guide and docs/rules-vekn-penalties.md,
+independently of the catalogue in ``penalties/vekn_guide.py``. No database.
 """
 
 from dataclasses import FrozenInstanceError
@@ -52,7 +53,8 @@ PE, TE, UC = "procedural_error", "tournament_error", "unsportsmanlike_conduct"
 RULES_DIR = Path(__file__).resolve().parents[3] / "shared" / "rules"
 
 # code: (category, baseline with every condition "no", {condition: baseline when "yes"})
-# From JG §2–§4 and SPEC-penalties §1.2 (a None level: the condition does not change the
+# From JG §2–§4 and docs/rules-vekn-penalties.md "The catalogue" (a None level: the condition does
+# not change the
 # baseline).
 GUIDE = {
     "2.1": (PE, C, {"advantage": W}),
@@ -97,7 +99,7 @@ SPECIAL_REPEATS = {
     "4.2": [SA] + [DQ] * 7,  # JG §4.2 Upgrade: "the offense occurs again" → DQ
     "4.10": [W] * 8,  # JG §4.10: warning, then removal (not a penalty step)
 }
-OPTIONAL = {("3.7", "deck_changed")}  # CONTRACTS §4's example omits it
+OPTIONAL = {("3.7", "deck_changed")}  # docs/contracts.md §4's example omits it
 
 
 def no(code):
@@ -121,7 +123,7 @@ def run(code, conditions=None, n_before=0, prior=(), **kw):
 
 
 # ---------------------------------------------------------------------------------------
-# Levels and ladder (JG §1.1, §1.2.1; SPEC-penalties §1.1)
+# Levels and ladder (JG §1.1, §1.2.1; docs/rules-vekn-penalties.md "Levels")
 # ---------------------------------------------------------------------------------------
 
 
@@ -154,7 +156,7 @@ def test_ladder_level_rejects_offence_below_one(offence):
 
 
 # ---------------------------------------------------------------------------------------
-# Ruleset and catalogue (JG §2–§4, appendix; SPEC-penalties §1.2)
+# Ruleset and catalogue (JG §2–§4, appendix; docs/rules-vekn-penalties.md "The catalogue")
 # ---------------------------------------------------------------------------------------
 
 
@@ -512,7 +514,7 @@ def test_earlier_event_context_only_for_the_same_code_and_recorded_levels():
 
 
 # ---------------------------------------------------------------------------------------
-# The CONTRACTS §4 example
+# The docs/contracts.md §4 example
 # ---------------------------------------------------------------------------------------
 
 
@@ -840,7 +842,7 @@ def test_properties(data, code, hist, prior):
 
 
 # ---------------------------------------------------------------------------------------
-# Standings adjustment timing (JG §1.1.3; SPEC-penalties §1.4)
+# Standings adjustment timing (JG §1.1.3; docs/rules-vekn-penalties.md "Standings adjustments")
 # ---------------------------------------------------------------------------------------
 
 
@@ -897,7 +899,7 @@ def test_adjustment_issue_rejects_unknown_timing():
 
 
 # ---------------------------------------------------------------------------------------
-# Time extensions (JG §1.2.4; SPEC-penalties §1.7)
+# Time extensions (JG §1.2.4; docs/rules-vekn-penalties.md "Time extensions")
 # ---------------------------------------------------------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""Seating rules (TR §3.1.2, SPEC-events §1.6): sizes, staggered plans, official score
+"""Seating rules (TR §3.1.2, docs/rules-vekn.md "Seating"): sizes, staggered plans, official score
 (checked against krcg, the library behind the VEKN Archon) and the optimiser."""
 
 import random

@@ -1,4 +1,4 @@
-"""Swiss pairings for Mitos y Leyendas (SPEC-events §2): score groups and pair-downs, no
+"""Swiss pairings for Mitos y Leyendas (docs/rules-myl.md): score groups and pair-downs, no
 rematches, one bye per player to the lowest-ranked eligible player, seeded randomness,
 drops and late entries — with a property test over whole random events."""
 

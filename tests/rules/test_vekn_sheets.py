@@ -1,4 +1,5 @@
-"""VEKN result sheets and table scores: TR §3.5–§3.7.4, SPEC-events §1.2–§1.3, CONTRACTS §3."""
+"""VEKN result sheets and table scores: TR §3.5–§3.7.4, docs/rules-vekn.md "Result sheets",
+"Game Win and Tournament Points", docs/contracts.md §3."""
 
 import itertools
 import math

@@ -1,5 +1,5 @@
 """VEKN standings, finals and the final seating ritual: TR §3.1, §3.1.3, §3.1.6, §3.7.5,
-SPEC-events §1.4–§1.5."""
+docs/rules-vekn.md "Standings", "Final"."""
 
 from dataclasses import replace
 from decimal import Decimal

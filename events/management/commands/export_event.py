@@ -7,7 +7,7 @@ from events.models import Event
 
 
 class Command(BaseCommand):
-    help = "Print an event as an arbitro.event/1 file (CONTRACTS §1)."
+    help = "Print an event as an arbitro.event/1 file (docs/contracts.md §1)."
 
     def add_arguments(self, parser):
         parser.add_argument("slug")

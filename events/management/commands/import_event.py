@@ -6,7 +6,7 @@ from events.models import Organisation
 
 
 class Command(BaseCommand):
-    help = "Import an arbitro.event/1 file (CONTRACTS §1). All or nothing."
+    help = "Import an arbitro.event/1 file (docs/contracts.md §1). All or nothing."
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="path of the JSON file ('-' for standard input)")

@@ -8,12 +8,14 @@ from standings.services import event_standings, standings_document
 
 
 class Command(BaseCommand):
-    help = "Print an event's standings (CONTRACTS §2 document with --json, a table otherwise)."
+    help = (
+        "Print an event's standings (docs/contracts.md §2 document with --json, a table otherwise)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument(
-            "--json", action="store_true", help="print the CONTRACTS §2 JSON document"
+            "--json", action="store_true", help="print the docs/contracts.md §2 JSON document"
         )
 
     def handle(self, *args, slug, json: bool, **options):
@@ -25,7 +27,7 @@ class Command(BaseCommand):
             self.stdout.write(_dumps(standings_document(result)))
             return
         if rulesets.of(event).pairs_matches:
-            # Mitos y Leyendas: the CONTRACTS §2 rows (match points, OMW, GW, OGW).
+            # Mitos y Leyendas: the docs/contracts.md §2 rows (match points, OMW, GW, OGW).
             for row in standings_document(result)["standings"]:
                 self.stdout.write(
                     f"{row['rank']:>4} {row['name']:<30} MP {row['match_points']:>3}  "

@@ -7,7 +7,7 @@ from leagues.services import export_season
 
 
 class Command(BaseCommand):
-    help = "Print a season as an arbitro.season/1 file (CONTRACTS §5)."
+    help = "Print a season as an arbitro.season/1 file (docs/contracts.md §5)."
 
     def add_arguments(self, parser):
         parser.add_argument("slug")

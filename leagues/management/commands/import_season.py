@@ -6,7 +6,7 @@ from leagues.services import import_season
 
 
 class Command(BaseCommand):
-    help = "Import an arbitro.season/1 file (CONTRACTS §5). All or nothing."
+    help = "Import an arbitro.season/1 file (docs/contracts.md §5). All or nothing."
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="path of the JSON file ('-' for standard input)")
