@@ -352,7 +352,7 @@ def _myl_rounds_order(rounds: list[FileRound], top_cut: int, prelim, problems: l
 
 
 TIMINGS = tuple(timing.value for timing in guide.Timing)
-"""The ``timing`` codes of an incident (CONTRACTS §1; ``penalties.levels.TimingCode``)."""
+"""The ``timing`` codes of an incident (docs/contracts.md §1; ``penalties.levels.TimingCode``)."""
 LEVELS = tuple(level.value for level in guide.Level)
 """The ``level`` codes a VEKN incident may give (JG §1.1; ``penalties.vekn_guide.Level``)."""
 

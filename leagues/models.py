@@ -40,7 +40,9 @@ class Season(models.Model):
         _("draft base order"),
         default=list,
         blank=True,
-        help_text=_("Team ids, first pick first, as staff entered them (SPEC-leagues §9)."),
+        help_text=_(
+            "Team ids, first pick first, as staff entered them (ANFPES T24 §III.4, §IV.8)."
+        ),
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
@@ -161,7 +163,7 @@ class Competition(models.Model):
         blank=True,
         help_text=_(
             "Team ids, best first, applied only where every tie-breaker is equal, or a "
-            "decider match settled the title (SPEC-leagues §2)."
+            "decider match settled the title (ANFPES T24 §1.3.1)."
         ),
     )
     start = models.DateField(
@@ -228,7 +230,7 @@ class StaffDecision(models.Model):
     for a slot, the tie id for an award, its voided legs or a third-match host, and "" for
     the one-per-competition kinds; ``value`` (never null: withdrawing deletes the row)
     holds the decided team, list or setting. The constraints hold these rules in the
-    database. docs/leagues.md "Staff overrides", ANFPES T24 §1.1.4–§1.1.6, §V ¶3, §2.2."""
+    database. docs/leagues.md "Staff decisions on brackets", ANFPES T24 §1.1.4–§1.1.6, §V ¶3, §2.2."""
 
     class Kind(models.TextChoices):
         SLOTS = "slots"

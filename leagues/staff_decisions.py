@@ -7,7 +7,7 @@ instance (one query, none with ``prefetch_related("staff_decisions")``); the wri
 keep that read current. The pure rules (:mod:`leagues.rules`) take what the readers
 return as plain inputs (``overrides``, ``awards``, ``third_match_homes``, the relegation
 list, ``final_four``). Writers run inside the caller's transaction, with the competition
-locked where two staff could decide at once. docs/leagues.md "Staff overrides";
+locked where two staff could decide at once. docs/leagues.md "Staff decisions on brackets";
 ANFPES T24 §1.1.4–§1.1.6, §1.2.2, §III.2, §V ¶3, §2.2, §IV.1.
 """
 

@@ -29,6 +29,7 @@ from events.limits import check_free_text, field_label
 from events.models import Event, EventRole
 from events.permissions import AUTHORITIES
 from events.sanctions import SANCTION_RELATED, sanction_summary
+from penalties.appeal_dates import appeal_window, today
 from penalties.models import Appeal, Level, Penalty, Sanction
 from penalties.sanction_rules import BLOCKING, Reach
 
@@ -362,8 +363,6 @@ def appeal_state(s: Sanction) -> str:
         )
     if written is None and AUTHORITIES[s.penalty.ruleset].written_appeals:
         # MyL conduct rules §5.10: the written appeal is open for 5 business days.
-        from penalties.myl_services import appeal_window, today  # noqa: PLC0415 deferred: myl_services imports this module (the hold of a confirmed sanction)
-
         deadline = appeal_window(s.penalty).deadline
         if today(s.penalty.event) <= deadline:
             parts.append(

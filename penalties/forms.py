@@ -318,7 +318,8 @@ class MylIncidentForm(IncidentForm):
 
 # --------------------------------------------------------------------------- VEKN pages
 class NonCompetingForm(PersonFields):
-    """A spectator or staff member to penalise (SPEC-penalties §1.6)."""
+    """A spectator or staff member to penalise (JG §1, §1.2.2, §1.2.3, §1.2.5;
+    docs/rules-vekn-penalties.md "Who decides")."""
 
 
 class PenaltyActionForm(ActionForm):

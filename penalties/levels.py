@@ -1,6 +1,6 @@
 """The penalty vocabulary: every stored penalty level code and timing code, defined once.
 
-The codes are an API (docs/contracts.md, CONTRACTS §1 ``timing``, §2 ``level``): they are
+The codes are an API (docs/contracts.md, docs/contracts.md §1 ``timing``, §2 ``level``): they are
 stored on penalties, written in event files and answered by the JSON API, so they are never
 renamed. ``tests/test_vocabulary.py`` pins them.
 
@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class LevelCode(StrEnum):
-    """Every stored penalty level (CONTRACTS §2 ``level``), in the order of the models'
+    """Every stored penalty level (docs/contracts.md §2 ``level``), in the order of the models'
     choices. VEKN (JG §1.1): caution, warning, standings adjustment, disqualification.
     Mitos y Leyendas (conduct rules §4.1): warning, game loss, disqualification,
     suspension, permanent ban. Never rename one."""
@@ -44,7 +44,7 @@ class LevelCode(StrEnum):
 
 
 class TimingCode(StrEnum):
-    """When a penalty was issued (CONTRACTS §1 ``timing``; JG §1.1.3). Never rename one."""
+    """When a penalty was issued (docs/contracts.md §1 ``timing``; JG §1.1.3). Never rename one."""
 
     DURING_GAME = "during_game"
     BETWEEN_ROUNDS = "between_rounds"

@@ -3,7 +3,7 @@ adapter (``penalties.services``) and the Mitos y Leyendas one (``penalties.myl_s
 call it, each handing in what differs (an :class:`Engine`, and a hook per step).
 
 What lives here (docs/architecture.md "The ruleset seam"; docs/rules-vekn-penalties.md and
-docs/rules-myl-penalties.md, "In the app"):
+docs/rules-myl-penalties.md "How a penalty is proposed"):
 
 - :class:`PenaltyAdapter`, the functions every penalties adapter named in
   ``events.rulesets`` offers (the pages, the offline tablet's sync and the VEKN adapter's
@@ -171,7 +171,7 @@ def require(perms: frozenset, permission) -> None:
     """Refuse with ``django.core.exceptions.PermissionDenied`` (HTTP 403) unless
     ``permission`` (an ``events.permissions.Permission``) is in ``perms``, the caller's
     permissions in the event (``events.access.user_permissions``). Each service checks its
-    own permission (docs/architecture.md "Services"); the pages check it too, to hide
+    own permission (docs/architecture.md "Rules of the house"); the pages check it too, to hide
     what a person may not do."""
     if permission not in perms:
         raise PermissionDenied
@@ -216,7 +216,7 @@ def snapshot(p: Penalty, *, also: bool = False) -> dict:
 def event_penalties(event: Event, person: Person, ruleset: str) -> QuerySet[Penalty]:
     """The person's penalties of ``ruleset`` in ``event``, oldest first (``created_at``,
     then id), voided ones left out: the history an escalation counts (JG §1.2.1; MyL
-    SPEC-penalties §2.2)."""
+    MyL conduct §2.1–§3.4.3; docs/rules-myl-penalties.md "How a penalty is proposed")."""
     return (
         Penalty.objects.filter(event=event, person=person, ruleset=ruleset)
         .exclude(status=Penalty.Status.VOIDED)

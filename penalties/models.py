@@ -21,7 +21,7 @@ from penalties.sanction_rules import BLOCKING, EventFacts, SanctionFacts, covers
 Level = models.TextChoices(
     "Level", [(code.name, (code.value, LEVEL_WORDS[code])) for code in LevelCode]
 )
-Level.__doc__ = """Penalty levels of both rulesets (CONTRACTS §2 ``level``), built from the
+Level.__doc__ = """Penalty levels of both rulesets (docs/contracts.md §2 ``level``), built from the
 vocabulary (:class:`penalties.levels.LevelCode`, :data:`~penalties.levels.LEVEL_WORDS`).
 VEKN (JG §1.1): caution, warning, standings adjustment, disqualification. Mitos y Leyendas
 (conduct rules §4.1): warning, game loss, disqualification, suspension, permanent ban.
@@ -30,7 +30,7 @@ Stored codes are an API: never rename."""
 Timing = models.TextChoices(
     "Timing", [(code.name, (code.value, TIMING_WORDS[code])) for code in TimingCode]
 )
-Timing.__doc__ = """When a penalty was issued (CONTRACTS §1 ``timing``; JG §1.1.3), built
+Timing.__doc__ = """When a penalty was issued (docs/contracts.md §1 ``timing``; JG §1.1.3), built
 from the vocabulary (:class:`penalties.levels.TimingCode`)."""
 
 

@@ -37,7 +37,6 @@ import datetime as dt
 import sys
 import uuid
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -61,9 +60,9 @@ from events.models import (
     Table,
 )
 from events.permissions import Permission as P
-from penalties import appeals as appeal_rules
 from penalties import lifecycle
 from penalties import myl_rules as rules
+from penalties.appeal_dates import appeal_window, penalty_day, today
 from penalties.authority import confirmed_hold, refuse_if_confirmed
 from penalties.models import Appeal, Level, Penalty, Sanction, Timing
 from penalties.services import shown_publicly
@@ -136,7 +135,8 @@ def event_penalties(event: Event, person: Person):
 
 def earlier_events(event: Event, person: Person) -> list[Penalty]:
     """The person's MyL penalties of other events held up to this one's date (they count
-    towards a repeat, SPEC-penalties §2.2), newest first, voided and linked ones left out
+    towards a repeat, MyL conduct §2.1–§3.4.3; docs/rules-myl-penalties.md
+    "How a penalty is proposed"), newest first, voided and linked ones left out
     (``penalties.lifecycle.earlier_events``)."""
     return lifecycle.earlier_events(event, person, RULESET.code)
 
@@ -204,16 +204,6 @@ def dq_effect(p: Penalty) -> bool:
     """Whether ``p`` removes the player from the event (a confirmed DQ, or a suspension
     or ban given with a disqualification)."""
     return _has_dq_effect(p.level, p.also, p.status, p.is_linked)
-
-
-def penalty_day(p: Penalty) -> dt.date:
-    """The penalty's date in the event's time zone."""
-    return timezone.localtime(p.created_at, _tz(p.event)).date()
-
-
-def _tz(event: Event):
-    """The event's time zone (the site's for an unknown name)."""
-    return event.zone
 
 
 def _sanction_reason(p: Penalty) -> str:
@@ -614,27 +604,6 @@ ENGINE = lifecycle.Engine(
 
 
 # --------------------------------------------------------------------------- appeals
-def holiday_country() -> str | None:
-    """The country whose public holidays the appeal deadline skips (setting
-    ``APPEALS_HOLIDAY_COUNTRY``, Chile by default; empty or ``"none"``: weekends only)."""
-    value = getattr(settings, "APPEALS_HOLIDAY_COUNTRY", appeal_rules.DEFAULT_COUNTRY)
-    if not value or str(value).strip().lower() == "none":
-        return None
-    return str(value).strip().upper()
-
-
-def appeal_window(penalty: Penalty) -> appeal_rules.AppealWindow:
-    """The written appeal's window (§5.10): 5 business days from the penalty's day."""
-    return appeal_rules.appeal_window(penalty_day(penalty), country=holiday_country())
-
-
-def today(event: Event | None = None) -> dt.date:
-    """Today in the event's time zone (the site's without an event)."""
-    if event is not None:
-        return timezone.localtime(timezone.now(), _tz(event)).date()
-    return timezone.localdate()
-
-
 def record_in_event_appeal(
     penalty: Penalty, statement: str, decision: str, reason: str, actor=None
 ) -> Appeal:

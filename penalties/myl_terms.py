@@ -40,7 +40,7 @@ sets it (**[choice]** 11)."""
 class Level(RulesetLevel):
     """The penalties of §4.1, lightest first: ``severity`` 0 for a warning … 4 for a
     permanent ban; ``label`` / ``label_es`` the English / Spanish names (:func:`level_text`
-    gives it in the active language). Stored codes (CONTRACTS §2,
+    gives it in the active language). Stored codes (docs/contracts.md §2,
     :class:`penalties.levels.LevelCode`): never rename."""
 
     WARNING = LevelCode.WARNING

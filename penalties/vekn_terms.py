@@ -117,7 +117,7 @@ class Level(RulesetLevel):
     """Penalty levels of JG §1.1, lightest first: ``severity`` 0 for a caution … 3 for a
     disqualification; ``label`` the English name (:func:`level_text` gives it in the
     active language). The values are stored codes (:class:`penalties.levels.LevelCode`):
-    never rename them (STYLE "Rule codes are an API")."""
+    never rename them (docs/architecture.md "Rules of the house")."""
 
     CAUTION = LevelCode.CAUTION
     WARNING = LevelCode.WARNING

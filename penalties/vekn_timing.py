@@ -24,7 +24,7 @@ from penalties.vekn_terms import GUIDE
 
 
 Timing = TimingCode
-"""When a penalty was issued (CONTRACTS §1 ``timing``): the vocabulary's codes
+"""When a penalty was issued (docs/contracts.md §1 ``timing``): the vocabulary's codes
 (:class:`penalties.levels.TimingCode`), all four of which JG §1.1.3 uses."""
 
 

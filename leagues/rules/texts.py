@@ -5,8 +5,8 @@ divisions, what next season still waits for).
 A :class:`Reason` is a code and its params. It *is* its English text (a ``str``: the API,
 the import reports and the tests read it unchanged), made from :data:`TEXTS`; the pages
 show the translated label of the same code and params (:func:`leagues.labels.label`),
-never a sentence parsed back. Standard library only (STYLE "Pure rules in the middle").
-Sources: ANFPES T24 §1.1–§1.3, §2.1–§2.2, §III.4.
+never a sentence parsed back. Standard library only (docs/architecture.md
+"Layers and the direction of imports"). Sources: ANFPES T24 §1.1–§1.3, §2.1–§2.2, §III.4.
 """
 
 from __future__ import annotations
