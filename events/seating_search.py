@@ -733,10 +733,10 @@ def seat_round(
     pair rule broken) — usual for large events — and at once when no player has a
     history (round 1: every seating scores the same, a random one is returned).
     Events of up to 40 players that reach no provable optimum get a second,
-    independent search and keep the better result. Typical times (bench/
-    seating_bench.py, "Rounds 2 and 3"): about 0.2–0.5 s for 17 players, a few ms
-    for 50 or 300 with full attendance, well under 1 s for 50 or 300 with drops and
-    late arrivals.
+    independent search and keep the better result. Typical times, rounds 2 and 3
+    (``bench/seating_bench.py rounds``, medians on a 2-core machine): 0.35–0.5 s for
+    17 players, under 50 ms for 50 or 300 with full attendance, 0.55–0.7 s for 50 or
+    300 with drops and late arrivals.
 
     The result is deterministic for a given ``seed`` (the search runs a fixed budget
     of steps, never a duration); ``time_limit`` (seconds) is a safety cap: if 90 %
