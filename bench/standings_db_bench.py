@@ -40,7 +40,7 @@ def main() -> int:
     call_command("migrate", verbosity=0)
     from events.interchange import import_event
     from standings.services import event_standings
-    from tests.test_interchange import make_file
+    from tests.events.services.test_interchange import make_file
 
     event = import_event(make_file(players=1000, rounds=4, final=True, slug="bench"), publish=True)
     from django.conf import settings

@@ -26,7 +26,7 @@ The answer is the view's: the same HTML with the visitor's own CSRF token
 (``events.cache.personalise``; the CSRF cookie set as ``CsrfViewMiddleware`` would),
 ``Content-Language``, ``Vary: Accept-Language, Cookie``, ``X-Frame-Options``, and, from
 the middleware above it, the security headers and the content security policy (which has
-no nonce: the public pages have no inline script). ``tests/test_fast_cache.py`` compares
+no nonce: the public pages have no inline script). ``tests/events/views/test_fast_cache.py`` compares
 both paths header by header.
 """
 

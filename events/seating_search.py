@@ -153,7 +153,7 @@ class _Search:
     A swap is scored by its delta only: the two players' seat costs and their pairs
     with their table mates (``others``: each position's table mates and the relation
     of each, an index into a pair's 5 costs in ``_Model.pair_rows``), and the spread
-    sums; ``tests/rules/test_seating_search.py`` checks that each accepted delta equals
+    sums; ``tests/events/rules/test_seating_search.py`` checks that each accepted delta equals
     the difference of two full :func:`events.seating_rules.score_rounds` totals.
     """
 

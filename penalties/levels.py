@@ -2,7 +2,7 @@
 
 The codes are an API (docs/contracts.md, docs/contracts.md §1 ``timing``, §2 ``level``): they are
 stored on penalties, written in event files and answered by the JSON API, so they are never
-renamed. ``tests/test_vocabulary.py`` pins them.
+renamed. ``tests/penalties/rules/test_levels.py`` pins them.
 
 - :class:`LevelCode`: every level of both rulesets. Each ruleset's ``Level`` is a
   :class:`RulesetLevel` whose members are picked from it, lightest first:

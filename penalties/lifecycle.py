@@ -63,7 +63,7 @@ class PenaltyAdapter(Protocol):
     ``"penalties"``: ``penalties.services`` for VEKN, ``penalties.myl_services`` for Mitos
     y Leyendas). An adapter may add keyword parameters with defaults; it may not drop one
     of these, nor give ``perms`` a default (every service checks the caller's permissions
-    itself, docs/architecture.md "Rules of the house"). ``tests/test_penalty_stack.py``
+    itself, docs/architecture.md "Rules of the house"). ``tests/penalties/services/test_lifecycle.py``
     checks each registered adapter against it."""
 
     def infraction(self, code: str) -> Any:

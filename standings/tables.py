@@ -6,7 +6,7 @@ The public page used to render the same ``StandingsTable`` through django-tables
 inspects a function signature and merges attributes for each of its ~2,100 cells of a
 300-player event (≈ 90 % of the page's render time). ``public_rows`` computes every cell
 once in Python and ``templates/events/_standings_table.html`` prints them in a plain loop:
-the same columns, headers, CSS classes and markup (``tests/test_public_cache.py``
+the same columns, headers, CSS classes and markup (``tests/events/views/test_public_cache.py``
 compares the two).
 """
 

@@ -114,3 +114,22 @@ def test_no_private_name_crosses_an_app():
             if match and match.group(1) != app:
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert found == [], "\n".join(found)
+
+
+def test_tests_follow_the_code_layout():
+    """Tests live in ``tests/<app>/{rules,services,views}/`` (docs/architecture.md "Tests"),
+    apart from the settings' tests (``tests/config/``), the browser journeys
+    (``tests/browser/``) and these project-wide checks at the top."""
+    top = {"test_architecture.py", "test_catalogue.py", "test_docs.py"}
+    apps = {"events", "penalties", "standings", "leagues"}
+    misplaced = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        parts = path.relative_to(ROOT / "tests").parts
+        if len(parts) == 1 and parts[0] in top:
+            continue
+        if parts[0] in {"config", "browser"} and len(parts) == 2:
+            continue
+        if len(parts) == 3 and parts[0] in apps and parts[1] in {"rules", "services", "views"}:
+            continue
+        misplaced.append("/".join(parts))
+    assert not misplaced, misplaced

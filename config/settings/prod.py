@@ -8,7 +8,7 @@ throttling ones (AXES_FAILURE_LIMIT, AXES_COOLOFF_MINUTES, TRUSTED_PROXY_COUNT).
 (a redis:// URL for a cache shared by every worker; default per process).
 DATABASE_REPLICA_URL (optional, a postgres:// streaming replica: anonymous public pages read
 from it, everything else from the primary; config/db_router.py). ``manage.py check --deploy`` is clean with these
-settings (tests/test_security.py).
+settings (tests/config/test_security.py).
 """
 
 from django.core.exceptions import ImproperlyConfigured

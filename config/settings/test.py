@@ -30,7 +30,7 @@ CACHES = {
 LANGUAGE_CODE = "en"
 STATIC_ROOT = None  # whitenoise serves from the finders; collectstatic is for production
 WHITENOISE_USE_FINDERS = True
-# Login throttling off (the test client's login() has no request); tests/test_security.py
+# Login throttling off (the test client's login() has no request); tests/config/test_security.py
 # turns it on for its own tests.
 AXES_ENABLED = False
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
@@ -43,7 +43,7 @@ MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend
 # requests at once (an htmx preview racing a submit, a double tap, a sign-in while another
 # tablet saves) answered 500 at random: the browser tests' flakes. In a file, as with
 # `make run`, a reader reads beside the writer and a writer waits its turn
-# (tests/test_live_server.py). synchronous=OFF: a test database need not survive a crash.
+# (tests/events/views/test_live_server.py). synchronous=OFF: a test database need not survive a crash.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"arbitro-test-{os.getpid()}.sqlite3")

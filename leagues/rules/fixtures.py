@@ -19,7 +19,7 @@ row"): a Berger half alone gives every team at most two in a row, but mirroring 
 round 1 reversed right after round ``n−1`` and some teams get three. Swapping the last two
 rounds of the first half (and mirroring the swapped half) fixes it: with ``legs=2`` the
 longest run of home or of away matches is 2 for every team count from 5 to 40 (checked in
-``tests/rules/test_league_fixtures.py``; byes skipped, i.e. a bye neither breaks nor
+``tests/leagues/rules/test_fixtures.py``; byes skipped, i.e. a bye neither breaks nor
 extends a run), 1 for 2 teams and 2 for 3 teams. With 4 teams no mirrored double round
 robin can do it: the tests try all of them and the best has a run of 3. Runs only count
 played matches: ``H bye H`` is a run of 2. The price is alternation: for 16 teams, 54

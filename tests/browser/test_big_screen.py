@@ -117,7 +117,7 @@ def test_every_player_is_on_some_page_and_nothing_is_cut_off(
 ):
     from events.interchange import import_event
     from events.models import Person
-    from tests.test_interchange import make_file
+    from tests.events.services.test_interchange import make_file
 
     settings.SCREEN_PAGE_SECONDS = 1.5
     event = import_event(

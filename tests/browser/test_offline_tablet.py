@@ -334,7 +334,7 @@ def test_a_mitos_y_leyendas_match_entered_offline(live_server, make_user, new_co
     from events import swiss_services as ss
     from events.models import ResultSubmission, Seat, Table
     from events.permissions import Role
-    from tests.test_swiss_services import make_event
+    from tests.events.services.test_swiss_services import make_event
 
     event, _ = make_event(5, slug="myl-offline")
     rnd = ss.pair_next_round(event, seed=1)
@@ -629,7 +629,7 @@ def test_mitos_y_leyendas_result_screen_checks_and_labels(
     infractions" heading. Screenshot: 32-myl-result."""
     from events import swiss_services as ss
     from events.permissions import Role
-    from tests.test_swiss_services import make_event
+    from tests.events.services.test_swiss_services import make_event
 
     event, _ = make_event(5, slug="myl-checks")
     rnd = ss.pair_next_round(event, seed=1)

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-DATA = Path(__file__).parent.parent / "rules" / "data"
+DATA = Path(__file__).parent / "rules" / "data"
 EPL = DATA / "season-epl-2011-12.json"
-"""The real 2011-12 Premier League (see ``tests/rules/data/README-epl.md``)."""
+"""The real 2011-12 Premier League (see ``tests/leagues/rules/data/README-epl.md``)."""
 EPL_TABLE = DATA / "expected-epl-2011-12.table.json"
 
 
