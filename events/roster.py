@@ -69,7 +69,7 @@ def merge_candidates(reg: Registration) -> list[Person]:
 def _only_here(person: Person, organisation) -> bool:
     """Whether ``person``'s whole history (registrations, penalties, sanctions) is in
     ``organisation``'s events: only then may its organisers rewrite it [choice]
-    (``docs/organisers.md`` "Who may change a player's record")."""
+    (``docs/organisers.md`` "Who may change a record")."""
     if person.registrations.exclude(event__organisation=organisation).exists():
         return False
     if person.penalties.exclude(event__organisation=organisation).exists():
