@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
@@ -292,21 +292,30 @@ class Preview:
 def preview_list(event: Event, text: str) -> Preview:
     """What saving ``text`` (a pasted list, ``events.player_lists.parse``) would do in
     ``event``. ``UserError`` when the whole list is refused (too long, empty). Queries:
-    one for the numbers' holders, one for the organisation's people, one for this
-    event's registrations, and one per person found (a sanction check)."""
+    one for this event's registrations, one for the numbers' holders and the
+    organisation's people, and one or two per line found or new without a number (the
+    sanction checks)."""
     try:
         lines = player_lists.parse(text)
     except ListError as exc:
         raise UserError(str(exc.message), field="text") from None
     numbers = {line.vekn for line in lines if line.vekn and not line.error}
     registered = set(event.registrations.values_list("person_id", flat=True))
-    known = set(_known_people(event.organisation).values_list("pk", flat=True))
     people = {
         p.pk: p
-        for p in Person.objects.filter(Q(vekn_number__in=numbers) | Q(pk__in=known)).only(
-            "pk", "name", "vekn_number"
+        for p in Person.objects.filter(
+            Q(vekn_number__in=numbers) | Q(pk__in=_known_people(event.organisation).values("pk"))
         )
+        .annotate(
+            known=Exists(
+                Registration.objects.filter(
+                    person=OuterRef("pk"), event__organisation=event.organisation
+                )
+            )
+        )
+        .only("pk", "name", "vekn_number")
     }
+    known = {pk for pk, p in people.items() if p.known}
 
     def candidate(p: Person) -> Candidate:
         return Candidate(
