@@ -230,3 +230,19 @@ def test_myl_event_players_page(client, staff):
     client.post(url(event, "check-in-all"), {"confirm": "1"})
     reg.refresh_from_db()
     assert reg.status == "checked_in"
+
+
+def test_the_audit_page_reads_the_new_entries(organiser, event):
+    past = EventFactory(organisation=event.organisation)
+    keep = RegistrationFactory(event=event, person=PersonFactory(vekn_number=""))
+    old = RegistrationFactory(event=past)
+    RegistrationFactory(event=event, status="registered")
+    organiser.post(url(event, "registration-merge", reg_id=keep.pk), {"other": old.person_id})
+    organiser.post(url(event, "check-in-all"), {"confirm": "1"})
+    organiser.post(url(event, "check-in-all-undo"), {"confirm": "1"})
+    organiser.post(url(event, "registration", reg_id=keep.pk), {"name": "Fixed", "vekn_number": ""})
+    page = organiser.get(url(event, "audit"))
+    assert page.status_code == 200
+    text = page.content.decode()
+    for words in ("two records merged", "check in all", "Player: corrected"):
+        assert words in text, words
