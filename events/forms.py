@@ -9,7 +9,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
-from events import rulesets
+from events import player_lists, rulesets
 from events.limits import FREE_TEXT_MAX_LENGTH
 from events.models import Event, Registration
 from events.permissions import Role
@@ -222,15 +222,14 @@ class AddPlayerForm(forms.Form):
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
     check_in = forms.BooleanField(label=_("Checked in"), required=False, initial=True)
+    # The answer to "this name has played here: is it this person?" (docs/organisers.md
+    # "Adding a player"): the id of the person offered, or a new record anyway.
+    person = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    new_person = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, ruleset: str = rulesets.VEKN.code, **kwargs):
         super().__init__(*args, **kwargs)
-        if rulesets.get(ruleset).pairs_matches:
-            # The same field holds the community's player number (Mitos y Leyendas).
-            self.fields["vekn_number"].label = _("Player number")
-            self.fields["vekn_number"].error_messages["invalid"] = _(
-                "A player number has only digits."
-            )
+        _number_label(self, ruleset)
 
     def clean(self):
         data = super().clean()
@@ -239,6 +238,95 @@ class AddPlayerForm(forms.Form):
         # Whether a number alone is enough is the service's to say, in the same words
         # whether or not the number is known (events.people.find_or_create_person).
         return data
+
+
+def _number_label(form, ruleset: str) -> None:
+    """Mitos y Leyendas: the VEKN number field holds the community's player number."""
+    if rulesets.get(ruleset).pairs_matches:
+        form.fields["vekn_number"].label = _("Player number")
+        form.fields["vekn_number"].error_messages["invalid"] = _("A player number has only digits.")
+
+
+class EditRegistrationForm(forms.Form):
+    """A registration's person corrected: the name and the number (empty: none)."""
+
+    name = forms.CharField(label=_("Name"), max_length=player_lists.MAX_NAME_LENGTH)
+    vekn_number = forms.RegexField(
+        label=_("VEKN number"),
+        regex=r"^[0-9]{1,20}$",
+        strip=True,
+        required=False,
+        error_messages={"invalid": _("A VEKN number has only digits.")},
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+    def __init__(self, *args, ruleset: str = rulesets.VEKN.code, **kwargs):
+        super().__init__(*args, **kwargs)
+        _number_label(self, ruleset)
+
+
+class MergeForm(forms.Form):
+    """The other record of the same person, among ``candidates`` (people)."""
+
+    other = forms.TypedChoiceField(label=_("The other record"), coerce=int)
+
+    def __init__(self, *args, candidates=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["other"].choices = [("", "—")] + [
+            (p.pk, f"{p.name} · {p.vekn_number}" if p.vekn_number else p.name) for p in candidates
+        ]
+
+
+class PlayerListForm(forms.Form):
+    """A list of players pasted (``text``) or uploaded (``upload``, a CSV or text file in
+    UTF-8, else Windows-1252), read by ``events.player_lists.parse``; ``cleaned_data``
+    gives the text in ``text`` either way."""
+
+    MAX_UPLOAD_BYTES = player_lists.MAX_TEXT_LENGTH * 2
+
+    text = forms.CharField(
+        label=_("Paste the list"),
+        required=False,
+        strip=False,
+        max_length=player_lists.MAX_TEXT_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 10, "autocomplete": "off", "spellcheck": "false"}),
+    )
+    upload = forms.FileField(label=_("or upload a file (CSV or text)"), required=False)
+    check_in = forms.BooleanField(label=_("Check them in"), required=False, initial=True)
+
+    def clean(self):
+        data = super().clean()
+        upload = data.get("upload")
+        if upload:
+            if upload.size > self.MAX_UPLOAD_BYTES:
+                raise forms.ValidationError(
+                    _("The file is too big: at most %(n)s KB.")
+                    % {"n": self.MAX_UPLOAD_BYTES // 1024}
+                )
+            raw = upload.read(self.MAX_UPLOAD_BYTES + 1)
+            try:
+                data["text"] = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                data["text"] = raw.decode("cp1252", errors="replace")
+        if not (data.get("text") or "").strip():
+            raise forms.ValidationError(_("Paste a list, or choose a file."))
+        return data
+
+
+class PlayerListConfirmForm(forms.Form):
+    """The confirm step of a list: the same text and the preview's fingerprint."""
+
+    text = forms.CharField(
+        strip=False, max_length=player_lists.MAX_TEXT_LENGTH, widget=forms.HiddenInput
+    )
+    digest = forms.RegexField(regex=r"^[0-9a-f]{32}$", widget=forms.HiddenInput)
+    check_in = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+
+class ConfirmForm(forms.Form):
+    """A "yes, do it" step (check in all, undo it, remove a registration)."""
+
+    confirm = forms.BooleanField()
 
 
 class PersonSearchForm(forms.Form):

@@ -6,8 +6,6 @@ record — who may decide them and where the decision is audited (``docs/deploy.
 
 from __future__ import annotations
 
-import unicodedata
-
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
@@ -26,12 +24,7 @@ from events.models import (
     Seat,
 )
 from events.permissions import Role
-
-
-def name_key(name: str) -> str:
-    """Names compared without case, accents or extra spaces ("José  Pérez" = "jose perez")."""
-    decomposed = unicodedata.normalize("NFKD", name.casefold())
-    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+from events.player_lists import name_key as name_key  # re-exported: its old home
 
 
 def find_or_create_person(name: str, vekn_number: str = "", organisation=None) -> Person:

@@ -47,6 +47,9 @@ class RulesetSpec:
       than tables of 4–5 seated by the VEKN rules;
     - ``screen_tables_per_page``: tables (or matches) on one page of the venue's big
       screen;
+    - ``reports_player_numbers``: the event's results go to a body that files them by
+      player number (the VEKN report, ``archondata``), so the approve-results and export
+      pages warn about players without one (``docs/organisers.md`` "Before approving");
     - ``manage_pages``: the manager pages (view names of ``events.views_manage``) this
       ruleset replaces, each mapped to the dotted path of its own view (called as
       ``view(request, event, *args)`` after the manager view's permission check), or to
@@ -59,6 +62,7 @@ class RulesetSpec:
     template_folder: str
     pairs_matches: bool
     screen_tables_per_page: int
+    reports_player_numbers: bool = False
     adapters: Mapping[str, str] = field(default_factory=dict)
     manage_pages: Mapping[str, str] = field(default_factory=dict)
 
@@ -94,6 +98,7 @@ VEKN = RulesetSpec(
     template_folder="manage",
     pairs_matches=False,
     screen_tables_per_page=8,
+    reports_player_numbers=True,
     adapters=MappingProxyType({"penalties": "penalties.services"}),
 )
 

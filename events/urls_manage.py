@@ -4,6 +4,7 @@ from django.urls import path
 
 from events import views_manage as v
 from events import views_offline as off
+from events import views_players as pl
 from events import views_swiss as sv
 from penalties import views as pv
 from penalties import views_myl as pmyl
@@ -16,6 +17,14 @@ urlpatterns = [
     path("players/add/", v.player_add, name="player-add"),
     path("players/<int:reg_id>/status/", v.player_status, name="player-status"),
     path("players/claims/<int:claim_id>/", v.claim_decide, name="claim-decide"),
+    # Keeping the players (events/views_players.py, docs/organisers.md)
+    path("players/<int:reg_id>/", pl.registration, name="registration"),
+    path("players/<int:reg_id>/remove/", pl.registration_remove, name="registration-remove"),
+    path("players/<int:reg_id>/merge/", pl.registration_merge, name="registration-merge"),
+    path("players/list/", pl.player_list, name="player-list"),
+    path("players/list/save/", pl.player_list_save, name="player-list-save"),
+    path("players/check-in-all/", pl.check_in_all, name="check-in-all"),
+    path("players/check-in-all/undo/", pl.check_in_all_undo, name="check-in-all-undo"),
     path("rounds/seat/", v.round_seat, name="round-seat"),
     path("rounds/<int:number>/", v.round_detail, name="round"),
     path("rounds/<int:number>/reseat/", v.round_reseat, name="round-reseat"),

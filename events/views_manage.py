@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from events import exports, people, rulesets, sanctions, services, views_swiss
+from events import exports, people, roster, rulesets, sanctions, services, views_swiss
 from events.access import organisation_organiser_required, round_or_404, staff_required
 from events.audit import audit
 from events.errors import ConflictError, UserError
@@ -120,7 +120,12 @@ def event_settings(request, event):
 # ---------------------------------------------------------------- players
 @staff_required(P.VIEW_STAFF_PAGES)
 def players(request, event):
+    return render(request, "manage/players.html", _players_context(request, event))
 
+
+def _players_context(request, event, form=None, offer=()):
+    """The players page: ``form`` (the add form, as typed) and ``offer`` (people of the
+    organisation with that name, offered before creating a second record)."""
     regs = list(event.registrations.select_related("person").order_by("person__name"))
     # Each player's live suspensions and bans (any ruleset, any organisation): who gave
     # them, the authority's confirmation, the appeal, whether they block this event.
@@ -128,19 +133,25 @@ def players(request, event):
     for r in regs:
         r.sanctions = by_person.get(r.person_id, [])
         r.blocked = any(x.blocks_here for x in r.sanctions)
-    return render(
-        request,
-        "manage/players.html",
-        {
-            "event": event,
-            "registrations": regs,
-            "form": AddPlayerForm(ruleset=event.ruleset),
-            "claims": _event_claims(event, request.user),
-            "account_links": _account_links(event, request),
-            "perms": request.event_permissions,
-            "P": P,
-        },
-    )
+    return {
+        "event": event,
+        "registrations": regs,
+        "form": form or AddPlayerForm(ruleset=event.ruleset),
+        "offer": offer,
+        "claims": _event_claims(event, request.user),
+        "account_links": _account_links(event, request),
+        "to_check_in": sum(
+            1 for r in regs if r.competing and r.status == Registration.Status.REGISTERED
+        ),
+        "undo_check_in": roster.last_check_in_all(event)
+        if P.MANAGE_PLAYERS in request.event_permissions
+        else None,
+        "missing_numbers": [r.person.name for r in regs if r.competing and not r.person.vekn_number]
+        if rulesets.of(event).reports_player_numbers
+        else [],
+        "perms": request.event_permissions,
+        "P": P,
+    }
 
 
 def _event_claims(event, user):
@@ -187,6 +198,28 @@ def claim_decide(request, event, claim_id):
 def player_add(request, event):
     form = AddPlayerForm(request.POST, ruleset=event.ruleset)
     if form.is_valid():
+        data = form.cleaned_data
+        offer = (
+            roster.namesakes(data["name"], event)
+            if data["name"] and not data["vekn_number"] and not data["new_person"]
+            else []
+        )
+        if data["person"]:
+            # The organiser picked a person offered for this name: only one offered.
+            person = next((p for p in offer if p.pk == data["person"]), None)
+            if person is None:
+                messages.error(request, _("That player can no longer be chosen: try again."))
+                return _back(event, "players")
+            try:
+                services.register(event, person, request.user, check_in=data["check_in"])
+            except UserError as exc:
+                _fail(request, exc)
+            else:
+                messages.success(request, _("%(name)s registered.") % {"name": person.name})
+            return _back(event, "players")
+        if offer:
+            ctx = _players_context(request, event, form=form, offer=offer)
+            return render(request, "manage/players.html", ctx)
         try:
             if not form.cleaned_data["vekn_number"]:
                 namesake = sanctions.namesake_sanction(form.cleaned_data["name"], event)
@@ -473,6 +506,7 @@ def standings(request, event):
             ]
             if result.prelims_done
             else [],
+            "missing_numbers": roster.missing_numbers(event),
             "perms": request.event_permissions,
             "P": P,
         },

@@ -74,6 +74,12 @@ ACTION_LABELS = {
     "penalty.reassess": _("Penalty: reassess"),
     "penalty.void": _("Penalty: void"),
     "player.approved": _("Player: approved"),
+    "player.check_in_all": _("Players: check in all"),
+    "player.check_in_all_undone": _("Players: check in all undone"),
+    "player.edit": _("Player: corrected"),
+    "player.import": _("Players: list added"),
+    "player.merge": _("Player: two records merged"),
+    "player.remove": _("Player: removed"),
     "player.checked_in": _("Player: checked in"),
     "player.claim_approved": _("Player: claim approved"),
     "player.claim_rejected": _("Player: claim rejected"),
@@ -106,6 +112,15 @@ ACTION_LABELS = {
 """Words for the audit action codes (stable codes, see the services' ``audit`` calls)."""
 
 KEY_LABELS = {
+    "registrations": _("registrations"),
+    "left_out": _("left out"),
+    "back": _("back to registered"),
+    "check_in_all": _("check in all"),
+    "kept": _("kept"),
+    "merged": _("merged"),
+    "moved": _("moved"),
+    "registered": _("registered"),
+    "new_people": _("new people"),
     "report": _("report"),
     "step": _("step"),
     "staff": _("staff"),

@@ -311,6 +311,15 @@ MATRIX = [
     R("manage:player-status", "post", "vekn_reg", **a_staff(302, judge=403), coordinator=403),
     # a pending claim on a record that played in A's VEKN event: A's organiser decides
     R("manage:claim-decide", "post", "vekn_claim", data=APPROVE, **a_staff(403, organiser=302), coordinator=403),
+    # keeping the players (issue 14): correcting, removing, lists, check in all; merging
+    # two records rewrites history, so it is the organiser's alone
+    R("manage:registration", "get", "vekn_reg", **a_staff(200, judge=403), coordinator=403),
+    R("manage:registration-remove", "post", "vekn_reg", **a_staff(302, judge=403), coordinator=403),
+    R("manage:registration-merge", "post", "vekn_reg", **a_staff(403, organiser=302), coordinator=403),
+    R("manage:player-list", "get", "vekn", **a_staff(200, judge=403), coordinator=403),
+    R("manage:player-list-save", "post", "vekn", **a_staff(302, judge=403), coordinator=403),
+    R("manage:check-in-all", "get", "vekn", **a_staff(200, judge=403), coordinator=403),
+    R("manage:check-in-all-undo", "post", "vekn", **a_staff(302, judge=403), coordinator=403),
     R("manage:round-seat", "post", "vekn", **a_staff(302, scorekeeper=403), coordinator=403),
     R("manage:round", "get", "vekn_round", **a_staff(200), coordinator=200),
     R("manage:round-reseat", "post", "vekn_round", **a_staff(302, scorekeeper=403), coordinator=403),
@@ -379,6 +388,10 @@ MATRIX = [
     R("manage:dq-report", "get", "vekn_penalty_via_b", **b_staff(404), authority=403),
     R("manage:myl-aggression-report", "get", "myl_penalty_via_b", **b_staff(404), authority=403),
     R("manage:player-status", "post", "vekn_reg_via_b", **b_staff(404), authority=403),
+    R("manage:registration", "get", "vekn_reg_via_b", **b_staff(404), authority=403),
+    R("manage:registration-remove", "post", "vekn_reg_via_b", **b_staff(404), authority=403),
+    R("manage:registration-merge", "post", "vekn_reg_via_b", **b_staff(404, other_judge=403),
+      authority=403),
     R("manage:incident-new", "get", "incident_via_b", **b_staff(404), authority=403),
     R("events:my-match", "get", "event_b", **signed_in(200)),
     # the record A's claim is about was registered in B after the claim (issue 12, 4)
