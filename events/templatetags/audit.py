@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext_lazy as _
 
-from events.models import Event, Registration
+from events.models import Event, EventRole, Registration
 from penalties.levels import LEVEL_WORDS, TIMING_WORDS
 
 register = template.Library()
@@ -218,12 +218,12 @@ VALUE_LABELS = {
 @functools.cache
 def _model_words() -> tuple[dict, dict]:
     """Field names → verbose names, and field names → {stored choice code → label}, of the
-    event and registration models, for the keys and values of settings and status changes that
+    event, registration and event role models, for the keys and values of settings and status changes that
     ``KEY_LABELS``/``VALUE_LABELS`` do not list (lazy texts: read in the reader's
     language)."""
 
     keys, values = {}, {}
-    for model in (Event, Registration):
+    for model in (Event, Registration, EventRole):
         for field in model._meta.concrete_fields:
             keys[field.name] = field.verbose_name
             for code, label in field.choices or ():
