@@ -29,7 +29,7 @@ def test_player_values_in_names():
     # Without names (the league's audit page) the values stay as stored; ids the
     # application keeps for itself are never shown.
     assert audit_pairs({"row": [8, 7]}, "") == [("row", "8, 7")]
-    assert audit_pairs({"role_id": 4, "role": "judge"}, names) == [("role", "judge")]
+    assert audit_pairs({"role_id": 4, "role": "judge"}, names) == [("role", "Judge")]
 
 
 def _audit_page(client, event):
