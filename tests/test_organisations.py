@@ -337,3 +337,20 @@ def test_authority_roles_are_not_offered_on_the_staff_page(client, event_staff):
     offered = {v for v in Role.values if f'value="{v}"' in page}
     assert offered == set(Role.values)
     assert 'value="op_manager"' not in page and "coordinator" not in page.split("<details")[0]
+
+
+def test_the_organisation_and_staff_pages_have_bounded_queries(
+    client, event_staff, django_assert_max_num_queries
+):
+    w = event_staff
+    for n in range(12):
+        user = UserFactory(username=f"helper{n}")
+        staffing.add_organiser(w["org"], user, w["boss"])
+        staffing.appoint_staff(w["event"], user, Role.JUDGE, w["boss"])
+    client.force_login(w["boss"])
+    with django_assert_max_num_queries(12):
+        page = client.get(org_url("organisation", w["org"]))
+    assert page.content.decode().count("Organisation: organiser added") == 12
+    with django_assert_max_num_queries(12):
+        page = client.get(w["url"])
+    assert page.content.decode().count("helper") >= 24
