@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from config.views import healthz
 from events import api as events_api
-from events import views, views_manage
+from events import views, views_manage, views_orgs
 from leagues import api as leagues_api
 from penalties import api as penalties_api
 from penalties import views as penalties_views
@@ -55,6 +55,20 @@ urlpatterns = [
     path("players/me/sanctions/", penalties_views.my_sanctions, name="my-sanctions"),
     # The national authority's sanctions (Organised Play manager, national coordinator).
     path("authority/sanctions/", views_authority.sanctions, name="authority-sanctions"),
+    # Organisations and their organisers (events/views_orgs.py, docs/organisations.md)
+    path("organisations/", views_orgs.organisations, name="organisations"),
+    path("organisations/new/", views_orgs.organisation_create, name="organisation-create"),
+    path("organisations/<slug:org_slug>/", views_orgs.organisation, name="organisation"),
+    path(
+        "organisations/<slug:org_slug>/organisers/add/",
+        views_orgs.organiser_add,
+        name="organisation-organiser-add",
+    ),
+    path(
+        "organisations/<slug:org_slug>/roles/<int:role_id>/remove/",
+        views_orgs.organisation_role_remove,
+        name="organisation-role-remove",
+    ),
     path(
         "organisations/<slug:org_slug>/events/new/",
         views_manage.event_create,

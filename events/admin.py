@@ -50,8 +50,12 @@ class OrganisationRoleInline(admin.TabularInline):
 
 @admin.register(Organisation)
 class OrganisationAdmin(SuperuserOnly):
-    list_display = ["name", "slug", "kind"]
-    search_fields = ["name", "slug"]
+    # Who created it from the site, to find spam (docs/organisations.md).
+    list_display = ["name", "slug", "kind", "created_by", "created_at"]
+    list_filter = ["kind"]
+    search_fields = ["name", "slug", "created_by__username"]
+    readonly_fields = ["created_by", "created_at"]
+    list_select_related = ["created_by"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [OrganisationRoleInline]
 

@@ -8,10 +8,12 @@ An entry says what it is about twice: ``target``, a short display string for peo
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from django.db.models import Model, QuerySet
 
 from events.limits import check_free_text, field_label
-from events.models import AuditLog
+from events.models import AuditLog, Registration
 
 
 def audit(
@@ -43,3 +45,25 @@ def audit(
 def entries_about(obj: Model) -> QuerySet[AuditLog]:
     """Every audit entry about ``obj`` (written with ``about=obj``), newest first."""
     return AuditLog.objects.filter(target_type=obj._meta.label_lower, target_id=obj.pk)
+
+
+@dataclass(frozen=True)
+class PlayerNames:
+    """The names the audit page shows instead of the ids an entry stores: registration id
+    → person name (``by_id``) and player code → person name (``by_code``)."""
+
+    by_id: dict[int, str] = field(default_factory=dict)
+    by_code: dict[str, str] = field(default_factory=dict)
+
+
+def player_names(event) -> PlayerNames:
+    """The :class:`PlayerNames` of ``event``'s registrations (one query), for the
+    template filters of ``events/templatetags/audit.py``; empty without an event."""
+    if event is None:
+        return PlayerNames()
+    rows = Registration.objects.filter(event=event).values_list("id", "code", "person__name")
+    by_id, by_code = {}, {}
+    for pk, code, name in rows:
+        by_id[pk] = name
+        by_code[code] = name
+    return PlayerNames(by_id, by_code)

@@ -9,9 +9,10 @@ from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
-from events import player_lists, rulesets
+from events import player_lists, rulesets, staffing
+from events.errors import UserError
 from events.limits import FREE_TEXT_MAX_LENGTH
-from events.models import Event, Registration
+from events.models import Event, Organisation, Registration
 from events.permissions import Role
 from events.presets import PRESETS
 
@@ -339,16 +340,55 @@ class PersonSearchForm(forms.Form):
     q = forms.CharField(label=_("Search"), max_length=MAX_LENGTH, required=False, strip=True)
 
 
-class StaffForm(forms.Form):
-    username = forms.CharField(label=_("Username"), max_length=150)
-    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+class AccountForm(forms.Form):
+    """An account named by its username or its e-mail address
+    (``events.staffing.find_account``, which limits how many one ``actor`` looks up):
+    ``cleaned_data["username"]`` is the user."""
+
+    username = forms.CharField(
+        label=_("Username or e-mail"),
+        max_length=254,  # an e-mail address (a username has at most 150 characters)
+        help_text=_("The account must exist: ask them to sign up first."),
+    )
+
+    def __init__(self, *args, actor=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.actor = actor
 
     def clean_username(self):
-        username = self.cleaned_data["username"]
         try:
-            return get_user_model().objects.get(username=username)
-        except get_user_model().DoesNotExist:
-            raise forms.ValidationError(_("No account has this username.")) from None
+            return staffing.find_account(self.cleaned_data["username"], self.actor)
+        except UserError as exc:
+            raise forms.ValidationError(exc.message) from None
+
+
+class StaffForm(AccountForm):
+    """The event's staff page: an account and one of the event roles
+    (``events.permissions.Role``; the national authorities are granted in the admin)."""
+
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+
+
+class OrganisationForm(forms.ModelForm):
+    """A new organisation: its name, address and kind; the kinds offered are those the
+    user may create (``events.staffing.creatable_kinds``)."""
+
+    class Meta:
+        model = Organisation
+        fields = ["name", "slug", "kind"]
+        labels = {"slug": _("Address")}
+        help_texts = {
+            "slug": _("Part of its pages' address: lower-case letters, digits and hyphens."),
+        }
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = staffing.creatable_kinds(user)
+        self.fields["kind"].initial = Organisation.Kind.STORE
+
+    def validate_unique(self):
+        """The service says whether the address is taken (a second submission of the
+        same form is not an error there)."""
 
 
 class SignupForm(UserCreationForm):

@@ -30,6 +30,20 @@ class Organisation(models.Model):
     slug = models.SlugField(_("slug"), unique=True)
     name = models.CharField(_("name"), max_length=200)
     kind = models.CharField(_("kind"), max_length=20, choices=Kind, default=Kind.OTHER)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+        help_text=_(
+            "The account that created it from the site (empty: created by a platform "
+            "administrator in the admin). One account creates at most a few "
+            "(docs/organisations.md)."
+        ),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, null=True)
 
     class Meta:
         verbose_name = _("organisation")

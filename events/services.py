@@ -13,20 +13,19 @@ from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
-from django.db.models import Count, F, Max, Q, Sum
+from django.db.models import F, Max, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
+from events import headcount
 from events import seating as seating_rules
 from events.audit import audit
 from events.errors import ConflictError, UserError
 from events.limits import check_free_text, field_label
 from events.models import (
     AuditLog,
-    AuthorityRole,
     Event,
-    EventRole,
     Organisation,
     Person,
     Registration,
@@ -171,30 +170,6 @@ def register(event: Event, person: Person, actor=None, *, check_in: bool = False
         )
         page_cache.invalidate(event)
     return reg
-
-
-def appoint_staff(event: Event, user, role: str, actor=None) -> bool:
-    """Give ``user`` the staff ``role`` on ``event`` (audited); ``False`` when they
-    already hold it. ``UserError`` for an unknown role, or when ``user`` is the national
-    authority of the event's ruleset (``AuthorityRole``): an event's organiser never makes
-    the authority that reviews the event part of its staff — which would keep it from
-    confirming the event's sanctions and deciding its appeals (docs/rules-myl-penalties.md
-    "Sanctions beyond the event"); a platform administrator may, in the admin."""
-    if role not in Role.values:
-        raise UserError(_("Unknown role."), field="role")
-    if AuthorityRole.objects.filter(user=user, ruleset=event.ruleset).exists():
-        raise UserError(
-            _(
-                "This account is the national authority of this event's rules: only a "
-                "platform administrator can make it part of an event's staff."
-            ),
-            field="username",
-        )
-    with transaction.atomic():
-        _role, created = EventRole.objects.get_or_create(event=event, user=user, role=role)
-        if created:
-            audit(event, actor, "staff.add", user.username, after={"role": role})
-    return created
 
 
 def set_status(reg: Registration, status: str, actor=None) -> Registration:
@@ -920,4 +895,6 @@ def organisations_run_by(user):
 
 
 def events_with_counts():
-    return Event.objects.annotate(players=Count("registrations", distinct=True))
+    """Every event, annotated with ``players``: its registered players
+    (``events.headcount.with_registered_players``, the count its own pages show)."""
+    return headcount.with_registered_players(Event.objects.all())

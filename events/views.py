@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
-from events import rulesets, security, services
+from events import headcount, rulesets, security, services
 from events.access import authority_rulesets, user_permissions
 from events.forms import SignupForm
 from events.models import Event, Person, PlayerClaim, Registration
@@ -78,6 +78,7 @@ def event_page(request, slug):
     def build():
         rounds = list(event.rounds.order_by("number"))
         winner = None
+        counts = headcount.player_counts(event)
         if event.standings_published and any(r.is_final for r in rounds):
             result = event_standings(event)
             winner = next(
@@ -92,10 +93,8 @@ def event_page(request, slug):
                 "event": event,
                 "winner": winner,
                 "rounds": rounds,
-                "players": event.registrations.filter(
-                    competing=True,
-                    status__in=[Registration.Status.REGISTERED, Registration.Status.CHECKED_IN],
-                ).count(),
+                "counts": counts,
+                "players": counts.registered,
                 "current": rounds[-1] if rounds else None,
                 "is_staff": _is_staff(request, event),
             },

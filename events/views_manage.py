@@ -11,9 +11,19 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from events import exports, people, roster, rulesets, sanctions, services, views_swiss
+from events import (
+    exports,
+    headcount,
+    people,
+    roster,
+    rulesets,
+    sanctions,
+    services,
+    staffing,
+    views_swiss,
+)
 from events.access import organisation_organiser_required, round_or_404, staff_required
-from events.audit import audit
+from events.audit import player_names
 from events.errors import ConflictError, UserError
 from events.forms import (
     AddPlayerForm,
@@ -30,7 +40,7 @@ from events.forms import (
     TossForm,
     preset_initial,
 )
-from events.models import AuditLog, EventRole, PlayerClaim, Registration, Seat, Table
+from events.models import AuditLog, PlayerClaim, Registration, Seat, Table
 from events.models import EventRole as ER
 from events.permissions import Permission as P
 from events.permissions import Role
@@ -82,9 +92,6 @@ def dashboard(request, event):
         return own(request, event)
     rounds = list(event.rounds.order_by("number"))
     last = rounds[-1] if rounds else None
-    counts = {s: 0 for s in Registration.Status.values}
-    for status in event.registrations.filter(competing=True).values_list("status", flat=True):
-        counts[status] += 1
     return render(
         request,
         "manage/dashboard.html",
@@ -93,7 +100,7 @@ def dashboard(request, event):
             "rounds": rounds,
             "last": last,
             "last_complete": bool(last and services.round_complete(last)),
-            "counts": counts,
+            "counts": headcount.player_counts(event),
             "blocked": views_swiss.blocked_rows(event),
             "perms": request.event_permissions,
             "P": P,
@@ -661,33 +668,66 @@ def export_archondata(request, event):
 
 @staff_required(P.VIEW_STAFF_PAGES)
 def audit_log(request, event):
+    """The event's audit log, newest first (500 entries), its players named: three
+    queries whatever the entries (issue 14)."""
     entries = AuditLog.objects.filter(event=event).select_related("actor")[:500]
-    return render(request, "manage/audit.html", {"event": event, "entries": entries})
+    return render(
+        request,
+        "manage/audit.html",
+        {"event": event, "entries": entries, "names": player_names(event)},
+    )
 
 
 @staff_required(P.MANAGE_STAFF)
 def staff(request, event):
-    form = StaffForm(request.POST or None)
+    """The event's staff: appoint an account (username or e-mail) to an event role, remove
+    one (``events.staffing``; both audited). The organisation's roles are listed too:
+    they act on every event of it and are changed on the organisation's page."""
+    form = StaffForm(request.POST or None, actor=request.user)
     if request.method == "POST":
         removal = StaffRemoveForm(request.POST)
         if not removal.is_valid():
             raise Http404("No such role")
         if role_id := removal.cleaned_data["remove"]:
-            role = EventRole.objects.filter(pk=role_id, event=event).first()
-            if role is None:
-                raise Http404
-            audit(event, request.user, "staff.remove", role.user.username, {"role": role.role})
-            role.delete()
+            try:
+                removed = staffing.remove_staff(event, role_id, request.user)
+            except UserError as exc:
+                _fail(request, exc)
+            else:
+                if removed is None:
+                    messages.info(request, _("This role was already removed."))
+                else:
+                    messages.success(
+                        request,
+                        _("%(name)s is no longer %(role)s of this event.")
+                        % {"name": removed.user.username, "role": removed.get_role_display()},
+                    )
             return _back(event, "staff")
         if form.is_valid():
+            user, role = form.cleaned_data["username"], form.cleaned_data["role"]
             try:
-                services.appoint_staff(
-                    event, form.cleaned_data["username"], form.cleaned_data["role"], request.user
-                )
+                created = staffing.appoint_staff(event, user, role, request.user)
             except UserError as exc:
                 form.add_error(exc.field or None, exc.message)
             else:
-                messages.success(request, _("Role given."))
+                if created:
+                    messages.success(request, _("Role given."))
+                else:
+                    messages.info(
+                        request,
+                        _("%(name)s already holds this role.") % {"name": user.username},
+                    )
                 return _back(event, "staff")
-    roles = EventRole.objects.filter(event=event).select_related("user").order_by("user__username")
-    return render(request, "manage/staff.html", {"event": event, "form": form, "roles": roles})
+    roles, through = staffing.event_staff(event)
+    return render(
+        request,
+        "manage/staff.html",
+        {
+            "event": event,
+            "form": form,
+            "roles": roles,
+            "organisation_roles": through,
+            "organisation_organiser": staffing.is_organiser(request.user, event.organisation),
+            "role_help": staffing.role_help(),
+        },
+    )

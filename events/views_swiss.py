@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from events import rulesets, sanctions
+from events import headcount, rulesets, sanctions
 from events import swiss_services as ss
 from events.access import round_or_404, staff_required, user_permissions
 from events.errors import ConflictError, UserError
@@ -125,13 +125,10 @@ def blocked_rows(event) -> list[dict]:
 def dashboard(request, event):
     """The staff overview of a MyL event (``manage:dashboard``)."""
     result = ss.myl_standings(event)
-    counts = {s: 0 for s in Registration.Status.values}
-    for status in event.registrations.filter(competing=True).values_list("status", flat=True):
-        counts[status] += 1
     ctx = _round_context(request, event, result)
     ctx.update(
         {
-            "counts": counts,
+            "counts": headcount.player_counts(event),
             "offer_rematches": request.GET.get("rematches") == "1",
             "bracket": _bracket(result),
             "blocked": blocked_rows(event),

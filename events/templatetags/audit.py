@@ -1,6 +1,9 @@
 """Template filters that make audit entries readable: ``{{ entry.action|action_label }}``
-("league.result_confirmed" → "Result confirmed") and ``{{ entry.after|audit_pairs }}``
-(a JSON object → ``[(key, text)]`` with date-times in the current time zone)."""
+("league.result_confirmed" → "Result confirmed") and ``{{ entry.after|audit_pairs:names }}``
+(a JSON object → ``[(key, text)]`` with date-times in the current time zone, and the
+players an entry stores by registration id or player code named —
+``names`` is the page's ``events.audit.PlayerNames``, loaded once for every entry, so
+that a page of 500 entries costs no query per entry; issue 14)."""
 
 import functools
 import re
@@ -11,7 +14,7 @@ from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext_lazy as _
 
-from events.models import Event, Registration
+from events.models import Event, EventRole, Registration
 from penalties.levels import LEVEL_WORDS, TIMING_WORDS
 
 register = template.Library()
@@ -101,6 +104,9 @@ ACTION_LABELS = {
     "round.swap": _("Round: swap"),
     "season.import": _("Season: import"),
     "season.replace": _("Season: replace"),
+    "organisation.create": _("Organisation: create"),
+    "organisation.organiser_add": _("Organisation: organiser added"),
+    "organisation.organiser_remove": _("Organisation: role removed"),
     "staff.add": _("Staff: add"),
     "staff.remove": _("Staff: remove"),
     "standings.hide": _("Standings: hide"),
@@ -196,8 +202,20 @@ KEY_LABELS = {
     "toss": _("toss"),
     "games": _("games"),
     "also": _("also"),
+    "players": _("players"),
+    "organiser": _("organiser"),
+    "rematches": _("rematches"),
 }
 """Words for the keys of the values recorded before and after a change."""
+
+HIDDEN_KEYS = frozenset({"role_id"})
+"""Keys an entry stores for the application (``events.staffing`` recognises a second
+submission by them), never shown."""
+
+PLAYER_KEYS = frozenset({"tables", "row", "toss", "players", "finalists"})
+"""Keys whose values name players by registration id (``round.seat``, ``round.pair``,
+``final.ritual``, ``standings.toss``, ``round.swap``) or by player code
+(``final.create``, ``topcut.pair``): shown as the players' names."""
 
 
 VALUE_LABELS = {
@@ -215,12 +233,12 @@ VALUE_LABELS = {
 @functools.cache
 def _model_words() -> tuple[dict, dict]:
     """Field names → verbose names, and field names → {stored choice code → label}, of the
-    event and registration models, for the keys and values of settings and status changes that
+    event, registration and event role models, for the keys and values of settings and status changes that
     ``KEY_LABELS``/``VALUE_LABELS`` do not list (lazy texts: read in the reader's
     language)."""
 
     keys, values = {}, {}
-    for model in (Event, Registration):
+    for model in (Event, Registration, EventRole):
         for field in model._meta.concrete_fields:
             keys[field.name] = field.verbose_name
             for code, label in field.choices or ():
@@ -297,12 +315,45 @@ def _text(value) -> str:
     return str(value)
 
 
+def _player(value, names) -> str:
+    """One player stored by registration id or code, by name when ``names`` knows it."""
+    if isinstance(value, bool):
+        return _text(value)
+    if isinstance(value, int) and value in names.by_id:
+        return names.by_id[value]
+    if isinstance(value, str) and value in names.by_code:
+        return names.by_code[value]
+    return _text(value)
+
+
+def _players(value, names) -> str:
+    """The players of a :data:`PLAYER_KEYS` value: a list of players (``row``,
+    ``toss``…), or a list of tables, each a list of players (``tables``)."""
+    if not isinstance(value, list):
+        return _player(value, names)
+    if value and all(isinstance(t, list) for t in value):
+        return "; ".join(
+            _("table %(n)s: %(players)s")
+            % {"n": n, "players": ", ".join(_player(p, names) for p in table)}
+            for n, table in enumerate(value, start=1)
+        )
+    return ", ".join(_player(p, names) for p in value)
+
+
 @register.filter
-def audit_pairs(value) -> list[tuple[str, str]]:
+def audit_pairs(value, names=None) -> list[tuple[str, str]]:
     """``[(key, readable value)]`` of a JSON object; a non-object gives one pair with an
-    empty key; nothing for ``None``."""
+    empty key; nothing for ``None``. With ``names`` (``events.audit.PlayerNames``) the
+    players of :data:`PLAYER_KEYS` are named; :data:`HIDDEN_KEYS` are left out."""
     if value is None or value == {}:
         return []
     if isinstance(value, dict):
-        return [(_key_label(k), _choice_label(k, v)) for k, v in value.items()]
+        return [
+            (
+                _key_label(k),
+                _players(v, names) if names and k in PLAYER_KEYS else _choice_label(k, v),
+            )
+            for k, v in value.items()
+            if k not in HIDDEN_KEYS
+        ]
     return [("", _text(value))]

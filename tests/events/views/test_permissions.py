@@ -207,6 +207,21 @@ MATRIX = [
     R("password_reset_complete", "get", "none", others=200),
     R("event-create", "get", "org_a", anonymous=302, others=404, organiser=200),
     R("event-create", "get", "org_b", anonymous=302, others=404, other_organiser=200),
+    # organisations (issue 14): any account lists its own and may create one; only an
+    # organisation's organisers see its page and change its organisers (404 to others,
+    # another organisation's role named through A's address included)
+    R("organisations", "get", "none", **signed_in(200)),
+    R("organisation-create", "get", "none", **signed_in(200)),
+    R("organisation", "get", "org_a", anonymous=302, others=404, organiser=200),
+    R("organisation", "get", "org_b", anonymous=302, others=404, other_organiser=200),
+    R("organisation-organiser-add", "post", "org_a", data=lambda w: {"username": "m-judge"},
+      anonymous=302, others=404, organiser=302),
+    R("organisation-organiser-add", "post", "org_b", data=lambda w: {"username": "m-judge"},
+      anonymous=302, others=404, other_organiser=302),
+    # the last organiser is never removed: refused with a message (302 back)
+    R("organisation-role-remove", "post", "org_a_role", anonymous=302, others=404,
+      organiser=302),
+    R("organisation-role-remove", "post", "org_b_role_via_a", anonymous=302, others=404),
     # public event pages, VEKN and MyL; the big screen (issue 7) only shows what is published
     *[
         R(f"events:{name}", "get", target, others=200)
@@ -620,6 +635,11 @@ def build_world() -> dict:
     }
 
 
+def _org_role(org) -> int:
+    """The id of the organiser role of ``org`` (each organisation of the world has one)."""
+    return OrganisationRole.objects.get(organisation=org, role=Role.ORGANISER).pk
+
+
 def _event(w, key):
     return {"slug": w[key].slug}
 
@@ -642,6 +662,8 @@ TARGETS = {
     "ruleset_myl": lambda w: {"ruleset": "myl"},
     "org_a": lambda w: {"org_slug": w["org_a"].slug},
     "org_b": lambda w: {"org_slug": w["org_b"].slug},
+    "org_a_role": lambda w: {"org_slug": w["org_a"].slug, "role_id": _org_role(w["org_a"])},
+    "org_b_role_via_a": lambda w: {"org_slug": w["org_a"].slug, "role_id": _org_role(w["org_b"])},
     "vekn": lambda w: _event(w, "vekn"),
     "myl": lambda w: _event(w, "myl"),
     "event_b": lambda w: _event(w, "event_b"),
