@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Count, F, Max, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from events import cache as page_cache
 from events import seating as seating_rules
@@ -261,28 +262,18 @@ def set_status(reg: Registration, status: str, actor=None) -> Registration:
 
 def _undo_drop_loss(reg: Registration) -> None:
     """Reinstating a dropped player takes back the "Loss" the drop gave in the last round,
-    as long as nobody has entered that table's result (a mistaken tap is undone)."""
+    as long as nobody has entered that table's result (a mistaken tap is undone;
+    ``Seat.clear_loss``)."""
     last = reg.event.rounds.filter(is_final=False).order_by("-number").first()
     if last is None:
         return
     seat = Seat.objects.filter(round=last, registration=reg, loss=True).first()
-    if seat is None:
-        return
-    others_entered = (
-        Seat.objects.filter(table_id=seat.table_id, vp__isnull=False).exclude(pk=seat.pk).exists()
-    )
-    if not others_entered:
-        seat.loss = False
-        seat.vp = None
-        seat.save(update_fields=["loss", "vp"])
-        Table.objects.filter(pk=seat.table_id).update(version=F("version") + 1)
+    if seat is not None:
+        seat.clear_loss()
 
 
 def _mark_loss(seat: Seat) -> None:
-    seat.loss = True
-    seat.vp = Decimal("0")
-    seat.save(update_fields=["loss", "vp"])
-    Table.objects.filter(pk=seat.table_id).update(version=F("version") + 1)
+    seat.mark_loss()
 
 
 # --------------------------------------------------------------------------- seating
@@ -535,11 +526,13 @@ def parse_vp(value) -> Decimal | None:
 
 
 def table_check(vps: Sequence[Decimal | None]) -> vekn.SheetCheck:
-    """The sheet check of a table's playing seats (seats with a "Loss" left out). A table of
-    4 or 5 is checked against the legal sheets (TR §3.7.2; ``docs/rules-vekn.md`` "Result sheets"); when drops left fewer
-    than 4 players at it, only the range of each value is checked **[choice]**: the legal
-    endings of 2- and 3-player games are not enumerated."""
-    if len(vps) in (4, 5):
+    """The sheet check of a table's playing seats (seats with a "Loss" left out: a drop
+    after seating, TR §3.1.4, or a disqualification during the game, JG §1.1.4). A table
+    of 4 or 5 is checked against the legal sheets (TR §3.7.2; ``docs/rules-vekn.md``
+    "Result sheets"); when drops or a disqualification left fewer than 4 players at it,
+    only the range of each value is checked **[choice]**, which every legal ending of a
+    2- or 3-player game passes (they are not enumerated)."""
+    if len(vps) in vekn.TABLE_SIZES:
         return vekn.check_sheet(vps)
     for vp in vps:
         if vp is not None and not (0 <= vp <= len(vps) and (vp * 2) % 1 == 0):
@@ -560,6 +553,14 @@ def table_check(vps: Sequence[Decimal | None]) -> vekn.SheetCheck:
     return vekn.SheetCheck(
         valid=True, complete=len(entered) == len(vps) and total == len(vps), reason=None
     )
+
+
+IRREGULAR_SHEET_HINT = gettext_lazy(
+    "If the game really ended so (a card effect, a disqualification during the game), a "
+    "judge can accept this sheet with a reason."
+)
+"""What a scorekeeper without ``override_results`` is told under an irregular sheet: the
+judge's override of :func:`save_results` (TR §3.7.2, JG §1.1.4)."""
 
 
 @dataclass(frozen=True)
@@ -638,7 +639,11 @@ def save_results(
         overridden = False
         if not check.valid:
             if not (may_override and override_reason):
-                raise UserError(check.reason or _("This sheet is not a legal game result."))
+                message = check.reason or _("This sheet is not a legal game result.")
+                if not may_override:
+                    stop = "" if str(message).endswith((".", "?", "!")) else "."
+                    message = f"{message}{stop} {IRREGULAR_SHEET_HINT}"
+                raise UserError(message)
             overridden = True
         for vp in vps:
             if vp is not None and (vp < 0 or vp > 5 or (vp * 2) % 1):

@@ -1,0 +1,93 @@
+"""Event-day defects of issue 14: a disqualification during a game on the result sheet,
+what changed a score, top-cut round labels, locked sheets, ruleset-aware MyL pages."""
+
+import uuid
+from decimal import Decimal
+
+import pytest
+
+from events import services
+from events.errors import UserError
+from events.models import Registration, Seat
+from events.permissions import ROLE_PERMISSIONS, Role
+from penalties import services as penalty_services
+from tests.conftest import add_players
+
+D = Decimal
+HEAD = ROLE_PERMISSIONS[Role.HEAD_JUDGE]
+
+
+def vps(*values):
+    return [None if v is None else D(str(v)) for v in values]
+
+
+def log(event, reg, code, **kw):
+    return penalty_services.log_penalty(
+        event, reg, code, {}, client_id=uuid.uuid4(), perms=HEAD, again=True, **kw
+    ).penalty
+
+
+# --------------------------------------------------------------- 1. DQ during a game
+def test_three_players_left_are_checked_for_range_only():
+    """docs/rules-vekn.md "Seating" [choice]: every legal 3-player ending passes."""
+    assert services.table_check(vps(2, 1, 0)).valid
+    assert services.table_check(vps(0.5, 0.5, 0.5)).valid
+    assert services.table_check(vps(3, 0, 0)).valid
+    assert not services.table_check(vps(3, 2, 0)).valid
+
+
+@pytest.fixture
+def four_table(event):
+    add_players(event, 8)  # two tables of 4
+    rnd = services.seat_next_round(event, seed=1)
+    return rnd.tables.get(number=1)
+
+
+def test_disqualification_during_a_game_marks_the_seat_and_checks_the_rest(event, four_table):
+    """JG §1.1.4 "Game State Adjustment": the game goes on as if the player had never
+    been seated, as for a drop after seating (TR §3.1.4)."""
+    table = four_table
+    cheat = table.seats.get(position=2).registration
+    log(event, cheat, "4.7", table=table)
+    seat = Seat.objects.get(table=table, registration=cheat)
+    assert seat.loss and seat.vp == 0
+    table.refresh_from_db()
+    # The three others: an irregular sheet is refused, and the scorekeeper told a
+    # judge can accept it.
+    with pytest.raises(UserError, match="a judge can accept this sheet with a reason"):
+        services.save_results(table, vps(3, 0, 2, 0), version=table.version)
+    out = services.save_results(table, vps(2, 0, 1, 0), version=table.version)
+    assert out.check.valid and out.check.complete and not out.overridden
+
+
+def test_a_judge_accepts_an_irregular_sheet_after_a_disqualification(event, four_table):
+    table = four_table
+    cheat = table.seats.get(position=1).registration
+    log(event, cheat, "4.7", table=table)
+    table.refresh_from_db()
+    out = services.save_results(
+        table,
+        vps(0, 2, 2, 0),
+        version=table.version,
+        may_override=True,
+        override_reason="seat 2 ousted seat 3 before the disqualification",
+    )
+    assert out.overridden
+
+
+def test_voiding_the_disqualification_gives_the_seat_back(event, four_table):
+    table = four_table
+    cheat = table.seats.get(position=3).registration
+    penalty = log(event, cheat, "4.7", table=table)
+    penalty_services.void(penalty, "wrong player", perms=HEAD)
+    seat = Seat.objects.get(table=table, registration=cheat)
+    assert not seat.loss and seat.vp is None
+    cheat.refresh_from_db()
+    assert cheat.status == Registration.Status.CHECKED_IN
+
+
+def test_disqualification_between_rounds_leaves_the_sheet(event, four_table):
+    table = four_table
+    cheat = table.seats.get(position=3).registration
+    log(event, cheat, "4.7", table=table, timing="between_rounds")
+    assert not Seat.objects.get(table=table, registration=cheat).loss
