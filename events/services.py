@@ -570,6 +570,30 @@ class ResultOutcome:
     overridden: bool
 
 
+def result_lock(table: Table, *, may_override: bool) -> str | None:
+    """Why the sheet of ``table`` (its round and event loaded) cannot be changed by this
+    caller, or ``None`` when it can: the event's results are approved (JG §1.2.5), the
+    final has started (preliminary sheets chose the finalists, TR §3.1), or the next round
+    is seated and ``may_override`` (a judge, ``override_results``) is false. At most two
+    queries. :func:`save_results` refuses with this message; the result page shows the
+    sheet read-only with it (docs/rules-vekn.md "Seating")."""
+    rnd, event = table.round, table.round.event
+    if event.results_approved:
+        return _("The event's results are approved and locked.")
+    if not rnd.is_final and event.rounds.filter(is_final=True).exists():
+        return _(
+            "The final has started: preliminary results are locked, since they chose "
+            "the finalists (TR §3.1). Record a standings adjustment instead if needed."
+        )
+    if (
+        not rnd.is_final
+        and not may_override
+        and event.rounds.filter(number__gt=rnd.number).exists()
+    ):
+        return _("The next round is seated: only a judge can correct this table.")
+    return None
+
+
 def save_results(
     table: Table,
     vps: Sequence[Decimal | None],
@@ -602,7 +626,7 @@ def save_results(
             .select_related("round__event")
             .get(pk=table.pk)
         )
-        rnd, event = table.round, table.round.event
+        event = table.round.event
         if table.version != version:
             last = (
                 AuditLog.objects.filter(
@@ -619,18 +643,8 @@ def save_results(
                 )
                 % {"who": who}
             )
-        if event.results_approved:
-            raise UserError(_("The event's results are approved and locked."))
-        if not rnd.is_final and event.rounds.filter(is_final=True).exists():
-            raise UserError(
-                _(
-                    "The final has started: preliminary results are locked, since they chose "
-                    "the finalists (TR §3.1). Record a standings adjustment instead if needed."
-                )
-            )
-        if not rnd.is_final and event.rounds.filter(number__gt=rnd.number).exists():
-            if not may_override:
-                raise UserError(_("The next round is seated: only a judge can correct this table."))
+        if (locked := result_lock(table, may_override=may_override)) is not None:
+            raise UserError(locked)
         seats = list(table.seats.select_for_update().order_by("position"))
         if len(vps) != len(seats):
             raise UserError(_("Enter one value per seat (%(n)s seats).") % {"n": len(seats)})

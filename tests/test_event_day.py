@@ -5,13 +5,17 @@ import uuid
 from decimal import Decimal
 
 import pytest
+from django.urls import reverse
 
 from events import services
+from events import swiss_services as ss
 from events.errors import UserError
-from events.models import Registration, Seat
+from events.models import EventRole, Registration, Seat
 from events.permissions import ROLE_PERMISSIONS, Role
 from penalties import services as penalty_services
-from tests.conftest import add_players
+from tests.conftest import add_players, play_round
+from tests.factories import UserFactory
+from tests.test_swiss_services import make_event, play_swiss
 
 D = Decimal
 HEAD = ROLE_PERMISSIONS[Role.HEAD_JUDGE]
@@ -91,3 +95,63 @@ def test_disqualification_between_rounds_leaves_the_sheet(event, four_table):
     cheat = table.seats.get(position=3).registration
     log(event, cheat, "4.7", table=table, timing="between_rounds")
     assert not Seat.objects.get(table=table, registration=cheat).loss
+
+
+# --------------------------------------------------------------- 4. locked sheets
+def _result_url(event, number, table_number):
+    return reverse(
+        "manage:table",
+        kwargs={"slug": event.slug, "number": number, "table_number": table_number},
+    )
+
+
+def test_approved_results_show_the_vekn_sheet_read_only(client, event, staff, four_table):
+    table = four_table
+    url = _result_url(event, 1, table.number)
+    client.force_login(staff["scorekeeper"])
+    assert 'name="vp_1"' in client.get(url).content.decode()
+    penalty_services.set_results_approved(event, True)
+    page = client.get(url).content.decode()
+    assert 'name="vp_1"' not in page and "approved and locked" in page
+    table.refresh_from_db()
+    with pytest.raises(UserError, match="approved"):
+        services.save_results(table, vps(2, 1, 1, 0), version=table.version, may_override=True)
+    # Posting anyway is refused, nothing saved.
+    response = client.post(
+        url, {"version": table.version, **{f"vp_{i}": "1" for i in (1, 2, 3, 4)}}
+    )
+    assert response.status_code == 400
+    assert not Seat.objects.filter(table=table, vp__isnull=False).exists()
+
+
+def test_a_table_locked_to_judges_is_read_only_for_the_scorekeeper(client, event, staff):
+    add_players(event, 8)
+    play_round(services.seat_next_round(event, seed=1))
+    services.seat_next_round(event, seed=2)
+    url = _result_url(event, 1, 1)
+    client.force_login(staff["scorekeeper"])
+    page = client.get(url).content.decode()
+    assert 'name="vp_1"' not in page and "only a judge can correct" in page
+    client.force_login(staff["judge"])
+    assert 'name="vp_1"' in client.get(url).content.decode()
+
+
+def test_a_locked_myl_match_is_read_only(client, db):
+    event, regs = make_event(8, preliminary_rounds=3, top_cut=4)
+    judge = UserFactory(username="myl-judge")
+    EventRole.objects.create(event=event, user=judge, role=Role.HEAD_JUDGE)
+    play_swiss(event)
+    ss.pair_top_cut(event)
+    client.force_login(judge)
+    swiss_match = _result_url(event, 1, 1)
+    page = client.get(swiss_match).content.decode()
+    assert 'name="games_1"' not in page and "Swiss results are locked" in page
+    semi = event.rounds.get(is_top_cut=True).tables.get(number=1)
+    assert 'name="games_1"' in client.get(_result_url(event, semi.round.number, 1)).content.decode()
+    penalty_services.set_results_approved(event, True)
+    page = client.get(_result_url(event, semi.round.number, 1)).content.decode()
+    assert 'name="games_1"' not in page and "approved" in page
+    round_page = reverse("manage:round", kwargs={"slug": event.slug, "number": semi.round.number})
+    assert 'name="games_1"' not in client.get(round_page).content.decode()
+    with pytest.raises(UserError, match="approved"):
+        ss.save_match_result(semi, (2, 0), version=semi.version, may_correct=True)
