@@ -47,6 +47,9 @@ class RulesetSpec:
       than tables of 4–5 seated by the VEKN rules;
     - ``screen_tables_per_page``: tables (or matches) on one page of the venue's big
       screen;
+    - ``top_cut_stages``: the names of the top-cut rounds by their number of matches
+      (``{2: "Semi-finals", 1: "Top-cut final"}``), read by :func:`round_label`; empty
+      for a ruleset without a top cut (a VEKN final is a ``Round.is_final``);
     - ``manage_pages``: the manager pages (view names of ``events.views_manage``) this
       ruleset replaces, each mapped to the dotted path of its own view (called as
       ``view(request, event, *args)`` after the manager view's permission check), or to
@@ -61,6 +64,7 @@ class RulesetSpec:
     screen_tables_per_page: int
     adapters: Mapping[str, str] = field(default_factory=dict)
     manage_pages: Mapping[str, str] = field(default_factory=dict)
+    top_cut_stages: Mapping[int, str] = field(default_factory=dict)
 
     def adapter(self, role: str):
         """The adapter object of ``role`` (``"rounds"``, ``"standings"``,
@@ -110,6 +114,9 @@ MYL = RulesetSpec(
             "file_incidents": "penalties.myl_files",
         }
     ),
+    top_cut_stages=MappingProxyType(
+        {4: _("Quarter-finals"), 2: _("Semi-finals"), 1: _("Top-cut final")}
+    ),
     manage_pages=MappingProxyType(
         {
             "incident_new": "penalties.views_myl.incident_new",
@@ -145,3 +152,29 @@ def of(obj) -> RulesetSpec:
     """The spec of anything with a ``ruleset`` code (an event, penalty, sanction, stored
     result or file): ``rulesets.of(event).pairs_matches``."""
     return get(obj.ruleset)
+
+
+def round_label(rnd, matches: int | None = None, *, event=None) -> str:
+    """The one name of a round on every page, file and screen: "Final" for a VEKN final
+    (``is_final``), a top-cut round by its stage in its ruleset's words
+    (``top_cut_stages``: "Semi-finals", "Top-cut final"), else "Round 3". ``rnd``: a
+    ``Round`` (``is_final``, ``is_top_cut``, ``number``); ``event``: its event (default
+    ``rnd.event``); ``matches``: the round's number of matches when known, else taken
+    from the event's top-cut size (``top_cut`` players halved per stage after its
+    ``preliminary_rounds``) without a query, or counted as a last resort. No query when
+    ``event`` is given or loaded and ``matches`` can be told."""
+    if rnd.is_final or not rnd.is_top_cut:
+        return str(rnd)
+    event = event if event is not None else rnd.event
+    if matches is None:
+        stage = rnd.number - event.preliminary_rounds
+        if event.top_cut and stage >= 1:
+            matches = event.top_cut // 2**stage
+        else:
+            matches = rnd.tables.count()
+    if getattr(event, "ruleset", None):
+        stages = of(event).top_cut_stages
+    else:  # an event-like object without a ruleset code: any ruleset's stage names
+        stages = {k: v for spec in REGISTRY.values() for k, v in spec.top_cut_stages.items()}
+    name = stages.get(matches)
+    return str(name) if name else str(rnd)

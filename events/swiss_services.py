@@ -353,16 +353,9 @@ def cut_line_tie(result: MylEventStandings) -> list[int]:
 
 def round_label(rnd: Round, matches: int | None = None) -> str:
     """ "Round 3", or the top-cut stage by its number of matches: quarter-finals (4),
-    semi-finals (2), final (1)."""
-    if not rnd.is_top_cut:
-        return str(rnd)
-    if matches is None:
-        matches = rnd.tables.count()
-    return {
-        4: _("Quarter-finals"),
-        2: _("Semi-finals"),
-        1: _("Top-cut final"),
-    }.get(matches, str(rnd))
+    semi-finals (2), final (1) (``events.rulesets.round_label``, the registry's
+    ``top_cut_stages``)."""
+    return rulesets.round_label(rnd, matches)
 
 
 # --------------------------------------------------------------------------- results

@@ -7,10 +7,10 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from events import services
+from events import offline, rulesets, services
 from events import swiss_services as ss
 from events.errors import UserError
-from events.models import EventRole, Registration, Seat
+from events.models import EventRole, Registration, Round, Seat
 from events.permissions import ROLE_PERMISSIONS, Role
 from penalties import services as penalty_services
 from tests.conftest import add_players, play_round
@@ -155,3 +155,34 @@ def test_a_locked_myl_match_is_read_only(client, db):
     assert 'name="games_1"' not in client.get(round_page).content.decode()
     with pytest.raises(UserError, match="approved"):
         ss.save_match_result(semi, (2, 0), version=semi.version, may_correct=True)
+
+
+# --------------------------------------------------------------- 3. top-cut labels
+def test_top_cut_rounds_are_named_by_their_stage_everywhere(client, db):
+    event, regs = make_event(8, preliminary_rounds=3, top_cut=4)
+    play_swiss(event)
+    semi = ss.pair_top_cut(event)
+    services.set_seating_published(semi, True)
+    event.standings_published = True
+    event.save()
+    assert rulesets.round_label(semi) == "Semi-finals"
+    for name in ("events:public-seating", "events:public-results"):
+        page = client.get(reverse(name, kwargs={"slug": event.slug})).content.decode()
+        assert "Semi-finals" in page and "Round 4" not in page
+    screen = client.get(
+        reverse("events:public-standings-screen-live", kwargs={"slug": event.slug})
+    ).content.decode()
+    assert "Semi-finals" in screen
+    assert offline.table_json(semi.tables.first(), [])["round"]["label"] == "Semi-finals"
+    for table in semi.tables.all():
+        ss.save_match_result(table, (2, 0), version=table.version)
+    final = ss.pair_top_cut(event)
+    services.set_seating_published(final, True)
+    page = client.get(reverse("events:public-results", kwargs={"slug": event.slug}))
+    assert "Top-cut final" in page.content.decode()
+    assert "Round 5" not in page.content.decode()
+
+
+def test_a_vekn_final_is_named_final(event):
+    assert rulesets.round_label(Round(event=event, number=4, is_final=True)) == "Final"
+    assert rulesets.round_label(Round(event=event, number=2)) == "Round 2"
