@@ -82,7 +82,11 @@ class EventCreateForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["preset"].choices = [(p.code, p.label) for p in PRESETS.values()]
+        self.ruleset = self._ruleset()
+        # Only the presets of the form's ruleset: a MyL form offers no VEKN format.
+        self.fields["preset"].choices = [
+            (p.code, p.label) for p in PRESETS.values() if p.ruleset == self.ruleset
+        ]
         self.fields["preliminary_rounds"].min_value = 2
         self.fields["preliminary_rounds"].widget.attrs["min"] = 2
         self.fields["round_minutes"].widget.attrs["min"] = 120
@@ -95,7 +99,6 @@ class EventCreateForm(forms.ModelForm):
                     MaxValueValidator(720 if name != "preliminary_rounds" else 20)
                 )
                 field.widget.attrs["max"] = 720 if name != "preliminary_rounds" else 20
-        self.ruleset = self._ruleset()
         drop = VEKN_ONLY_FIELDS if rulesets.get(self.ruleset).pairs_matches else MYL_ONLY_FIELDS
         for name in drop:
             self.fields.pop(name, None)
@@ -225,9 +228,9 @@ class AddPlayerForm(forms.Form):
 
     def __init__(self, *args, ruleset: str = rulesets.VEKN.code, **kwargs):
         super().__init__(*args, **kwargs)
+        # The same field holds each game's player number (the registry's words for it).
+        self.fields["vekn_number"].label = rulesets.get(ruleset).player_number_label
         if rulesets.get(ruleset).pairs_matches:
-            # The same field holds the community's player number (Mitos y Leyendas).
-            self.fields["vekn_number"].label = _("Player number")
             self.fields["vekn_number"].error_messages["invalid"] = _(
                 "A player number has only digits."
             )

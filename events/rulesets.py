@@ -47,6 +47,10 @@ class RulesetSpec:
       than tables of 4–5 seated by the VEKN rules;
     - ``screen_tables_per_page``: tables (or matches) on one page of the venue's big
       screen;
+    - ``player_number_label``: what the player's number (``Person.vekn_number``, the
+      same column for every game) is called in this game ("VEKN number", "Player
+      number"), and ``player_number_prefix`` the short word shown before it in lists
+      ("VEKN 1234", "N.º 1234");
     - ``top_cut_stages``: the names of the top-cut rounds by their number of matches
       (``{2: "Semi-finals", 1: "Top-cut final"}``), read by :func:`round_label`; empty
       for a ruleset without a top cut (a VEKN final is a ``Round.is_final``);
@@ -65,6 +69,8 @@ class RulesetSpec:
     adapters: Mapping[str, str] = field(default_factory=dict)
     manage_pages: Mapping[str, str] = field(default_factory=dict)
     top_cut_stages: Mapping[int, str] = field(default_factory=dict)
+    player_number_label: str = _("VEKN number")
+    player_number_prefix: str = "VEKN"
 
     def adapter(self, role: str):
         """The adapter object of ``role`` (``"rounds"``, ``"standings"``,
@@ -114,6 +120,8 @@ MYL = RulesetSpec(
             "file_incidents": "penalties.myl_files",
         }
     ),
+    player_number_label=_("Player number"),
+    player_number_prefix=_("No."),
     top_cut_stages=MappingProxyType(
         {4: _("Quarter-finals"), 2: _("Semi-finals"), 1: _("Top-cut final")}
     ),

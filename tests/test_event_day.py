@@ -10,6 +10,7 @@ from django.urls import reverse
 from events import offline, rulesets, services
 from events import swiss_services as ss
 from events.errors import UserError
+from events.forms import EventCreateForm
 from events.models import EventRole, Registration, Round, Seat
 from events.permissions import ROLE_PERMISSIONS, Role
 from penalties import services as penalty_services
@@ -186,3 +187,31 @@ def test_top_cut_rounds_are_named_by_their_stage_everywhere(client, db):
 def test_a_vekn_final_is_named_final(event):
     assert rulesets.round_label(Round(event=event, number=4, is_final=True)) == "Final"
     assert rulesets.round_label(Round(event=event, number=2)) == "Round 2"
+
+
+# --------------------------------------------------------------- 5. ruleset-aware MyL pages
+def test_myl_pages_name_the_player_number_and_offer_myl_presets(client, db):
+    event, regs = make_event(4)
+    regs[0].person.vekn_number = "4321"
+    regs[0].person.save()
+    boss = UserFactory(username="myl-boss")
+    EventRole.objects.create(event=event, user=boss, role=Role.ORGANISER)
+    client.force_login(boss)
+    page = client.get(reverse("manage:players", kwargs={"slug": event.slug})).content.decode()
+    assert "Player number" in page and "VEKN" not in page
+    assert "No. 4321" in page
+    pick = client.get(reverse("manage:incident-person", kwargs={"slug": event.slug}))
+    assert "VEKN" not in pick.content.decode()
+    form = EventCreateForm(initial={"preset": "myl-2026"})
+    assert [code for code, _label in form.fields["preset"].choices] == ["myl-2026"]
+    assert [c for c, _label in EventCreateForm().fields["preset"].choices] == ["vekn-2026"]
+
+
+def test_vekn_players_page_keeps_the_vekn_number(client, event, staff):
+    regs = add_players(event, 1)
+    regs[0].person.vekn_number = "1000123"
+    regs[0].person.save()
+    client.force_login(staff["organiser"])
+    page = client.get(reverse("manage:players", kwargs={"slug": event.slug})).content.decode()
+    assert "VEKN number" in page and "VEKN 1000123" in page
+    assert rulesets.get("vekn").player_number_label == "VEKN number"
