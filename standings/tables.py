@@ -13,6 +13,8 @@ compares the two).
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
+from events import rulesets
+
 
 class StandingsTable(tables.Table):
     """Standings rows (dicts built by ``from_result``) in rank order."""
@@ -48,9 +50,10 @@ def standings_rows(result) -> list[dict]:
     row's class (``winner``, ``finalist`` or empty)."""
     winner, finalist = str(_("Winner")), str(_("Finalist"))
     dropped = str(_("dropped"))
+    by_player = adjustment_notes(result)
     rows = []
     for row, info in result.rows():
-        notes = []
+        notes = list(by_player.get(row.player, ()))
         if row.winner:
             notes.append(winner)
         elif row.finalist and result.prelims_done:
@@ -75,6 +78,29 @@ def standings_rows(result) -> list[dict]:
             }
         )
     return rows
+
+
+def adjustment_notes(result) -> dict[int, list[str]]:
+    """What standings adjustments took from each player, with the round they hit (JG
+    §1.1.3; ``EventStandings.adjustments``): registration id → notes such as
+    "−1 VP in Round 2 (standings adjustment)", in round order. No query: the rounds are
+    the result's own."""
+    by_number = {r.number: r for r in result.rounds}
+    notes: dict[int, list[str]] = {}
+    for (player, number), vp in sorted(result.adjustments.items()):
+        rnd = by_number.get(number)
+        if rnd is None:
+            continue
+        notes.setdefault(player, []).append(
+            str(
+                _("%(vp)s VP in %(round)s (standings adjustment)")
+                % {
+                    "vp": f"{vp.normalize():f}".replace("-", "−"),
+                    "round": rulesets.round_label(rnd, event=result.event),
+                }
+            )
+        )
+    return notes
 
 
 def public_rows(rows: list[dict]) -> list[dict]:

@@ -215,3 +215,73 @@ def test_vekn_players_page_keeps_the_vekn_number(client, event, staff):
     page = client.get(reverse("manage:players", kwargs={"slug": event.slug})).content.decode()
     assert "VEKN number" in page and "VEKN 1000123" in page
     assert rulesets.get("vekn").player_number_label == "VEKN number"
+
+
+# --------------------------------------------------------------- 2. what changed a score
+def test_a_standings_adjustment_shows_on_results_and_standings(
+    client, played_event, staff, django_assert_max_num_queries
+):
+    """JG §1.1.3: −1 VP on the game it hits, shown with its round; the public pages are
+    cached and made stale by the penalty (events/cache.py)."""
+    event = played_event
+    event.standings_published = True
+    event.save()
+    event.rounds.update(seating_published=True)
+    results_url = reverse("events:public-results", kwargs={"slug": event.slug})
+    standings_url = reverse("events:public-standings", kwargs={"slug": event.slug})
+    assert "Standings adjustment" not in client.get(results_url).content.decode()
+    assert "standings adjustment" not in client.get(standings_url).content.decode()
+    table = event.rounds.get(number=2).tables.get(number=1)
+    reg = table.seats.get(position=1).registration
+    penalty = log(event, reg, "2.4", table=table)
+    assert penalty.status == "confirmed"
+    with django_assert_max_num_queries(12):
+        page = client.get(results_url).content.decode()
+    round_2 = page[page.index("Round 2") : page.index("Round 3")]
+    assert "-1 VP · Standings adjustment" in round_2
+    assert page.count("Standings adjustment") == 2  # the badge and its title
+    note = "−1 VP in Round 2 (standings adjustment)"
+    assert note in client.get(standings_url).content.decode()
+    client.force_login(staff["head_judge"])
+    staff_page = client.get(reverse("manage:standings", kwargs={"slug": event.slug}))
+    assert note in staff_page.content.decode()
+    assert "Standings adjustment" in client.get(results_url).content.decode()
+    client.logout()
+    penalty_services.void(penalty, "logged on the wrong player", perms=HEAD)
+    assert "Standings adjustment" not in client.get(results_url).content.decode()
+    assert note not in client.get(standings_url).content.decode()
+
+
+def test_the_results_page_queries_do_not_grow_with_rounds(
+    client, event, django_assert_max_num_queries
+):
+    add_players(event, 8)
+    event.standings_published = True
+    event.save()
+    url = reverse("events:public-results", kwargs={"slug": event.slug})
+    for number in range(1, 4):
+        rnd = services.seat_next_round(event, seed=number)
+        play_round(rnd)
+        services.set_seating_published(rnd, True)
+        with django_assert_max_num_queries(12):
+            assert client.get(url).status_code == 200
+
+
+def test_a_myl_game_loss_shows_on_the_public_results(client, db, django_assert_max_num_queries):
+    event, regs = make_event(4, preliminary_rounds=3)
+    rnd = ss.pair_next_round(event, seed=1)
+    services.set_seating_published(rnd, True)
+    event.standings_published = True
+    event.save()
+    url = reverse("events:public-results", kwargs={"slug": event.slug})
+    assert "match lost by penalty" not in client.get(url).content.decode()
+    seat = rnd.seats.order_by("table__number", "position").first()
+    myl_log = rulesets.of(event).adapter("penalties").log_penalty
+    for _ in range(2):  # a repeat of §2.1 in the event: a game loss
+        p = myl_log(
+            event, seat.registration, "2.1", {}, client_id=uuid.uuid4(), perms=HEAD, again=True
+        ).penalty
+    assert p.level == "game_loss"
+    with django_assert_max_num_queries(20):
+        page = client.get(url).content.decode()
+    assert page.count("match lost by penalty") == 1
