@@ -11,9 +11,21 @@ compares the two).
 """
 
 import django_tables2 as tables
+from django.utils.functional import lazy
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from events import rulesets
+
+
+def _abbr_html(short, title) -> SafeString:
+    return format_html('<abbr title="{}">{}</abbr>', title, short)
+
+
+abbr = lazy(_abbr_html, SafeString)
+"""A column header ``<abbr title="Game Wins">GW</abbr>``, translated when rendered (the
+phone layout shows the short form; the title tells what it stands for)."""
 
 
 class StandingsTable(tables.Table):
@@ -21,12 +33,25 @@ class StandingsTable(tables.Table):
 
     rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num"}})
     name = tables.Column(verbose_name=_("Player"))
-    vekn = tables.Column(verbose_name=_("VEKN"), attrs={"td": {"class": "muted"}})
-    prelim_gw = tables.Column(verbose_name=_("GW"), attrs={"td": {"class": "num"}})
-    prelim_vp = tables.Column(verbose_name=_("VP"), attrs={"td": {"class": "num"}})
-    prelim_tp = tables.Column(verbose_name=_("TP"), attrs={"td": {"class": "num"}})
+    vekn = tables.Column(
+        verbose_name=_("VEKN"), attrs={"th": {"class": "vekn"}, "td": {"class": "muted vekn"}}
+    )
+    prelim_gw = tables.Column(
+        verbose_name=abbr(_("GW"), _("Game Wins")), attrs={"td": {"class": "num"}}
+    )
+    prelim_vp = tables.Column(
+        verbose_name=abbr(_("VP"), _("Victory Points")), attrs={"td": {"class": "num"}}
+    )
+    prelim_tp = tables.Column(
+        verbose_name=abbr(_("TP"), _("Tournament Points")), attrs={"td": {"class": "num"}}
+    )
     final_vp = tables.Column(verbose_name=_("Final VP"), attrs={"td": {"class": "num"}}, default="")
-    note = tables.Column(verbose_name=_("Notes"), default="", orderable=False)
+    note = tables.Column(
+        verbose_name=_("Notes"),
+        default="",
+        orderable=False,
+        attrs={"th": {"class": "note"}, "td": {"class": "note"}},
+    )
 
     class Meta:
         orderable = False

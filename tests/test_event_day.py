@@ -5,6 +5,7 @@ import uuid
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from events import offline, rulesets, services
@@ -285,3 +286,23 @@ def test_a_myl_game_loss_shows_on_the_public_results(client, db, django_assert_m
     with django_assert_max_num_queries(20):
         page = client.get(url).content.decode()
     assert page.count("match lost by penalty") == 1
+
+
+# --------------------------------------------------------------- 6. standings on a phone
+def test_standings_fit_a_phone(client, played_event, staff):
+    """Numbers and notes never break inside a word ("3.↵5", "Winn↵er"); the headers are
+    abbreviations with their meaning; under 560 px a row is a grid (static/css/app.css)."""
+    event = played_event
+    event.standings_published = True
+    event.save()
+    public = client.get(reverse("events:public-standings", kwargs={"slug": event.slug}))
+    client.force_login(staff["organiser"])
+    manage = client.get(reverse("manage:standings", kwargs={"slug": event.slug}))
+    for page in (public.content.decode(), manage.content.decode()):
+        assert '<abbr title="Game Wins">GW</abbr>' in page
+        assert '<abbr title="Tournament Points">TP</abbr>' in page
+        assert '<td class="note">' in page
+    assert 'class="muted vekn"' in manage.content.decode()
+    css = (settings.BASE_DIR / "static" / "css" / "app.css").read_text()
+    assert "table.standings th, table.standings td.num { white-space:nowrap;" in css
+    assert "@media (max-width: 560px)" in css
