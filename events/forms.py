@@ -83,7 +83,11 @@ class EventCreateForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["preset"].choices = [(p.code, p.label) for p in PRESETS.values()]
+        self.ruleset = self._ruleset()
+        # Only the presets of the form's ruleset: a MyL form offers no VEKN format.
+        self.fields["preset"].choices = [
+            (p.code, p.label) for p in PRESETS.values() if p.ruleset == self.ruleset
+        ]
         self.fields["preliminary_rounds"].min_value = 2
         self.fields["preliminary_rounds"].widget.attrs["min"] = 2
         self.fields["round_minutes"].widget.attrs["min"] = 120
@@ -96,7 +100,6 @@ class EventCreateForm(forms.ModelForm):
                     MaxValueValidator(720 if name != "preliminary_rounds" else 20)
                 )
                 field.widget.attrs["max"] = 720 if name != "preliminary_rounds" else 20
-        self.ruleset = self._ruleset()
         drop = VEKN_ONLY_FIELDS if rulesets.get(self.ruleset).pairs_matches else MYL_ONLY_FIELDS
         for name in drop:
             self.fields.pop(name, None)
@@ -242,9 +245,11 @@ class AddPlayerForm(forms.Form):
 
 
 def _number_label(form, ruleset: str) -> None:
-    """Mitos y Leyendas: the VEKN number field holds the community's player number."""
-    if rulesets.get(ruleset).pairs_matches:
-        form.fields["vekn_number"].label = _("Player number")
+    """The same field holds each game's player number: the registry's words for it
+    (``RulesetSpec.player_number_label``: "VEKN number", "Player number")."""
+    spec = rulesets.get(ruleset)
+    form.fields["vekn_number"].label = spec.player_number_label
+    if spec.pairs_matches:
         form.fields["vekn_number"].error_messages["invalid"] = _("A player number has only digits.")
 
 

@@ -553,6 +553,32 @@ class Seat(models.Model):
     def __str__(self):
         return f"{self.table} seat {self.position}"
 
+    def mark_loss(self) -> None:
+        """Take this seat out of its table's sheet: a "Loss", 0 VP (TR §3.1.4 for a drop
+        after seating, JG §1.1.4 for a disqualification during the game; docs/rules-vekn.md
+        "Seating"). The table's version moves on, so a form loaded before is stale."""
+        self.loss = True
+        self.vp = Decimal("0")
+        self.save(update_fields=["loss", "vp"])
+        Table.objects.filter(pk=self.table_id).update(version=models.F("version") + 1)
+
+    def clear_loss(self) -> bool:
+        """Give back a seat :meth:`mark_loss` took out (a mistaken drop undone, a
+        disqualification voided), as long as nobody entered another seat of its table
+        (the sheet was not written without it). ``True`` when given back."""
+        others_entered = (
+            Seat.objects.filter(table_id=self.table_id, vp__isnull=False)
+            .exclude(pk=self.pk)
+            .exists()
+        )
+        if others_entered:
+            return False
+        self.loss = False
+        self.vp = None
+        self.save(update_fields=["loss", "vp"])
+        Table.objects.filter(pk=self.table_id).update(version=models.F("version") + 1)
+        return True
+
 
 class AuditLog(models.Model):
     """Who changed what, when, with the values before and after. Never edited or deleted

@@ -92,7 +92,11 @@ def table_json(table: Table, seats: list[Seat], rnd: Round | None = None) -> dic
         "id": table.pk,
         "number": table.number,
         "label": str(table),
-        "round": {"number": rnd.number, "label": str(rnd), "is_final": rnd.is_final},
+        "round": {
+            "number": rnd.number,
+            "label": rulesets.round_label(rnd),
+            "is_final": rnd.is_final,
+        },
         "version": table.version,
         "bye": table.is_bye,
         "seats": [
@@ -148,7 +152,7 @@ def snapshot(event: Event, perms) -> dict:
         if rnd is None
         else {
             "number": rnd.number,
-            "label": str(rnd),
+            "label": rulesets.round_label(rnd, event=event),
             "is_final": rnd.is_final,
             "is_top_cut": rnd.is_top_cut,
         },

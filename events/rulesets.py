@@ -50,6 +50,13 @@ class RulesetSpec:
     - ``reports_player_numbers``: the event's results go to a body that files them by
       player number (the VEKN report, ``archondata``), so the approve-results and export
       pages warn about players without one (``docs/organisers.md`` "Before approving");
+    - ``player_number_label``: what the player's number (``Person.vekn_number``, the
+      same column for every game) is called in this game ("VEKN number", "Player
+      number"), and ``player_number_prefix`` the short word shown before it in lists
+      ("VEKN 1234", "N.º 1234");
+    - ``top_cut_stages``: the names of the top-cut rounds by their number of matches
+      (``{2: "Semi-finals", 1: "Top-cut final"}``), read by :func:`round_label`; empty
+      for a ruleset without a top cut (a VEKN final is a ``Round.is_final``);
     - ``manage_pages``: the manager pages (view names of ``events.views_manage``) this
       ruleset replaces, each mapped to the dotted path of its own view (called as
       ``view(request, event, *args)`` after the manager view's permission check), or to
@@ -65,6 +72,9 @@ class RulesetSpec:
     reports_player_numbers: bool = False
     adapters: Mapping[str, str] = field(default_factory=dict)
     manage_pages: Mapping[str, str] = field(default_factory=dict)
+    top_cut_stages: Mapping[int, str] = field(default_factory=dict)
+    player_number_label: str = _("VEKN number")
+    player_number_prefix: str = "VEKN"
 
     def adapter(self, role: str):
         """The adapter object of ``role`` (``"rounds"``, ``"standings"``,
@@ -115,6 +125,11 @@ MYL = RulesetSpec(
             "file_incidents": "penalties.myl_files",
         }
     ),
+    player_number_label=_("Player number"),
+    player_number_prefix=_("No."),
+    top_cut_stages=MappingProxyType(
+        {4: _("Quarter-finals"), 2: _("Semi-finals"), 1: _("Top-cut final")}
+    ),
     manage_pages=MappingProxyType(
         {
             "incident_new": "penalties.views_myl.incident_new",
@@ -150,3 +165,29 @@ def of(obj) -> RulesetSpec:
     """The spec of anything with a ``ruleset`` code (an event, penalty, sanction, stored
     result or file): ``rulesets.of(event).pairs_matches``."""
     return get(obj.ruleset)
+
+
+def round_label(rnd, matches: int | None = None, *, event=None) -> str:
+    """The one name of a round on every page, file and screen: "Final" for a VEKN final
+    (``is_final``), a top-cut round by its stage in its ruleset's words
+    (``top_cut_stages``: "Semi-finals", "Top-cut final"), else "Round 3". ``rnd``: a
+    ``Round`` (``is_final``, ``is_top_cut``, ``number``); ``event``: its event (default
+    ``rnd.event``); ``matches``: the round's number of matches when known, else taken
+    from the event's top-cut size (``top_cut`` players halved per stage after its
+    ``preliminary_rounds``) without a query, or counted as a last resort. No query when
+    ``event`` is given or loaded and ``matches`` can be told."""
+    if rnd.is_final or not rnd.is_top_cut:
+        return str(rnd)
+    event = event if event is not None else rnd.event
+    if matches is None:
+        stage = rnd.number - event.preliminary_rounds
+        if event.top_cut and stage >= 1:
+            matches = event.top_cut // 2**stage
+        else:
+            matches = rnd.tables.count()
+    if getattr(event, "ruleset", None):
+        stages = of(event).top_cut_stages
+    else:  # an event-like object without a ruleset code: any ruleset's stage names
+        stages = {k: v for spec in REGISTRY.values() for k, v in spec.top_cut_stages.items()}
+    name = stages.get(matches)
+    return str(name) if name else str(rnd)

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import F, Max, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from events import cache as page_cache
 from events import headcount
@@ -236,28 +237,18 @@ def set_status(reg: Registration, status: str, actor=None) -> Registration:
 
 def _undo_drop_loss(reg: Registration) -> None:
     """Reinstating a dropped player takes back the "Loss" the drop gave in the last round,
-    as long as nobody has entered that table's result (a mistaken tap is undone)."""
+    as long as nobody has entered that table's result (a mistaken tap is undone;
+    ``Seat.clear_loss``)."""
     last = reg.event.rounds.filter(is_final=False).order_by("-number").first()
     if last is None:
         return
     seat = Seat.objects.filter(round=last, registration=reg, loss=True).first()
-    if seat is None:
-        return
-    others_entered = (
-        Seat.objects.filter(table_id=seat.table_id, vp__isnull=False).exclude(pk=seat.pk).exists()
-    )
-    if not others_entered:
-        seat.loss = False
-        seat.vp = None
-        seat.save(update_fields=["loss", "vp"])
-        Table.objects.filter(pk=seat.table_id).update(version=F("version") + 1)
+    if seat is not None:
+        seat.clear_loss()
 
 
 def _mark_loss(seat: Seat) -> None:
-    seat.loss = True
-    seat.vp = Decimal("0")
-    seat.save(update_fields=["loss", "vp"])
-    Table.objects.filter(pk=seat.table_id).update(version=F("version") + 1)
+    seat.mark_loss()
 
 
 # --------------------------------------------------------------------------- seating
@@ -510,11 +501,13 @@ def parse_vp(value) -> Decimal | None:
 
 
 def table_check(vps: Sequence[Decimal | None]) -> vekn.SheetCheck:
-    """The sheet check of a table's playing seats (seats with a "Loss" left out). A table of
-    4 or 5 is checked against the legal sheets (TR §3.7.2; ``docs/rules-vekn.md`` "Result sheets"); when drops left fewer
-    than 4 players at it, only the range of each value is checked **[choice]**: the legal
-    endings of 2- and 3-player games are not enumerated."""
-    if len(vps) in (4, 5):
+    """The sheet check of a table's playing seats (seats with a "Loss" left out: a drop
+    after seating, TR §3.1.4, or a disqualification during the game, JG §1.1.4). A table
+    of 4 or 5 is checked against the legal sheets (TR §3.7.2; ``docs/rules-vekn.md``
+    "Result sheets"); when drops or a disqualification left fewer than 4 players at it,
+    only the range of each value is checked **[choice]**, which every legal ending of a
+    2- or 3-player game passes (they are not enumerated)."""
+    if len(vps) in vekn.TABLE_SIZES:
         return vekn.check_sheet(vps)
     for vp in vps:
         if vp is not None and not (0 <= vp <= len(vps) and (vp * 2) % 1 == 0):
@@ -537,11 +530,43 @@ def table_check(vps: Sequence[Decimal | None]) -> vekn.SheetCheck:
     )
 
 
+IRREGULAR_SHEET_HINT = gettext_lazy(
+    "If the game really ended so (a card effect, a disqualification during the game), a "
+    "judge can accept this sheet with a reason."
+)
+"""What a scorekeeper without ``override_results`` is told under an irregular sheet: the
+judge's override of :func:`save_results` (TR §3.7.2, JG §1.1.4)."""
+
+
 @dataclass(frozen=True)
 class ResultOutcome:
     check: vekn.SheetCheck
     version: int
     overridden: bool
+
+
+def result_lock(table: Table, *, may_override: bool) -> str | None:
+    """Why the sheet of ``table`` (its round and event loaded) cannot be changed by this
+    caller, or ``None`` when it can: the event's results are approved (JG §1.2.5), the
+    final has started (preliminary sheets chose the finalists, TR §3.1), or the next round
+    is seated and ``may_override`` (a judge, ``override_results``) is false. At most two
+    queries. :func:`save_results` refuses with this message; the result page shows the
+    sheet read-only with it (docs/rules-vekn.md "Seating")."""
+    rnd, event = table.round, table.round.event
+    if event.results_approved:
+        return _("The event's results are approved and locked.")
+    if not rnd.is_final and event.rounds.filter(is_final=True).exists():
+        return _(
+            "The final has started: preliminary results are locked, since they chose "
+            "the finalists (TR §3.1). Record a standings adjustment instead if needed."
+        )
+    if (
+        not rnd.is_final
+        and not may_override
+        and event.rounds.filter(number__gt=rnd.number).exists()
+    ):
+        return _("The next round is seated: only a judge can correct this table.")
+    return None
 
 
 def save_results(
@@ -576,7 +601,7 @@ def save_results(
             .select_related("round__event")
             .get(pk=table.pk)
         )
-        rnd, event = table.round, table.round.event
+        event = table.round.event
         if table.version != version:
             last = (
                 AuditLog.objects.filter(
@@ -593,18 +618,8 @@ def save_results(
                 )
                 % {"who": who}
             )
-        if event.results_approved:
-            raise UserError(_("The event's results are approved and locked."))
-        if not rnd.is_final and event.rounds.filter(is_final=True).exists():
-            raise UserError(
-                _(
-                    "The final has started: preliminary results are locked, since they chose "
-                    "the finalists (TR §3.1). Record a standings adjustment instead if needed."
-                )
-            )
-        if not rnd.is_final and event.rounds.filter(number__gt=rnd.number).exists():
-            if not may_override:
-                raise UserError(_("The next round is seated: only a judge can correct this table."))
+        if (locked := result_lock(table, may_override=may_override)) is not None:
+            raise UserError(locked)
         seats = list(table.seats.select_for_update().order_by("position"))
         if len(vps) != len(seats):
             raise UserError(_("Enter one value per seat (%(n)s seats).") % {"n": len(seats)})
@@ -613,7 +628,11 @@ def save_results(
         overridden = False
         if not check.valid:
             if not (may_override and override_reason):
-                raise UserError(check.reason or _("This sheet is not a legal game result."))
+                message = check.reason or _("This sheet is not a legal game result.")
+                if not may_override:
+                    stop = "" if str(message).endswith((".", "?", "!")) else "."
+                    message = f"{message}{stop} {IRREGULAR_SHEET_HINT}"
+                raise UserError(message)
             overridden = True
         for vp in vps:
             if vp is not None and (vp < 0 or vp > 5 or (vp * 2) % 1):

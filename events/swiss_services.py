@@ -353,19 +353,32 @@ def cut_line_tie(result: MylEventStandings) -> list[int]:
 
 def round_label(rnd: Round, matches: int | None = None) -> str:
     """ "Round 3", or the top-cut stage by its number of matches: quarter-finals (4),
-    semi-finals (2), final (1)."""
-    if not rnd.is_top_cut:
-        return str(rnd)
-    if matches is None:
-        matches = rnd.tables.count()
-    return {
-        4: _("Quarter-finals"),
-        2: _("Semi-finals"),
-        1: _("Top-cut final"),
-    }.get(matches, str(rnd))
+    semi-finals (2), final (1) (``events.rulesets.round_label``, the registry's
+    ``top_cut_stages``)."""
+    return rulesets.round_label(rnd, matches)
 
 
 # --------------------------------------------------------------------------- results
+def match_lock(table: Table, *, may_correct: bool) -> str | None:
+    """Why the result of the match ``table`` (its round and event loaded) cannot be
+    changed by this caller, or ``None`` when it can (docs/rules-myl.md): the event's
+    results are approved, the top cut has started (Swiss results), the next top-cut round
+    is paired, or the next round is paired and ``may_correct`` (a judge) is false. At most
+    two queries. :func:`save_match_result` refuses with this message; the match page shows
+    the result read-only with it."""
+    rnd, event = table.round, table.round.event
+    if event.results_approved:
+        return _("The event's results are approved: reopen them first.")
+    if not rnd.is_top_cut and event.rounds.filter(is_top_cut=True).exists():
+        return _("The top cut has started: Swiss results are locked.")
+    later = event.rounds.filter(number__gt=rnd.number).exists()
+    if rnd.is_top_cut and later:
+        return _("The next top-cut round is paired: this match is locked.")
+    if later and not may_correct:
+        return _("The next round is paired: only a judge can correct this match.")
+    return None
+
+
 @dataclass(frozen=True)
 class MatchOutcome:
     version: int
@@ -450,13 +463,8 @@ def save_match_result(
         _check_myl(event)
         if table.is_bye:
             raise UserError(_("A bye is a won match: there is no result to enter."))
-        later = event.rounds.filter(number__gt=rnd.number)
-        if not rnd.is_top_cut and event.rounds.filter(is_top_cut=True).exists():
-            raise UserError(_("The top cut has started: Swiss results are locked."))
-        if rnd.is_top_cut and later.exists():
-            raise UserError(_("The next top-cut round is paired: this match is locked."))
-        if later.exists() and not may_correct:
-            raise UserError(_("The next round is paired: only a judge can correct this match."))
+        if (locked := match_lock(table, may_correct=may_correct)) is not None:
+            raise UserError(locked)
         seats = list(table.seats.select_for_update().order_by("position"))
         if only_if_empty and any(s.games_won is not None for s in seats):
             raise UserError(

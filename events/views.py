@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
-from events import headcount, rulesets, security, services
+from events import headcount, results, rulesets, security, services
 from events.access import authority_rulesets, user_permissions
 from events.forms import SignupForm
 from events.models import Event, Person, PlayerClaim, Registration
@@ -163,7 +163,7 @@ def results_page(request, slug):
             "events/public_results.html",
             {
                 "event": event,
-                "rounds": [(r, services.round_overview(r)) for r in rounds],
+                "rounds": results.rounds_overview(event, rounds),
                 "is_staff": staff,
             },
             request=request,

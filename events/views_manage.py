@@ -429,6 +429,9 @@ def _result_context(request, event, table, values=None, error=None, override="")
         "error": error,
         "override": override,
         "can_override": P.OVERRIDE_RESULTS in request.event_permissions,
+        "locked": services.result_lock(
+            table, may_override=P.OVERRIDE_RESULTS in request.event_permissions
+        ),
     }
 
 

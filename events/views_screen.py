@@ -23,7 +23,6 @@ from events import cache as page_cache
 from events import rulesets, services
 from events import swiss_services as ss
 from events.models import Event
-from events.swiss_services import round_label
 from events.views import _public_page
 from events.views_swiss import _standing_rows
 from leagues import services as league_services
@@ -133,7 +132,7 @@ def _live_context(event: Event) -> dict:
             playing = any(not (t["check"].complete) for t in tables)
     label = ""
     if rnd is not None:
-        label = round_label(rnd, len(tables)) if rnd.is_top_cut else str(rnd)
+        label = rulesets.round_label(rnd, len(tables), event=event)
     rows = []
     if event.standings_published:
         rows = _myl_rows(event) if spec.pairs_matches else _vekn_rows(event)

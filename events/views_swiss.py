@@ -153,6 +153,7 @@ def round_page(request, event, number):
             "complete": result.round_complete(rnd),
             "has_results": any(s["games"] is not None for m in rows for s in m["seats"]),
             "is_last": rnd == result.rounds[-1],
+            "editable": rnd == result.rounds[-1] and not event.results_approved,
             "later": rnd != result.rounds[-1],
             "blocked": blocked_rows(event),
             "offer_rematches": request.GET.get("rematches") == "1",
@@ -254,6 +255,7 @@ def _match_context(request, event, table, games=None, error=None):
         "error": error,
         "perms": request.event_permissions,
         "P": P,
+        "locked": ss.match_lock(table, may_correct=P.OVERRIDE_RESULTS in request.event_permissions),
     }
 
 

@@ -369,11 +369,38 @@ def public_penalties(event: Event):
 
 
 def _apply_effects(p: Penalty) -> None:
-    """A confirmed disqualification removes the player from the event (JG §1.1.4)."""
+    """A confirmed disqualification removes the player from the event (JG §1.1.4); one
+    during a game also takes their seat out of that table's sheet (:func:`_dq_seat`)."""
     if p.level == Level.DISQUALIFICATION and not p.is_linked:
         Registration.objects.filter(pk=p.registration_id).update(
             status=Registration.Status.DISQUALIFIED
         )
+        seat = _dq_seat(p)
+        if seat is not None and seat.vp is None:
+            seat.mark_loss()
+
+
+def _dq_seat(p: Penalty) -> Seat | None:
+    """The seat of the game ``p`` (a disqualification) was given during, or ``None``
+    (given between rounds, or no table known). JG §1.1.4 "Game State Adjustment": the
+    game goes on as if the player had never been seated, so their seat is marked like a
+    drop after seating (``Seat.mark_loss``, TR §3.1.4) and the sheet is checked without
+    it (``events.services.table_check``)."""
+    if p.timing != Timing.DURING_GAME or p.table_id is None:
+        return None
+    return Seat.objects.filter(table_id=p.table_id, registration_id=p.registration_id).first()
+
+
+def _give_back_seat(p: Penalty) -> None:
+    """A disqualification during a game voided or made lighter: the seat
+    :func:`_apply_effects` took out comes back while the table's sheet is not written
+    without it (``Seat.clear_loss``), unless the player is still kept out or dropped."""
+    seat = _dq_seat(p)
+    if seat is None or not seat.loss:
+        return
+    status = Registration.objects.filter(pk=p.registration_id).values_list("status", flat=True)
+    if status.first() in (Registration.Status.CHECKED_IN, Registration.Status.REGISTERED):
+        seat.clear_loss()
 
 
 def _removes_player(p: Penalty) -> bool:
@@ -422,6 +449,7 @@ def change_level(
         p.save(update_fields=["level", "deviation_reason"])
         if was_dq and level != Level.DISQUALIFICATION:
             lifecycle.restore_registration(p, ENGINE)
+            _give_back_seat(p)
             lifecycle.lift_sanctions(p, actor, reason or _("The penalty changed."))
         if p.status == Penalty.Status.CONFIRMED:
             _apply_effects(p)
@@ -444,7 +472,11 @@ def void(
     if own := _own_adapter(penalty):
         return own.void(penalty, reason, actor, perms=perms, expected=expected)
     lifecycle.require(perms, P.CONFIRM_PENALTIES)
-    return lifecycle.void(penalty, reason, actor, expected=expected, engine=ENGINE)
+    with transaction.atomic():
+        penalty = lifecycle.void(penalty, reason, actor, expected=expected, engine=ENGINE)
+        if penalty.level == Level.DISQUALIFICATION:
+            _give_back_seat(penalty)
+    return penalty
 
 
 def _reassess(event: Event, person: Person, actor, reason: str = "") -> None:
@@ -464,6 +496,7 @@ def _reassess(event: Event, person: Person, actor, reason: str = "") -> None:
         p.save()
         if was_dq and p.level != Level.DISQUALIFICATION:
             lifecycle.restore_registration(p, ENGINE)
+            _give_back_seat(p)
         elif p.status == Penalty.Status.CONFIRMED:
             _apply_effects(p)
 

@@ -4,7 +4,7 @@ data pages and exports need."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from events import rulesets
@@ -35,6 +35,9 @@ class EventStandings:
     games: dict[int, list[int]]
     prelims_done: bool = False
     """Every preliminary round is played: finalists and the toss are meaningful only then."""
+    adjustments: dict[tuple[int, int], Decimal] = field(default_factory=dict)
+    """What confirmed standings adjustments took (JG §1.1.3): (registration id, round
+    number) → VP (negative), as the standings counted them; the pages show them."""
 
     def code(self, reg_id: int) -> str:
         return self.players[reg_id].code
@@ -149,6 +152,7 @@ def event_standings(event: Event) -> EventStandings:
         rounds=rounds,
         games=games,
         prelims_done=prelims_done,
+        adjustments={k: v for k, v in adjustments.items() if v},
     )
 
 

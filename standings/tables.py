@@ -11,7 +11,21 @@ compares the two).
 """
 
 import django_tables2 as tables
+from django.utils.functional import lazy
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
+
+from events import rulesets
+
+
+def _abbr_html(short, title) -> SafeString:
+    return format_html('<abbr title="{}">{}</abbr>', title, short)
+
+
+abbr = lazy(_abbr_html, SafeString)
+"""A column header ``<abbr title="Game Wins">GW</abbr>``, translated when rendered (the
+phone layout shows the short form; the title tells what it stands for)."""
 
 
 class StandingsTable(tables.Table):
@@ -19,12 +33,25 @@ class StandingsTable(tables.Table):
 
     rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num"}})
     name = tables.Column(verbose_name=_("Player"))
-    vekn = tables.Column(verbose_name=_("VEKN"), attrs={"td": {"class": "muted"}})
-    prelim_gw = tables.Column(verbose_name=_("GW"), attrs={"td": {"class": "num"}})
-    prelim_vp = tables.Column(verbose_name=_("VP"), attrs={"td": {"class": "num"}})
-    prelim_tp = tables.Column(verbose_name=_("TP"), attrs={"td": {"class": "num"}})
+    vekn = tables.Column(
+        verbose_name=_("VEKN"), attrs={"th": {"class": "vekn"}, "td": {"class": "muted vekn"}}
+    )
+    prelim_gw = tables.Column(
+        verbose_name=abbr(_("GW"), _("Game Wins")), attrs={"td": {"class": "num"}}
+    )
+    prelim_vp = tables.Column(
+        verbose_name=abbr(_("VP"), _("Victory Points")), attrs={"td": {"class": "num"}}
+    )
+    prelim_tp = tables.Column(
+        verbose_name=abbr(_("TP"), _("Tournament Points")), attrs={"td": {"class": "num"}}
+    )
     final_vp = tables.Column(verbose_name=_("Final VP"), attrs={"td": {"class": "num"}}, default="")
-    note = tables.Column(verbose_name=_("Notes"), default="", orderable=False)
+    note = tables.Column(
+        verbose_name=_("Notes"),
+        default="",
+        orderable=False,
+        attrs={"th": {"class": "note"}, "td": {"class": "note"}},
+    )
 
     class Meta:
         orderable = False
@@ -48,9 +75,10 @@ def standings_rows(result) -> list[dict]:
     row's class (``winner``, ``finalist`` or empty)."""
     winner, finalist = str(_("Winner")), str(_("Finalist"))
     dropped = str(_("dropped"))
+    by_player = adjustment_notes(result)
     rows = []
     for row, info in result.rows():
-        notes = []
+        notes = list(by_player.get(row.player, ()))
         if row.winner:
             notes.append(winner)
         elif row.finalist and result.prelims_done:
@@ -75,6 +103,29 @@ def standings_rows(result) -> list[dict]:
             }
         )
     return rows
+
+
+def adjustment_notes(result) -> dict[int, list[str]]:
+    """What standings adjustments took from each player, with the round they hit (JG
+    §1.1.3; ``EventStandings.adjustments``): registration id → notes such as
+    "−1 VP in Round 2 (standings adjustment)", in round order. No query: the rounds are
+    the result's own."""
+    by_number = {r.number: r for r in result.rounds}
+    notes: dict[int, list[str]] = {}
+    for (player, number), vp in sorted(result.adjustments.items()):
+        rnd = by_number.get(number)
+        if rnd is None:
+            continue
+        notes.setdefault(player, []).append(
+            str(
+                _("%(vp)s VP in %(round)s (standings adjustment)")
+                % {
+                    "vp": f"{vp.normalize():f}".replace("-", "−"),
+                    "round": rulesets.round_label(rnd, event=result.event),
+                }
+            )
+        )
+    return notes
 
 
 def public_rows(rows: list[dict]) -> list[dict]:

@@ -14,8 +14,8 @@ from events.models import Event, Registration
 from events.player_counts import PlayerCounts
 from penalties import services as penalty_services
 from tests.conftest import add_players
-from tests.factories import EventRoleFactory, PersonFactory, RegistrationFactory, UserFactory
 from tests.events.services.test_swiss_services import make_event
+from tests.factories import EventRoleFactory, PersonFactory, RegistrationFactory, UserFactory
 
 S = Registration.Status
 EXPECTED = PlayerCounts(
