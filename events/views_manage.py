@@ -8,10 +8,11 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from events import exports, people, rulesets, sanctions, services, views_swiss
+from events import exports, people, round_clock, rulesets, sanctions, services, views_swiss
 from events.access import organisation_organiser_required, round_or_404, staff_required
 from events.audit import audit
 from events.errors import ConflictError, UserError
@@ -294,8 +295,10 @@ def round_detail(request, event, number):
             "P": P,
             "complete": services.round_complete(rnd),
             "has_results": any(s.vp is not None for t in tables for s in t["seats"]),
+            **round_clock.page_context(rnd.timing(), timezone.now()),
         },
     )
+
 
 
 @staff_required(P.MANAGE_SEATING)
