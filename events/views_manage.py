@@ -300,7 +300,6 @@ def round_detail(request, event, number):
     )
 
 
-
 @staff_required(P.MANAGE_SEATING)
 @require_POST
 def round_reseat(request, event, number):
