@@ -177,6 +177,8 @@ def test_round_page_shows_the_clock_and_the_buttons(client, rnd, staff):
     client.post(round_url(event, name="manage:round-clock"), {"action": "stop"})
     assert "Incomplete form" in client.get(round_url(event)).content.decode()
     assert fresh(rnd).paused_at is None
+    audit = client.get(reverse("manage:audit", kwargs={"slug": event.slug})).content.decode()
+    assert "Round: pause the clock" in audit and "Round: resume the clock" in audit
 
 
 def test_round_page_in_spanish(client, rnd, staff):
