@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from events.limits import FREE_TEXT_MAX_LENGTH, VEKN_NUMBER_PATTERN, length_constraint
 from events.permissions import AUTHORITIES, Role
+from events.round_clock import RoundTiming
 
 
 class Organisation(models.Model):
@@ -417,6 +418,17 @@ class Round(models.Model):
     is_final = models.BooleanField(_("final"), default=False)
     seating_published = models.BooleanField(_("seating published"), default=False)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    paused_at = models.DateTimeField(
+        _("paused at"),
+        null=True,
+        blank=True,
+        help_text=_("When the round's clock was paused, while it is paused."),
+    )
+    paused_seconds = models.PositiveIntegerField(
+        _("time paused (seconds)"),
+        default=0,
+        help_text=_("The round clock's pauses that are over, in seconds."),
+    )
     finalists = models.JSONField(
         _("finalists"),
         default=list,
@@ -454,10 +466,25 @@ class Round(models.Model):
             models.UniqueConstraint(
                 fields=["event"], condition=Q(is_final=True), name="events_round_one_final"
             ),
+            models.CheckConstraint(
+                condition=Q(paused_at__isnull=True) | Q(started_at__isnull=False),
+                name="events_round_paused_after_start",
+            ),
         ]
 
     def __str__(self):
         return str(_("Final")) if self.is_final else str(_("Round %(n)s") % {"n": self.number})
+
+    def timing(self) -> RoundTiming:
+        """The round's clock for ``events.round_clock`` (reads ``self.event``'s round or
+        final length: one query unless the event is loaded)."""
+        event = self.event
+        return RoundTiming(
+            started_at=self.started_at,
+            minutes=event.final_minutes if self.is_final else event.round_minutes,
+            paused_at=self.paused_at,
+            paused_seconds=self.paused_seconds,
+        )
 
 
 class Table(models.Model):

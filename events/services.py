@@ -9,7 +9,6 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
@@ -19,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from events import cache as page_cache
-from events import headcount
+from events import headcount, round_clock
 from events import seating as seating_rules
 from events.audit import audit
 from events.errors import ConflictError, UserError
@@ -864,10 +863,10 @@ def set_standings_published(event: Event, published: bool, actor=None) -> None:
 def round_overview(rnd: Round) -> list[dict]:
     """Tables of a round for display, in two queries: number, version, override, seats
     (position, registration, person name, vp, loss), the sheet check, the minutes of time
-    extension (JG §1.2.4) and the end time once the round's clock has started."""
+    extension (JG §1.2.4), the end time once the round's clock has started and the table's
+    ``events.round_clock.Clock`` (time left with its extensions and the round's pauses)."""
     tables = list(rnd.tables.annotate(extension=Sum("extensions__minutes")).order_by("number"))
-    event = rnd.event
-    minutes = event.final_minutes if rnd.is_final else event.round_minutes
+    timing, now = rnd.timing(), timezone.now()
     seats = (
         Seat.objects.filter(round=rnd)
         .select_related("registration__person")
@@ -881,14 +880,14 @@ def round_overview(rnd: Round) -> list[dict]:
         table_seats = by_table.get(table.id, [])
         check = table_check([s.vp for s in table_seats if not s.loss])
         extension = table.extension or 0
-        end = rnd.started_at + timedelta(minutes=minutes + extension) if rnd.started_at else None
         out.append(
             {
                 "table": table,
                 "seats": table_seats,
                 "check": check,
                 "extension": extension,
-                "end": end,
+                "end": round_clock.end_time(timing, now, extension),
+                "clock": round_clock.clock(timing, now, extension),
             }
         )
     return out

@@ -57,6 +57,7 @@ urlpatterns = [
         name="table-extension",
     ),
     path("rounds/<int:number>/start/", pv.start_clock, name="round-start"),
+    path("rounds/<int:number>/clock/", pv.round_clock, name="round-clock"),
     path("incidents/person/", pv.pick_person, name="incident-person"),
     path("incidents/non-competing/", pv.add_non_competing, name="incident-non-competing"),
     path("incidents/new/", pv.incident_new, name="incident-new"),

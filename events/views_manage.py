@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -16,6 +17,7 @@ from events import (
     headcount,
     people,
     roster,
+    round_clock,
     rulesets,
     sanctions,
     services,
@@ -334,6 +336,7 @@ def round_detail(request, event, number):
             "P": P,
             "complete": services.round_complete(rnd),
             "has_results": any(s.vp is not None for t in tables for s in t["seats"]),
+            **round_clock.page_context(rnd.timing(), timezone.now()),
         },
     )
 

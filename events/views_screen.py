@@ -16,11 +16,12 @@ from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from events import cache as page_cache
-from events import rulesets, services
+from events import round_clock, rulesets, services
 from events import swiss_services as ss
 from events.models import Event
 from events.views import _public_page
@@ -31,6 +32,26 @@ from standings.services import event_standings
 
 POLL_SECONDS = 30
 """How often the screen fetches the live fragment again (setting ``SCREEN_POLL_SECONDS``)."""
+
+
+SERVER_NOW = "__arbitro-server-now__"
+"""Stands for the server's time (``events.round_clock.epoch_ms``) in the cached screen page:
+:func:`stamp_now` puts each response's own in its place, so ``static/js/clock.js`` knows
+the offset between the server's clock and the projector's even from a page cached
+minutes ago (the clock itself carries its end time, which a cached page keeps true)."""
+
+
+SERVER_TIME_HEADER = "X-Server-Time"
+"""The live fragment's header with the server's time in ms (``static/js/clock.js`` reads it
+after each poll)."""
+
+
+def stamp_now(page: str | bytes) -> str | bytes:
+    """``page`` with the server's time now, in ms, in place of :data:`SERVER_NOW`."""
+    now = str(round_clock.epoch_ms(timezone.now()))
+    if isinstance(page, bytes):
+        return page.replace(SERVER_NOW.encode(), now.encode())
+    return page.replace(SERVER_NOW, now)
 
 
 def poll_seconds() -> int:
@@ -136,7 +157,13 @@ def _live_context(event: Event) -> dict:
     rows = []
     if event.standings_published:
         rows = _myl_rows(event) if spec.pairs_matches else _vekn_rows(event)
+    # the clocks as of the build: the page keeps their end (or, paused, their time left)
+    # and clock.js counts from it; a start, pause, resume or extension makes it stale
+    clock = round_clock.clock(rnd.timing(), timezone.now()) if rnd is not None else None
+    if clock is not None and clock.state == round_clock.NOT_STARTED:
+        clock = None
     return {
+        "round_clock": clock,
         "event": event,
         "round": rnd,
         "label": label,
@@ -175,11 +202,14 @@ def standings_screen(request, slug):
                 # rendered by our own template, escaped there
                 "live": mark_safe(_live_html(event)),  # noqa: S308
                 "poll_seconds": poll_seconds(),
+                "clock_now": SERVER_NOW,
             },
             request=request,
         )
 
-    return _public_page(request, event, "screen", build)
+    response = _public_page(request, event, "screen", build)
+    response.content = stamp_now(response.content)
+    return response
 
 
 def standings_screen_live(request, slug):
@@ -187,6 +217,8 @@ def standings_screen_live(request, slug):
     event = get_object_or_404(Event, slug=slug)
     response = HttpResponse(_live_html(event))
     response["Cache-Control"] = "no-cache"
+    # the server's time for clock.js's offset (the fragment itself is the cached bytes)
+    response[SERVER_TIME_HEADER] = str(round_clock.epoch_ms(timezone.now()))
     return response
 
 

@@ -16,16 +16,18 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from events import headcount, rulesets, sanctions
+from events import headcount, round_clock, rulesets, sanctions
 from events import swiss_services as ss
 from events.access import round_or_404, staff_required, user_permissions
 from events.errors import ConflictError, UserError
 from events.forms import MatchResultForm, PlayerResultForm, RematchesForm
 from events.models import Event, Registration, Seat, Table
 from events.permissions import Permission as P
+from penalties.time_extensions import extension_minutes_by_table
 from standings import myl
 
 
@@ -145,6 +147,12 @@ def round_page(request, event, number):
         raise Http404("No such round")
     ctx = _round_context(request, event, result)
     rows = _match_rows(result, rnd)
+    rnd.event = event  # the round's length, without another query
+    timing, now = rnd.timing(), timezone.now()
+    extensions = extension_minutes_by_table(rnd) if rnd.started_at else {}
+    for row in rows:
+        row["clock"] = round_clock.clock(timing, now, extensions.get(row["number"], 0))
+    ctx.update(round_clock.page_context(timing, now))
     ctx.update(
         {
             "round": rnd,

@@ -393,6 +393,14 @@ class TimeExtensionForm(forms.Form):
         return str(self["minutes_spent"].value() or "").strip()
 
 
+class RoundClockForm(forms.Form):
+    """Pause (``action=pause``) or resume (``action=resume``) a round's clock: the button
+    says which, so a second click of the same button asks for the same thing again (and is
+    refused), never the opposite."""
+
+    action = forms.ChoiceField(choices=[("pause", "pause"), ("resume", "resume")])
+
+
 class ApproveResultsForm(forms.Form):
     """Approve (``approved=1``) or reopen the event's results (JG §1.2.5)."""
 

@@ -1,18 +1,22 @@
 """Time extensions of a table (JG §1.2.4; docs/rules-vekn-penalties.md "Time extensions"):
-the minutes granted, the table's end time, the suggestion the tablet shows, granting one, and
-starting the round's clock. Moved out of ``penalties.services``; same functions."""
+the minutes granted, the table's end time, the suggestion the tablet shows, granting one; and
+the round's clock: starting, pausing and resuming it (the time left is worked out by
+``events.round_clock``; docs/rules-vekn.md "The round clock")."""
 
 from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from datetime import timedelta
 from decimal import Decimal
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events import cache as page_cache
+from events import round_clock
 from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text, field_label
@@ -28,16 +32,26 @@ def table_extension_minutes(table: Table) -> int:
     return sum(TimeExtension.objects.filter(table=table).values_list("minutes", flat=True))
 
 
+def extension_minutes_by_table(rnd: Round) -> dict[int, int]:
+    """Table number → minutes of time extension granted at it this round (JG §1.2.4),
+    tables with none left out; one query."""
+    rows = (
+        TimeExtension.objects.filter(table__round=rnd)
+        .values_list("table__number")
+        .annotate(total=Sum("minutes"))
+    )
+    return {number: total for number, total in rows}
+
+
 def table_end_time(table: Table, extension_minutes: int | None = None):
-    """The table's end time: round start + round time + its extensions; ``None`` until the
-    round's clock is started."""
+    """The table's end time (aware, UTC): round start + round time + its extensions + the
+    time the round spent paused (``events.round_clock.end_time``; while paused, as if it
+    resumed now); ``None`` until the round's clock is started."""
     rnd = table.round
     if rnd.started_at is None:
         return None
-    event = rnd.event
-    minutes = event.final_minutes if rnd.is_final else event.round_minutes
     extra = table_extension_minutes(table) if extension_minutes is None else extension_minutes
-    return rnd.started_at + timedelta(minutes=minutes + extra)
+    return round_clock.end_time(rnd.timing(), timezone.now(), extra)
 
 
 def suggest_extension(table: Table, minutes_spent, authorised: bool) -> guide.ExtensionSuggestion:
@@ -112,18 +126,80 @@ def add_extension(
             f"round {table.round.number} table {table.number}",
             after={"minutes": ext.minutes, "total": suggestion.total},
         )
+        # the big screen shows the table's time left (events.views_screen)
+        page_cache.invalidate(table.round.event, seating=False)
     return ext
 
 
-def start_round_clock(rnd: Round, actor=None) -> None:
-    """Start the round's clock now (the tables' end times follow)."""
+def _check_clock_permission(perms) -> None:
+    if P.MANAGE_SEATING not in perms:
+        raise PermissionDenied("Starting, pausing or resuming a round's clock needs manage_seating")
+
+
+def start_round_clock(rnd: Round, actor=None, *, perms: frozenset | None = None) -> None:
+    """Start the round's clock now (the tables' end times follow). ``perms``: the
+    caller's permissions, checked when given (``PermissionDenied`` without
+    ``MANAGE_SEATING``; the page always gives them). ``UserError`` if it has started."""
+    if perms is not None:
+        _check_clock_permission(perms)
     with transaction.atomic():
         updated = Round.objects.filter(pk=rnd.pk, started_at__isnull=True).update(
             started_at=timezone.now()
         )
         if not updated:
             raise UserError(_("The clock of this round has already started."))
-        audit(rnd.event, actor, "round.start", str(rnd))
+        audit(rnd.event, actor, "round.start", str(rnd), about=rnd)
+        page_cache.invalidate(rnd.event, seating=False)  # the big screen shows the clock
+
+
+_CLOCK_ERRORS = {
+    "not_started": lambda: _("The clock of this round has not started yet."),
+    "already_paused": lambda: _("The clock of this round is already paused."),
+    "not_paused": lambda: _("The clock of this round is not paused."),
+    "before_pause": lambda: _("The clock of this round is not paused."),
+}
+
+
+def _change_clock(rnd: Round, actor, perms: frozenset, change, action: str) -> Round:
+    """Apply ``change`` (``round_clock.pause`` or ``resume``) to the round under a row
+    lock, save, audit ``action`` and make the cached public pages stale."""
+    _check_clock_permission(perms)
+    with transaction.atomic():
+        # FOR NO KEY UPDATE, as add_extension: an audit entry inserted meanwhile that
+        # points at the round's event does not wait for it.
+        locked = Round.objects.select_for_update(no_key=True).select_related("event").get(pk=rnd.pk)
+        before = locked.timing()
+        try:
+            after = change(before, timezone.now())
+        except round_clock.ClockError as exc:
+            raise UserError(_CLOCK_ERRORS[exc.code]()) from None
+        locked.paused_at, locked.paused_seconds = after.paused_at, after.paused_seconds
+        locked.save(update_fields=["paused_at", "paused_seconds"])
+        audit(
+            locked.event,
+            actor,
+            action,
+            str(locked),
+            {"paused_seconds": before.paused_seconds},
+            {"paused_seconds": after.paused_seconds},
+            about=locked,
+        )
+        page_cache.invalidate(locked.event, seating=False)  # the big screen shows the clock
+    return locked
+
+
+def pause_round_clock(rnd: Round, actor=None, *, perms: frozenset) -> Round:
+    """Pause the whole round's clock now (every table's time left stops with it).
+    ``PermissionDenied`` without ``MANAGE_SEATING``; ``UserError`` if the clock has not
+    started or is already paused (a second click of the same button). The round as saved."""
+    return _change_clock(rnd, actor, perms, round_clock.pause, "round.pause")
+
+
+def resume_round_clock(rnd: Round, actor=None, *, perms: frozenset) -> Round:
+    """Resume a paused round's clock now: the pause's length is added to every table's
+    end. ``PermissionDenied`` without ``MANAGE_SEATING``; ``UserError`` if it is not
+    paused. The round as saved."""
+    return _change_clock(rnd, actor, perms, round_clock.resume, "round.resume")
 
 
 def seats_by_registration(event: Event) -> dict[int, list[int]]:

@@ -31,6 +31,7 @@ from penalties.forms import (
     DqReportForm,
     NonCompetingForm,
     PenaltyActionForm,
+    RoundClockForm,
     TimeExtensionForm,
     VeknIncidentForm,
     error_messages,
@@ -393,9 +394,34 @@ def time_extension(request, event, number, table_number):
 @require_POST
 def start_clock(request, event, number):
     try:
-        time_extensions.start_round_clock(round_or_404(event, number), request.user)
+        time_extensions.start_round_clock(
+            round_or_404(event, number), request.user, perms=request.event_permissions
+        )
     except UserError as exc:
         messages.error(request, str(exc))
+    return redirect("manage:round", slug=event.slug, number=number)
+
+
+@staff_required(P.MANAGE_SEATING)
+@require_POST
+def round_clock(request, event, number):
+    """Pause or resume the whole round's clock (``RoundClockForm``)."""
+    rnd = round_or_404(event, number)
+    form = RoundClockForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Incomplete form: try again."))
+        return redirect("manage:round", slug=event.slug, number=number)
+    change = {
+        "pause": time_extensions.pause_round_clock,
+        "resume": time_extensions.resume_round_clock,
+    }[form.cleaned_data["action"]]
+    try:
+        change(rnd, request.user, perms=request.event_permissions)
+    except UserError as exc:
+        messages.error(request, str(exc))
+    else:
+        paused = form.cleaned_data["action"] == "pause"
+        messages.success(request, _("Clock paused.") if paused else _("Clock resumed."))
     return redirect("manage:round", slug=event.slug, number=number)
 
 

@@ -16,8 +16,8 @@ from events.models import EventRole, Registration, Round, Seat
 from events.permissions import ROLE_PERMISSIONS, Role
 from penalties import services as penalty_services
 from tests.conftest import add_players, play_round
-from tests.factories import UserFactory
 from tests.events.services.test_swiss_services import make_event, play_swiss
+from tests.factories import UserFactory
 
 D = Decimal
 HEAD = ROLE_PERMISSIONS[Role.HEAD_JUDGE]

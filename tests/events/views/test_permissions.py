@@ -361,6 +361,7 @@ MATRIX = [
     R("manage:table-incident", "get", "vekn_table", **a_staff(200, scorekeeper=403), coordinator=403),
     R("manage:table-extension", "get", "vekn_table", **a_staff(200, scorekeeper=403), coordinator=403),
     R("manage:round-start", "post", "vekn_round", **a_staff(302, scorekeeper=403), coordinator=403),
+    R("manage:round-clock", "post", "vekn_round", **a_staff(302, scorekeeper=403), coordinator=403),
     R("manage:incident-person", "get", "vekn", **a_staff(200, scorekeeper=403), coordinator=403),
     R("manage:incident-non-competing", "post", "vekn", **a_staff(302, scorekeeper=403), coordinator=403),
     R("manage:incident-new", "get", "vekn_incident", **a_staff(200, scorekeeper=403), coordinator=403),
