@@ -47,7 +47,8 @@ class RulesetSpec:
       than tables of 4–5 seated by the VEKN rules;
     - ``screen_tables_per_page``: tables (or matches) on one page of the venue's big
       screen;
-    - ``manage_pages``: the manager pages (view names of ``events.views_manage``) this
+    - ``manage_pages``: the manager pages (view names of ``events.views_manage`` and
+      ``events.views_print``) this
       ruleset replaces, each mapped to the dotted path of its own view (called as
       ``view(request, event, *args)`` after the manager view's permission check), or to
       ``""`` when the page does not exist for this ruleset (404). A page not named here is
@@ -125,6 +126,7 @@ MYL = RulesetSpec(
             "final": "",
             "export_csv": "events.views_swiss.export_csv",
             "export_archondata": "",
+            "print_standings": "events.views_swiss.print_standings",
         }
     ),
 )
