@@ -163,6 +163,16 @@ def test_public_seating_print_follows_the_public_seating(client, big, staff):
     assert "Not published" in client.get(page).content.decode()
 
 
+def test_public_seating_print_runs_bounded_queries(client, big, django_assert_max_num_queries):
+    event, rnd = big
+    event_services.set_seating_published(rnd, True)
+    with django_assert_max_num_queries(6):
+        response = client.get(url("events:public-seating-print", event))
+    assert response.status_code == 200
+    assert response["Content-Security-Policy"] == POLICY
+    assert_no_inline_code(response.content.decode(), "public seating print")
+
+
 def test_print_pages_in_spanish(client, big, staff):
     event, _ = big
     client.force_login(staff["organiser"])
@@ -209,6 +219,8 @@ def test_incident_reports_one_sheet_each_with_the_infraction_name(
     assert html.count("new-sheet") == 5
     assert "Punched the opponent" in html
     assert html.count('class="signatures"') == 6
+    detail = client.get(url("manage:penalty", event, pk=penalty.pk)).content.decode()
+    assert f"{url('manage:print-penalties', event)}?penalty={penalty.pk}" in detail
     one = client.get(url("manage:print-penalties", event) + f"?penalty={penalty.pk}")
     assert one.content.decode().count('class="print-card report') == 1
     bad = client.get(url("manage:print-penalties", event) + "?penalty=abc")
