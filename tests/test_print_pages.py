@@ -15,6 +15,7 @@ from events import swiss_services as ss
 from events.permissions import ROLE_PERMISSIONS, Role
 from events.qr import qr_svg
 from events.views_print import name_rows, seat_rows, sort_key
+from penalties import myl_services, rulebooks
 from penalties import services as penalty_services
 from tests.conftest import add_players, play_round
 from tests.factories import EventRoleFactory, UserFactory
@@ -267,3 +268,19 @@ def test_myl_match_slips_and_standings(client, myl_round, django_assert_max_num_
     assert b"myl-standings" in standings.content
     html = client.get(url("manage:round", event, number=1)).content.decode()
     assert f"{url('manage:print', event)}#round-1" in html
+
+
+def test_myl_incident_reports_in_the_conduct_rules_words(client, myl_round):
+    event, rnd, judge = myl_round
+    reg = rnd.seats.order_by("table__number", "position").first().registration
+    penalty = myl_services.log_penalty(
+        event, reg, "2.1", {}, client_id=uuid.uuid4(), perms=HEAD, again=True
+    ).penalty
+    client.force_login(judge)
+    html = client.get(url("manage:print-penalties", event)).content.decode()
+    assert html.count('class="print-card report') == 1
+    title = rulebooks.infraction_title("myl", "2.1")
+    assert title and f"2.1 {title}" in html
+    assert rulebooks.level_words("myl", penalty.level) in html
+    detail = client.get(url("manage:penalty", event, pk=penalty.pk)).content.decode()
+    assert f"{url('manage:print-penalties', event)}?penalty={penalty.pk}" in detail
