@@ -57,7 +57,8 @@ class RulesetSpec:
     - ``top_cut_stages``: the names of the top-cut rounds by their number of matches
       (``{2: "Semi-finals", 1: "Top-cut final"}``), read by :func:`round_label`; empty
       for a ruleset without a top cut (a VEKN final is a ``Round.is_final``);
-    - ``manage_pages``: the manager pages (view names of ``events.views_manage``) this
+    - ``manage_pages``: the manager pages (view names of ``events.views_manage`` and
+      ``events.views_print``) this
       ruleset replaces, each mapped to the dotted path of its own view (called as
       ``view(request, event, *args)`` after the manager view's permission check), or to
       ``""`` when the page does not exist for this ruleset (404). A page not named here is
@@ -145,6 +146,7 @@ MYL = RulesetSpec(
             "final": "",
             "export_csv": "events.views_swiss.export_csv",
             "export_archondata": "",
+            "print_standings": "events.views_swiss.print_standings",
         }
     ),
 )

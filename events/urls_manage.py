@@ -5,6 +5,7 @@ from django.urls import path
 from events import views_manage as v
 from events import views_offline as off
 from events import views_players as pl
+from events import views_print as pr
 from events import views_swiss as sv
 from penalties import views as pv
 from penalties import views_myl as pmyl
@@ -40,6 +41,13 @@ urlpatterns = [
     path("export/archondata.txt", v.export_archondata, name="export-archondata"),
     path("audit/", v.audit_log, name="audit"),
     path("staff/", v.staff, name="staff"),
+    # Printed pages (events/views_print.py, issue 14)
+    path("print/", pr.print_index, name="print"),
+    path("print/standings/", pr.print_standings, name="print-standings"),
+    path("print/penalties/", pr.print_penalties, name="print-penalties"),
+    path("rounds/<int:number>/print/seating/", pr.print_seating, name="print-seating"),
+    path("rounds/<int:number>/print/names/", pr.print_names, name="print-names"),
+    path("rounds/<int:number>/print/slips/", pr.print_slips, name="print-slips"),
     # The judge's offline tablet (events/views_offline.py, docs/offline.md)
     path("tablet/", off.tablet, name="tablet"),
     path("tablet/data.json", off.tablet_data, name="tablet-data"),

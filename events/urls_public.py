@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from events import views, views_screen, views_swiss
+from events import views, views_print, views_screen, views_swiss
 
 app_name = "events"
 urlpatterns = [
@@ -29,6 +29,11 @@ urlpatterns = [
         name="competition-screen-live",
     ),
     path("events/<slug:slug>/seating/", views.seating_page, name="public-seating"),
+    path(
+        "events/<slug:slug>/seating/print/",
+        views_print.public_seating_print,
+        name="public-seating-print",
+    ),
     path("events/<slug:slug>/results/", views.results_page, name="public-results"),
     path("events/<slug:slug>/my-match/", views_swiss.my_match, name="my-match"),
 ]

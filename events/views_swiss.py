@@ -246,6 +246,22 @@ def public_standings(request, event, staff: bool) -> str:
     )
 
 
+def print_standings(request, event, ctx: dict):
+    """The printed standings of a MyL event (``manage:print-standings``, issue 14): the
+    Swiss table and the top cut, as the public page shows them. ``ctx`` is the printed
+    pages' common context (``events.views_print``)."""
+    result = ss.myl_standings(event)
+    ctx.update(
+        {
+            "result": result,
+            "rows": _standing_rows(result),
+            "bracket": _bracket(result),
+            "champion": result.name(result.champion) if result.champion else None,
+        }
+    )
+    return render(request, "swiss/print_standings.html", ctx)
+
+
 def _match_context(request, event, table, games=None, error=None):
     result = ss.myl_standings(event)
     rnd = table.round

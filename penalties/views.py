@@ -23,7 +23,7 @@ from events.forms import PersonSearchForm
 from events.limits import csv_text
 from events.models import Person, Seat, Table
 from events.permissions import Permission as P
-from penalties import jg5_services, services, time_extensions, views_myl
+from penalties import jg5_services, rulebooks, services, time_extensions, views_myl
 from penalties.authority import confirmed_hold, hold_words
 from penalties.forms import (
     ApproveResultsForm,
@@ -336,7 +336,13 @@ def dq_report(request, event, pk):
     return render(
         request,
         "penalties/dq_report.html",
-        {"event": event, "penalty": penalty, "report": report, "print": request.GET.get("print")},
+        {
+            "event": event,
+            "penalty": penalty,
+            "report": report,
+            "print": request.GET.get("print"),
+            "infraction_name": rulebooks.infraction_title(penalty.ruleset, penalty.infraction),
+        },
     )
 
 

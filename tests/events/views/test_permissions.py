@@ -227,7 +227,8 @@ MATRIX = [
         R(f"events:{name}", "get", target, others=200)
         for name in (
             "public-event", "public-standings", "public-standings-screen",
-            "public-standings-screen-live", "public-seating", "public-results",
+            "public-standings-screen-live", "public-seating", "public-seating-print",
+            "public-results",
         )
         for target in ("vekn", "myl")
     ],
@@ -374,6 +375,15 @@ MATRIX = [
     R("manage:cases", "get", "vekn", **a_staff(200, judge=403, scorekeeper=403), coordinator=403),
     R("manage:export-penalties-csv", "get", "vekn", **a_staff(200), coordinator=200),
     R("manage:export-penalties-json", "get", "vekn", **a_staff(200), coordinator=200),
+    # printed pages (issue 14): whoever sees the staff pages
+    *[
+        R(f"manage:{name}", "get", target, **a_staff(200), coordinator=200)
+        for name, target in (
+            ("print", "vekn"), ("print-standings", "vekn"), ("print-penalties", "vekn"),
+            ("print-seating", "vekn_round"), ("print-names", "vekn_round"),
+            ("print-slips", "vekn_round"),
+        )
+    ],
     # MyL-only addresses on a VEKN event: 404 once the permission is held
     R("manage:myl-pair", "post", "vekn", **a_staff(404, scorekeeper=403), coordinator=403),
     R("manage:myl-top-cut", "post", "vekn", **a_staff(404, judge=403, scorekeeper=403), coordinator=403),
@@ -394,12 +404,21 @@ MATRIX = [
     R("manage:penalty", "get", "myl_penalty", **a_staff(200), authority=200),
     R("manage:myl-aggression-report", "get", "myl_penalty", **a_staff(200, scorekeeper=403), authority=403),
     R("manage:dq-report", "get", "myl_penalty", **a_staff(404, scorekeeper=403), authority=403),
+    *[
+        R(f"manage:{name}", "get", target, **a_staff(200), authority=200)
+        for name, target in (
+            ("print", "myl"), ("print-standings", "myl"), ("print-penalties", "myl"),
+            ("print-seating", "myl_round"), ("print-names", "myl_round"),
+            ("print-slips", "myl_round"),
+        )
+    ],
     # written appeals go to the Organised Play manager, none of the event's staff
     R("manage:myl-appeals", "get", "myl", **a_staff(403), authority=200),
     # --- organisation B's event, and A's objects through B's address
     R("manage:dashboard", "get", "event_b", **b_staff(200), authority=200),
     R("manage:players", "get", "event_b", **b_staff(200), authority=200),
     R("manage:penalties", "get", "event_b", **b_staff(200), authority=200),
+    R("manage:print-penalties", "get", "event_b", **b_staff(200), authority=200),
     R("manage:penalty", "get", "vekn_penalty_via_b", **b_staff(404)),
     R("manage:dq-report", "get", "vekn_penalty_via_b", **b_staff(404), authority=403),
     R("manage:myl-aggression-report", "get", "myl_penalty_via_b", **b_staff(404), authority=403),
