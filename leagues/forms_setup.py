@@ -89,6 +89,12 @@ class SeasonSetupForm(StaffForm):
     primera_b_teams = forms.CharField(required=False)
     staff = forms.CharField(required=False)
     tribunal = forms.CharField(required=False)
+    step = forms.ChoiceField(choices=[("preview", "preview"), ("create", "create")], required=False)
+
+    @property
+    def creates(self) -> bool:
+        """The "Create the season" button was pressed (else: a preview)."""
+        return self.cleaned_data.get("step") == "create"
 
     def setup(self) -> SeasonSetup:
         """The cleaned form as a :class:`SeasonSetup` (call after ``is_valid``)."""

@@ -76,7 +76,7 @@ def season_new(request):
     if not form.is_valid():
         return _page(request, typed, error=form.first_error(), status=400)
     setup = form.setup()
-    if form.data.get("step") != "create":
+    if not form.creates:
         return _page(request, typed, preview=season_setup.preview_season(request.user, setup))
     try:
         season = season_setup.create_season(request.user, setup)
