@@ -3,18 +3,22 @@ the pages of leagues.views_setup — who may, the preview with its per-line prob
 nothing, a form sent twice, the roll-over of a finished season."""
 
 from datetime import date
+from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import PermissionDenied
+from django.core.management import call_command
 
 from events.errors import UserError
 from events.models import AuditLog
 from leagues import season_setup
 from leagues.forms_setup import SeasonSetupForm, parse_team_lines
 from leagues.models import Competition, Match, Season, SeasonRole, Team
+from leagues.phases import season_next_divisions
 from leagues.services import import_season
+from tests.leagues import test_season_walkthrough as walkthrough
 from tests.leagues.seasons import sixteen
 
 pytestmark = pytest.mark.django_db
@@ -267,3 +271,48 @@ def test_bad_input_is_answered_with_the_form_kept(admin_user, owners, client):
     assert page.status_code == 400 and "YYYY-MM-DD" in page.content.decode()
     page = client.post(URL, form_data(step="create", name=""))
     assert page.status_code == 400 and not Season.objects.exists()
+
+
+def test_a_played_out_season_rolls_over_into_the_next(client, settings, tmp_path):
+    """The demo's T23 played to its Liguilla (the walkthrough's steps), then rolled over:
+    the form holds next season's divisions and creates them."""
+    settings.MEDIA_ROOT = tmp_path
+    call_command("load_demo", stdout=StringIO())
+    organiser = get_user_model().objects.get(username="organiser")
+    walkthrough.test_the_t23_post_season_and_next_divisions(client, organiser)
+    season = Season.objects.get(slug="anfpes-t23")
+    nxt = season_next_divisions(season)
+    root = get_user_model().objects.create_superuser("root", "root@example.org", "pw-long-1")
+    client.force_login(root)
+    page = client.get("/seasons/anfpes-t23/manage/next-season/")
+    assert page.status_code == 200
+    initial = season_setup.rollover_initial(root, season)
+    data = form_data(
+        name="ANFPES Temporada 24 bis",
+        slug="anfpes-t24-bis",
+        primera_a_start="2027-03-01",
+        primera_b_start="2027-03-01",
+        primera_a_teams=initial["primera_a_teams"],
+        primera_b_teams=initial["primera_b_teams"],
+        staff=initial["staff"],
+        tribunal=initial["tribunal"],
+        previous=initial["previous"],
+        step="create",
+    )
+    assert client.post(URL, data).status_code == 302
+    new = Season.objects.get(slug="anfpes-t24-bis")
+    names = {t.code: t.name for t in season.teams.all()}
+    a = Competition.objects.get(slug="anfpes-t24-bis-primera-a")
+    b = Competition.objects.get(slug="anfpes-t24-bis-primera-b")
+    assert [e.team.name for e in a.entries.order_by("position")] == [
+        names[t["team"]] for t in nxt["primera_a"]
+    ]
+    assert [e.team.name for e in b.entries.order_by("position")] == [
+        names[t["team"]] for t in nxt["primera_b"]
+    ]
+    promoted = {names[m["team"]] for m in nxt["moves"] if m["to"] == "primera_a"}
+    assert promoted <= {e.team.name for e in a.entries.all()}
+    # The players keep their accounts.
+    old = {t.name: t.user_id for t in season.teams.all()}
+    assert all(old[t.name] == t.user_id for t in new.teams.all())
+    assert AuditLog.objects.get(action="season.create").after["previous"] == "anfpes-t23"
