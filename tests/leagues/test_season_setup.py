@@ -284,6 +284,7 @@ def test_a_played_out_season_rolls_over_into_the_next(client, settings, tmp_path
     nxt = season_next_divisions(season)
     root = get_user_model().objects.create_superuser("root", "root@example.org", "pw-long-1")
     client.force_login(root)
+    assert 'id="start-next-season"' in client.get("/seasons/anfpes-t23/").content.decode()
     page = client.get("/seasons/anfpes-t23/manage/next-season/")
     assert page.status_code == 200
     initial = season_setup.rollover_initial(root, season)
