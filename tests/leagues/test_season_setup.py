@@ -317,3 +317,19 @@ def test_a_played_out_season_rolls_over_into_the_next(client, settings, tmp_path
     old = {t.name: t.user_id for t in season.teams.all()}
     assert all(old[t.name] == t.user_id for t in new.teams.all())
     assert AuditLog.objects.get(action="season.create").after["previous"] == "anfpes-t23"
+
+
+def test_owners_by_e_mail_and_the_preview_in_bounded_queries(
+    admin_user, owners, client, django_assert_max_num_queries
+):
+    text = "\n".join(f"Team {i}; OWNER{i}@example.org" for i in range(1, 17))
+    client.force_login(admin_user)
+    with django_assert_max_num_queries(12):
+        page = client.post(URL, form_data(primera_a_teams=text, primera_b_teams=""))
+    assert page.status_code == 200 and "Ready" in page.content.decode()
+    season = season_setup.create_season(
+        admin_user, setup_of(primera_a_teams=text, primera_b_teams="")
+    )
+    assert sorted(season.teams.values_list("handle", flat=True)) == sorted(
+        f"owner{i}" for i in range(1, 17)
+    )
