@@ -4,7 +4,7 @@ tribunal) and ``urls_compliance`` (compliance table, reviews, draft order)."""
 
 from django.urls import path
 
-from leagues import urls_compliance, urls_match, urls_staff, views, views_finals
+from leagues import urls_compliance, urls_match, urls_setup, urls_staff, views, views_finals
 
 app_name = "leagues"
 urlpatterns = [
@@ -79,4 +79,5 @@ urlpatterns = [
     *urls_match.urlpatterns,
     *urls_staff.urlpatterns,
     *urls_compliance.urlpatterns,
+    *urls_setup.urlpatterns,
 ]

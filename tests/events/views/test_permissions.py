@@ -244,6 +244,10 @@ MATRIX = [
     R("api-penalty", "post", "ruleset_myl", others=400),
     # --- league: public pages and read API
     R("leagues:season", "get", "season", others=200),
+    # new seasons (issue 14): league administrators only (superusers, leagues.add_season),
+    # which no persona is — a season's own staff and tribunal included
+    R("leagues:season-new", "get", "none", **signed_in(403)),
+    R("leagues:season-next", "get", "season", **signed_in(403)),
     R("leagues:competition", "get", "league", others=200),
     R("leagues:suspensions", "get", "season", others=200),
     R("leagues:compliance", "get", "season", others=200),
