@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 
 from events.audit import audit
 from events.errors import UserError
-from events.limits import check_free_text
+from events.limits import check_date_window, check_free_text
 from events.models import AuditLog
 from leagues import staff_decisions
 from leagues.access import LeaguePermission, require
@@ -123,6 +123,7 @@ def champagne_draw(
     """
 
     require(actor, season, LeaguePermission.MANAGE_DRAFT)
+    check_date_window(start, field="start")
     if base == "tables":
         standings = league_standings(season)
         if set(standings) != {PRIMERA_A, PRIMERA_B}:
@@ -480,6 +481,7 @@ def nucommunity_create(
     """
 
     require(actor, season, LeaguePermission.MANAGE_DRAFT)
+    check_date_window(start, field="start")
     all_teams = {t.code: t for t in season.teams.order_by("id")}
     entrants = _ids(teams) or [c for c, t in all_teams.items() if t.status != "expelled"]
     unknown = [c for c in entrants if c not in all_teams]

@@ -41,6 +41,7 @@ from django.utils.translation import gettext as _
 
 from events.audit import audit
 from events.errors import UserError
+from events.limits import check_date_window
 from leagues.access import LeaguePermission, require
 from leagues.models import DraftLot, Review, Season, Team
 from leagues.rules import compliance as compliance_rules
@@ -125,6 +126,7 @@ def hold_review(season: Season, kind: str, actor, at: datetime | None = None) ->
         raise UserError(_("Unknown review."))
     now = timezone.now()
     at = at or now
+    check_date_window(at, field="at")
     if timezone.is_naive(at):
         at = timezone.make_aware(at, ZoneInfo(season.time_zone))
     if at > now:

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from events.forms import FreeTextField
+from events.limits import date_window_message, in_date_window
 from leagues.models import MAX_GOALS
 from leagues.reporting import MAX_LINEUP  # the service's limit, one definition
 
@@ -68,6 +69,8 @@ class LocalDateTimeField(forms.DateTimeField):
                 naive = datetime.strptime(str(value).strip(), fmt)
             except ValueError:
                 continue
+            if not in_date_window(naive):
+                raise ValidationError(date_window_message(), code="date_window")
             return timezone.make_aware(naive, self.zone or timezone.get_current_timezone())
         raise ValidationError(self.error_messages["invalid"], code="invalid")
 
@@ -449,6 +452,10 @@ class ExcuseForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        for name in ("date_from", "date_to"):
+            if data.get(name) and not in_date_window(data[name]):
+                self.add_error(name, date_window_message())
+                data.pop(name, None)
         if data.get("date_from") and data.get("date_to") and data["date_to"] < data["date_from"]:
             self.add_error("date_to", _("The end date must be on or after the start date."))
         return data

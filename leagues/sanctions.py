@@ -39,7 +39,7 @@ from django.utils.translation import gettext as _
 
 from events.audit import audit
 from events.errors import UserError
-from events.limits import FREE_TEXT_MAX_LENGTH, check_free_text
+from events.limits import FREE_TEXT_MAX_LENGTH, check_date_window, check_free_text
 from events.models import AuditLog
 from leagues.access import LeaguePermission, require
 from leagues.adapters import rule_match_of
@@ -577,6 +577,7 @@ def move_deadlines(
     for value in (initial, final):
         if not isinstance(value, datetime) or timezone.is_naive(value):
             raise UserError(_("Give both deadlines, with a date and a time."))
+        check_date_window(value)
     try:
         Deadlines(initial, final)
     except LeagueRuleError:
