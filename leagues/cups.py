@@ -32,7 +32,7 @@ from leagues.models import (
     Season,
     player_name,
 )
-from leagues.phases import _add_entries, _check_name, _leg_rows
+from leagues.phases import _add_entries, _check_name, _leg_rows, date_legs
 from leagues.rules import brackets as bracket_rules
 from leagues.rules import cups as cup_rules
 from leagues.rules import season as season_rules
@@ -271,6 +271,7 @@ def _cup_knockout(season, teams, *, slug, name, cup: dict, counts=False) -> tupl
             teams,
         )
     _add_entries(competition, [c for v in first for c in (v.first.team, v.second.team)], teams)
+    date_legs(competition, rows)
     Match.objects.bulk_create(rows)
     return competition, {v.spec.id: [v.first.team, v.second.team] for v in first}
 

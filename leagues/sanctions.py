@@ -52,7 +52,7 @@ from leagues.models import (
     ResultReport,
     Team,
 )
-from leagues.phases import ensure_regular_phase_open
+from leagues.phases import ensure_regular_phase_open, final_four_started
 from leagues.rules import match_rules
 from leagues.rules import table as table_rules
 from leagues.rules.errors import LeagueRuleError
@@ -147,6 +147,13 @@ def _regular_phase_open(competition: Competition) -> None:
     ensure_regular_phase_open(competition)
 
 
+def is_final_phase_leg(match: Match) -> bool:
+    """Whether ``match`` is a leg of a final phase (a ``knockout`` competition: playoffs,
+    promotion ties, the Liguilla, a cup's knockout): its walkover is the tribunal's
+    decision (ANFPES T24 §III.2), not staff's (issue 14)."""
+    return match.competition.kind == Competition.Kind.KNOCKOUT
+
+
 def _counts_in_a_table(competition: Competition) -> bool:
     """Knockouts have no table, so no ledger **[choice]**."""
     return competition.kind != Competition.Kind.KNOCKOUT
@@ -175,7 +182,9 @@ def record_walkover(
     there **[choice]**.
 
     Permissions: ``RECORD_WALKOVERS`` (staff, tribunal) for a walkover; ``DECIDE_SANCTIONS``
-    (tribunal) for a refusal, which also needs a ``reason``. Raises ``UserError`` when the
+    (tribunal) for a refusal and for any walkover on a final-phase leg
+    (:func:`is_final_phase_leg`: §III.2, "con resultado a criterio del Tribunal si es
+    alguna llave de definición"), which also need a ``reason``. Raises ``UserError`` when the
     match is not ``scheduled``, has an open (pending or disputed) result report, when a
     plain walkover is recorded before the fixture's final deadline (§III.1: "habiéndose
     cumplido el plazo"; a refusal can be recorded at any time) **[choice]**, for a bad
@@ -183,14 +192,15 @@ def record_walkover(
     """
     competition = match.competition
     season = competition.season
+    tribunal = refusal or is_final_phase_leg(match)
     require(
         actor,
         season,
-        LeaguePermission.DECIDE_SANCTIONS if refusal else LeaguePermission.RECORD_WALKOVERS,
+        LeaguePermission.DECIDE_SANCTIONS if tribunal else LeaguePermission.RECORD_WALKOVERS,
     )
     if absent not in (Match.Absent.HOME, Match.Absent.AWAY):
         raise UserError(_("Choose the team that did not play."), field="absent")
-    reason = _reason(reason, required=refusal)
+    reason = _reason(reason, required=tribunal)
     if at is not None and (not isinstance(at, datetime) or timezone.is_naive(at)):
         raise UserError(_("Give the time with its time zone."))
     now = timezone.now()
@@ -606,6 +616,13 @@ def move_deadlines(
         }
         if all(m.initial_deadline == initial and m.final_deadline == final for m in rows):
             return len(rows)  # already so (a form sent twice): no change, no audit entry
+        if final_four_started(competition, [m.code for m in rows]):
+            raise UserError(
+                _(
+                    "The Final Four has started: its matches cannot be rescheduled "
+                    "(ANFPES T24 §1.1.4)."
+                )
+            )
         Match.objects.filter(pk__in=[m.pk for m in rows]).update(
             initial_deadline=initial, final_deadline=final
         )
