@@ -287,12 +287,14 @@ class AbandonForm(StaffForm):
 
 class ReviewForm(StaffForm):
     """Hold a compliance review (``leagues.drafting.hold_review``): the confirmation,
-    ``kind`` (checked by the service) and ``at`` (optional; an ISO date and time read in
-    the season's zone ``zone``, or with its own offset)."""
+    ``kind`` (checked by the service), ``at`` (optional; an ISO date and time read in
+    the season's zone ``zone``, or with its own offset) and ``early`` (the second
+    confirmation of a season-end review before the season ends)."""
 
     confirm = confirm_field(gettext_lazy("Tick the confirmation: a review is held once."))
     kind = text_field()
     at = text_field()
+    early = forms.BooleanField(required=False)
 
     def __init__(self, *args, zone: str, **kwargs):
         super().__init__(*args, **kwargs)

@@ -27,7 +27,7 @@ Errors: :class:`events.errors.UserError` (translated, shown to the user; nothing
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from django.core.exceptions import PermissionDenied
@@ -44,6 +44,7 @@ from leagues.brackets import requires_stream
 from leagues.models import MAX_GOALS, Card, Concession, Excuse, Match, ResultReport, Team
 from leagues.phases import ensure_regular_phase_open
 from leagues.rules.cards import footballer_key
+from leagues.services import phase_closing
 
 POSTING_CLOCK_SKEW = timedelta(minutes=5)
 """How far in the future a posting time may be (phone clocks drift) **[choice]**."""
@@ -699,6 +700,18 @@ def correct_result(
 
 
 # --------------------------------------------------------------------------- compliance
+def excuse_last_day(match: Match) -> date | None:
+    """The last day an excuse for ``match`` may cover (§IV.5): the day its phase closes
+    (:func:`leagues.services.phase_closing`), read in the season's time zone or in UTC,
+    whichever is later — a player abroad counts days in another zone **[choice]**.
+    ``None`` when the phase has no deadline."""
+    closes = phase_closing(match)
+    if closes is None:
+        return None
+    zone = ZoneInfo(match.competition.season.time_zone)
+    return max(closes.astimezone(zone).date(), closes.astimezone(UTC).date())
+
+
 def request_excuse(
     match: Match, user, *, date_from: date, date_to: date, reason: str, evidence
 ) -> Excuse:
@@ -706,7 +719,8 @@ def request_excuse(
     an evidence image (screenshots must be attached, §IV.6). A refused excuse may be asked
     again (the row is replaced, the audit log keeps the old one). ``PermissionDenied`` for
     anyone but the two players; ``UserError`` for a played match, an excuse already
-    waiting or granted, dates in the wrong order, no reason or no evidence."""
+    waiting or granted, dates in the wrong order, no reason or no evidence, or an end date
+    after the close of the match's phase (§IV.5, :func:`leagues.services.phase_closing`)."""
     reason = check_free_text(reason, field_label(Excuse, "reason"), field="reason").strip()
     if not reason:
         raise UserError(_("Give the reason."), field="reason")
@@ -727,6 +741,13 @@ def request_excuse(
             raise PermissionDenied
         _playable(match)
         _counts_for_compliance(match)
+        last_day = excuse_last_day(match)
+        if last_day is not None and date_to > last_day:
+            raise UserError(
+                _("An excuse cannot go beyond the close of its phase, %(date)s (ANFPES T24 §IV.5).")
+                % {"date": last_day.isoformat()},
+                field="date_to",
+            )
         old = Excuse.objects.select_for_update().filter(match=match).first()
         if old is not None:
             if "no" not in (old.opponent_answer, old.staff_answer):

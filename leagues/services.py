@@ -546,6 +546,28 @@ def _phase(kind: str, slug: str, round_: int, max_round: int) -> str:
     return slug
 
 
+def phase_closing(match: Match) -> datetime | None:
+    """When the compliance phase of ``match`` closes (:func:`compliance_inputs`: the latest
+    final deadline among the fixtures of its phase — its half of a league, its group stage
+    or counted knockout), ``None`` when none of them has a deadline. The limit of an
+    excuse (ANFPES T24 §IV.5: it "en ningún caso podrá exceder las fechas que ya hayan sido
+    establecidas para el cierre" of the phase). One query."""
+    competition = match.competition
+    rows = list(
+        Match.objects.filter(competition_id=match.competition_id)
+        .exclude(status=Match.Status.VOID)
+        .values_list("round", "final_deadline")
+    )
+    max_round = max((r for r, _at in rows), default=match.round)
+    mine = _phase(competition.kind, competition.slug, match.round, max_round)
+    closes = [
+        at
+        for r, at in rows
+        if at is not None and _phase(competition.kind, competition.slug, r, max_round) == mine
+    ]
+    return max(closes, default=None)
+
+
 def compliance_inputs(season: Season) -> ComplianceInputs:
     """Load what the compliance rules need for ``season`` in 2 queries: the teams (each
     annotated with the time of the season's reviews — at most one per kind — as

@@ -487,3 +487,22 @@ def test_the_demo_champagne_group_stage_can_be_closed(client, settings, tmp_path
     )
     call_command("load_demo", stdout=StringIO())
     assert Competition.objects.filter(season__slug="anfpes-t23-cups").count() == 3
+
+
+def test_the_nucommunity_draw_takes_active_teams_only(season):
+    """Issue 14: a suspended or expelled team (§III.4) neither enters by default nor when
+    listed; the draw then takes the active teams."""
+    from leagues.models import Team
+
+    s, staff = season["season"], season["staff"]
+    Team.objects.filter(season=s, code="t31").update(status="suspended")
+    Team.objects.filter(season=s, code="t32").update(status="expelled")
+    for listed in ("t1 t2 t3 t31", "t1 t2 t3 t32"):
+        with pytest.raises(UserError, match="Only active teams"):
+            cups.nucommunity_create(s, staff, format="knockout", teams=listed, seed="x")
+    assert not Competition.objects.filter(slug="t24-nucommunity").exists()
+    Team.objects.filter(season=s, code__in=[f"t{i}" for i in range(17, 31)]).update(
+        status="expelled"
+    )  # 16 active teams left: t1…t16
+    competition, record = cups.nucommunity_create(s, staff, format="knockout", seed="x")
+    assert sorted(record["entrants"], key=num) == [f"t{i}" for i in range(1, 17)]

@@ -538,3 +538,33 @@ def test_an_incomplete_report_on_a_played_match_says_why(client, league):
     client.force_login(league["home"])
     response = client.post(match_url(league, "leagues:match-report"), {"home_goals": "1"})
     assert response.status_code == 400 and b"already has a result" in response.content
+
+
+def test_an_excuse_beyond_the_close_of_its_phase_is_refused(league):
+    """Issue 14, ANFPES T24 §IV.5: an excuse "en ningún caso podrá exceder las fechas que ya
+    hayan sido establecidas para el cierre" of the phase (its latest final deadline)."""
+    match = league["match"]
+    closes = services.phase_closing(match)
+    assert closes >= match.final_deadline
+    last_day = reporting.excuse_last_day(match)
+    assert last_day >= closes.astimezone(ZoneInfo(league["season"].time_zone)).date()
+    with pytest.raises(UserError, match="beyond the close of its phase") as caught:
+        reporting.request_excuse(
+            match,
+            league["home"],
+            date_from=last_day - timedelta(days=2),
+            date_to=last_day + timedelta(days=1),
+            reason="trip",
+            evidence=png(),
+        )
+    assert caught.value.field == "date_to"
+    assert not Excuse.objects.exists()
+    reporting.request_excuse(
+        match,
+        league["home"],
+        date_from=last_day - timedelta(days=2),
+        date_to=last_day,
+        reason="trip",
+        evidence=png(),
+    )
+    assert Excuse.objects.count() == 1
