@@ -26,8 +26,9 @@ from events.errors import UserError
 from events.forms import FreeTextField
 from events.limits import check_free_text, date_window_message, in_date_window
 from leagues.cups import parse_draw_order
-from leagues.models import MAX_GOALS, Competition, Match
+from leagues.models import Competition, Match
 from leagues.rules import match_rules
+from leagues.rules.scores import MAX_GOALS
 from leagues.sanctions import AGREEMENTS, MAX_ADJUSTMENT, PERIODS
 
 AGREEMENT_CODES = {"later": "continue", "final": "final"}
@@ -120,7 +121,7 @@ def whole_number(value, message) -> int | None:
 
 
 def check_goals(*values) -> None:
-    """Goals between 0 and :data:`leagues.models.MAX_GOALS` (the services' message)."""
+    """Goals between 0 and :data:`leagues.rules.scores.MAX_GOALS` (the services' message)."""
     for value in values:
         if value is not None and not 0 <= value <= MAX_GOALS:
             raise ValidationError(

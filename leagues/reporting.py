@@ -41,9 +41,10 @@ from events.limits import check_free_text, field_label
 from leagues import images
 from leagues.access import LeaguePermission, require, season_permissions
 from leagues.brackets import requires_stream
-from leagues.models import MAX_GOALS, Card, Concession, Excuse, Match, ResultReport, Team
+from leagues.models import Card, Concession, Excuse, Match, ResultReport, Team
 from leagues.phases import ensure_regular_phase_open
 from leagues.rules.cards import footballer_key
+from leagues.rules.scores import MAX_GOALS, MAX_SHOOTOUT, shootout_possible
 from leagues.services import phase_closing
 
 POSTING_CLOCK_SKEW = timedelta(minutes=5)
@@ -89,6 +90,15 @@ def _lock_report(report: ResultReport) -> tuple[ResultReport, Match]:
     report = ResultReport.objects.select_for_update().get(pk=report.pk)
     report.match = match
     return report, match
+
+
+def shootout_message(home: int, away: int) -> str:
+    """The one message for a shoot-out score that cannot happen (forms and services;
+    :func:`leagues.rules.scores.shootout_possible`)."""
+    return _(
+        "%(home)s–%(away)s cannot be a penalty shoot-out: five kicks each (it stops once one "
+        "side cannot catch up), then one each until one scores and the other misses."
+    ) % {"home": home, "away": away}
 
 
 def _score(home_goals, away_goals) -> tuple[int, int]:
@@ -186,12 +196,22 @@ def check_decider(match: Match, home_goals: int, away_goals: int, extra_time, pe
     (:func:`is_decider`); a shoot-out only after a score still level after extra time,
     and with a winner; and a decider level after extra time needs its shoot-out — it is
     played to a winner (ANFPES T24 §1.1.2, §1.2.3, §2.2: "con tiempo extra y definición a
-    penales"). ``UserError`` otherwise."""
+    penales"); a shoot-out score that can happen, each side 0–30
+    (:mod:`leagues.rules.scores`). ``UserError`` otherwise."""
     extra_time = bool(extra_time)
     if penalties is not None:
         if not isinstance(penalties, list | tuple) or len(penalties) != 2:
             raise UserError(_("Give both penalty counts, or neither."))
-        penalties = _score(*penalties)
+        for value in penalties:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                or not 0 <= value <= MAX_SHOOTOUT
+            ):
+                raise UserError(
+                    _("Penalties must be whole numbers from 0 to %(max)s.") % {"max": MAX_SHOOTOUT}
+                )
+        penalties = tuple(penalties)
     if (extra_time or penalties is not None) and not is_decider(match):
         raise UserError(
             _("Extra time and penalties are for a third match or a one-match decider only.")
@@ -201,6 +221,8 @@ def check_decider(match: Match, home_goals: int, away_goals: int, extra_time, pe
             raise UserError(_("A penalty shoot-out follows a score still level after extra time."))
         if penalties[0] == penalties[1]:
             raise UserError(_("A penalty shoot-out has a winner."))
+        if not shootout_possible(*penalties):
+            raise UserError(shootout_message(*penalties))
     _decider_has_winner(match, home_goals, away_goals, penalties)
     return extra_time, penalties
 

@@ -44,7 +44,6 @@ from events.models import AuditLog
 from leagues.access import LeaguePermission, require
 from leagues.adapters import rule_match_of
 from leagues.models import (
-    MAX_GOALS,
     Adjustment,
     Competition,
     Entry,
@@ -57,6 +56,7 @@ from leagues.rules import match_rules
 from leagues.rules import table as table_rules
 from leagues.rules.errors import LeagueRuleError
 from leagues.rules.fixtures import Deadlines
+from leagues.rules.scores import MAX_GOALS
 
 __all__ = [
     "INCIDENT_ACTION",
@@ -274,7 +274,8 @@ def tribunal_decision(
 
     Permission ``DECIDE_SANCTIONS``. Raises ``UserError`` (nothing saved) for a match that
     is not ``scheduled`` or has an open result report, a missing ``reason``, one goal
-    without the other, goals outside 0–99, a deduction for another team or above 0.
+    without the other, goals outside 0–30 (:data:`leagues.rules.scores.MAX_GOALS`), a
+    deduction for another team or above 0.
     Deductions in a knockout are refused (no table) **[choice]**. Returns the match.
     """
     competition = match.competition

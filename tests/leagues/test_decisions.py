@@ -169,3 +169,22 @@ def test_no_decision_once_the_regular_phase_is_closed(staff):
         services.decide_tie(competition, staff, ["t2", "t1"], "why")
     competition.refresh_from_db()
     assert competition.decisions == []
+
+
+def test_the_decision_note_is_translated(client, staff):
+    """Issue 14: "por decision" showed the code untranslated; the criterion has a label."""
+    from django.utils import translation
+
+    from leagues.rules.table import DECISION
+    from leagues.tables import TIE_BREAKER_LABELS
+
+    assert DECISION in TIE_BREAKER_LABELS
+    season = services.import_season(tied_season(False))
+    SeasonRole.objects.create(season=season, user=staff, role="staff")
+    competition = Competition.objects.get(slug="t24-primera-a")
+    services.decide_tie(competition, staff, ["t2", "t1"], "lots")
+    url = reverse("leagues:competition", kwargs={"slug": competition.slug})
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    with translation.override("es"):
+        assert str(TIE_BREAKER_LABELS[DECISION]) == "decisión"
+    assert "por decision" not in page and "supera al siguiente por decisión" in page
