@@ -122,3 +122,37 @@ VEKN_NUMBER_PATTERN = r"^[0-9]{1,20}$"
 def is_vekn_number(text: str) -> bool:
     """Whether ``text`` is a VEKN number as stored (:data:`VEKN_NUMBER_PATTERN`)."""
     return re.fullmatch(VEKN_NUMBER_PATTERN[1:-1], text) is not None
+
+
+# --------------------------------------------------------------------------- date window
+MIN_YEAR = 2000
+"""The earliest year a date typed into the league (a deadline, a posting time, an excuse,
+a review, a draw's start, a season file's date) may have (issue 14; docs/leagues.md
+"Dates"). **[choice]** ANFPES leagues are played now: year 1 or 1000 is a typo, and the
+iCal feed (RFC 5545: four-digit years) and every date arithmetic stay well inside
+Python's ``datetime`` range (year 9999 plus a week of deadlines overflowed it)."""
+
+MAX_YEAR = 2100
+"""The latest year of that window (see :data:`MIN_YEAR`)."""
+
+
+def in_date_window(value) -> bool:
+    """Whether a ``date`` or ``datetime`` (its own calendar year, naive or aware) lies in
+    :data:`MIN_YEAR` … :data:`MAX_YEAR` inclusive."""
+    return MIN_YEAR <= value.year <= MAX_YEAR
+
+
+def date_window_message() -> str:
+    """The one message for a date out of the window (forms and services)."""
+    return _("Give a date between the years %(min)d and %(max)d.") % {
+        "min": MIN_YEAR,
+        "max": MAX_YEAR,
+    }
+
+
+def check_date_window(value, *, field: str | None = None):
+    """``value`` unchanged (``None`` passes), or ``UserError`` (:func:`date_window_message`)
+    when it is a date or date-time outside the window."""
+    if value is not None and not in_date_window(value):
+        raise UserError(date_window_message(), field=field)
+    return value

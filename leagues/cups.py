@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 
 from events.audit import audit
 from events.errors import UserError
-from events.limits import check_free_text
+from events.limits import check_date_window, check_free_text
 from events.models import AuditLog
 from leagues import staff_decisions
 from leagues.access import LeaguePermission, require
@@ -32,7 +32,7 @@ from leagues.models import (
     Season,
     player_name,
 )
-from leagues.phases import _add_entries, _check_name, _leg_rows
+from leagues.phases import _add_entries, _check_name, _leg_rows, date_legs
 from leagues.rules import brackets as bracket_rules
 from leagues.rules import cups as cup_rules
 from leagues.rules import season as season_rules
@@ -123,6 +123,7 @@ def champagne_draw(
     """
 
     require(actor, season, LeaguePermission.MANAGE_DRAFT)
+    check_date_window(start, field="start")
     if base == "tables":
         standings = league_standings(season)
         if set(standings) != {PRIMERA_A, PRIMERA_B}:
@@ -270,6 +271,7 @@ def _cup_knockout(season, teams, *, slug, name, cup: dict, counts=False) -> tupl
             teams,
         )
     _add_entries(competition, [c for v in first for c in (v.first.team, v.second.team)], teams)
+    date_legs(competition, rows)
     Match.objects.bulk_create(rows)
     return competition, {v.spec.id: [v.first.team, v.second.team] for v in first}
 
@@ -464,8 +466,9 @@ def nucommunity_create(
     "Nucommunity Shit";
     :class:`leagues.rules.cups.NucommunityConfig`):
 
-    - ``format="knockout"``: the entrants (``teams``, blank: every team not expelled, in
-      season order) are drawn by lot (:func:`leagues.rules.draft.draw_lots`, ``seed``; or
+    - ``format="knockout"``: the entrants (``teams``, blank: every active team — neither
+      suspended nor expelled, issue 14 — in season order; a listed team that is not active
+      is refused) are drawn by lot (:func:`leagues.rules.draft.draw_lots`, ``seed``; or
       ``method="manual"``: ``order`` lists them as drawn live), and the bracket pairs drawn
       1 v 2, 3 v 4 … (:func:`leagues.rules.brackets.drawn_knockout`); a ``knockout``
       competition with its first round, counted for compliance (§IV.1).
@@ -480,11 +483,19 @@ def nucommunity_create(
     """
 
     require(actor, season, LeaguePermission.MANAGE_DRAFT)
+    check_date_window(start, field="start")
     all_teams = {t.code: t for t in season.teams.order_by("id")}
-    entrants = _ids(teams) or [c for c, t in all_teams.items() if t.status != "expelled"]
+    entrants = _ids(teams) or [c for c, t in all_teams.items() if t.status == "active"]
     unknown = [c for c in entrants if c not in all_teams]
     if unknown:
         raise UserError(_("Unknown team ids: %(ids)s.") % {"ids": ", ".join(unknown)})
+    # A team that abandoned (suspended or expelled, §III.4) does not enter (issue 14).
+    gone = [c for c in entrants if all_teams[c].status != "active"]
+    if gone:
+        raise UserError(
+            _("Only active teams enter the draw: %(ids)s did not.") % {"ids": ", ".join(gone)},
+            field="teams",
+        )
     if len(set(entrants)) != len(entrants):
         raise UserError(_("A team is listed twice."))
     if legs not in (1, 2):

@@ -36,13 +36,16 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from events.audit import audit
 from events.errors import UserError
+from events.limits import check_date_window
 from leagues.access import LeaguePermission, require
-from leagues.models import DraftLot, Review, Season, Team
+from leagues.models import DraftLot, Match, Review, Season, Team
 from leagues.rules import compliance as compliance_rules
 from leagues.rules import draft as draft_rules
 from leagues.services import REVIEW_KINDS, compliance_inputs, season_compliance_table
@@ -87,7 +90,8 @@ def reviews_overview(season: Season, now: datetime | None = None) -> dict:
     "reaped"}]}`` where ``reaped`` is ``[{"user", "team", "name", "fixtures": [{"id",
     "round", "home", "away"}]}]`` (the unplayed fixtures that reap the user, with team
     names). ``pending`` is a preview: who each review
-    not held yet would reap if it were held at ``now`` (default: now)."""
+    not held yet would reap if it were held at ``now`` (default: now), and for the
+    season-end review ``still_to_play`` (:func:`fixtures_still_to_play`, one more query)."""
     now = now or timezone.now()
     inputs = compliance_inputs(season)
     held_rows = {r.kind: r for r in season.reviews.select_related("held_by")}
@@ -106,25 +110,49 @@ def reviews_overview(season: Season, now: datetime | None = None) -> dict:
                 }
             )
         else:
-            pending.append({"kind": kind, "reaped": _reaped_list(result, inputs)})
+            pending.append(
+                {
+                    "kind": kind,
+                    "reaped": _reaped_list(result, inputs),
+                    "still_to_play": (
+                        fixtures_still_to_play(season, now) if kind == "season_end" else 0
+                    ),
+                }
+            )
     return {"held": held, "pending": pending}
 
 
-def hold_review(season: Season, kind: str, actor, at: datetime | None = None) -> Review:
+def fixtures_still_to_play(season: Season, at: datetime) -> int:
+    """How many fixtures of ``season`` (every competition, final phases included) are still
+    to be played at ``at``: scheduled, with a final deadline after ``at`` or none. The
+    season has not ended while there are any (issue 14). One query."""
+    return (
+        Match.objects.filter(competition__season=season, status=Match.Status.SCHEDULED)
+        .filter(Q(final_deadline__isnull=True) | Q(final_deadline__gt=at))
+        .count()
+    )
+
+
+def hold_review(
+    season: Season, kind: str, actor, at: datetime | None = None, *, early: bool = False
+) -> Review:
     """Hold the review ``kind`` (``first_half``, ``second_half`` or ``season_end``) of
     ``season`` at ``at`` (default now; aware, not in the future). From then on the users it
     reaps are ``reaped`` in the compliance table and go to the end of the draft (ANFPES
     T24 §IV.3, §IV.8; docs/leagues.md "Compliance table"). Once per kind.
 
     Needs ``MANAGE_COMPLIANCE`` (``PermissionDenied``); raises :class:`UserError` for an
-    unknown kind, a time in the future or a review already held. Audit ``review.hold``
-    with who it reaped and why.
+    unknown kind, a time in the future or a review already held. The season-end review
+    held before the season ends (:func:`fixtures_still_to_play`) needs ``early`` — the
+    staff's second confirmation — else ``UserError`` (issue 14) **[choice]**. Audit
+    ``review.hold`` with who it reaped and why.
     """
     require(actor, season, LeaguePermission.MANAGE_COMPLIANCE)
     if kind not in REVIEW_KINDS:
         raise UserError(_("Unknown review."))
     now = timezone.now()
     at = at or now
+    check_date_window(at, field="at")
     if timezone.is_naive(at):
         at = timezone.make_aware(at, ZoneInfo(season.time_zone))
     if at > now:
@@ -133,6 +161,19 @@ def hold_review(season: Season, kind: str, actor, at: datetime | None = None) ->
         Season.objects.select_for_update().filter(pk=season.pk).first()
         if Review.objects.filter(season=season, kind=kind).exists():
             raise UserError(_("This review has already been held."))
+        running = fixtures_still_to_play(season, at) if kind == "season_end" else 0
+        if running and not early:
+            raise UserError(
+                ngettext(
+                    "The season has not ended: %(n)d fixture is still to be played. Tick "
+                    "“hold it before the season ends” to hold the end-of-season review now.",
+                    "The season has not ended: %(n)d fixtures are still to be played. Tick "
+                    "“hold it before the season ends” to hold the end-of-season review now.",
+                    running,
+                )
+                % {"n": running},
+                field="early",
+            )
         inputs = compliance_inputs(season)
         result = compliance_rules.review(inputs.fixtures, inputs.rule_review(kind, at))
         try:

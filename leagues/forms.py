@@ -19,8 +19,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from events.forms import FreeTextField
-from leagues.models import MAX_GOALS
-from leagues.reporting import MAX_LINEUP  # the service's limit, one definition
+from events.limits import date_window_message, in_date_window
+from leagues.reporting import MAX_LINEUP, shootout_message  # the service's limit, one definition
+from leagues.rules.scores import MAX_GOALS, MAX_SHOOTOUT, shootout_possible
 
 IMAGE_FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
 """Accepted image formats (Pillow names) and their media types."""
@@ -68,6 +69,8 @@ class LocalDateTimeField(forms.DateTimeField):
                 naive = datetime.strptime(str(value).strip(), fmt)
             except ValueError:
                 continue
+            if not in_date_window(naive):
+                raise ValidationError(date_window_message(), code="date_window")
             return timezone.make_aware(naive, self.zone or timezone.get_current_timezone())
         raise ValidationError(self.error_messages["invalid"], code="invalid")
 
@@ -77,7 +80,20 @@ class LocalDateTimeField(forms.DateTimeField):
         return super().prepare_value(value)
 
 
-class _SeasonForm(forms.Form):
+class OwnIds:
+    """A form whose fields' HTML ids start with its own prefix (``id_format``, Django's
+    ``auto_id``), so that two forms on one page — a player's report and staff's correction,
+    a dispute and an excuse, all on the match page — never repeat an id (issue 14: a label
+    would focus the other form's field)."""
+
+    id_format = "id_%s"
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", self.id_format)
+        super().__init__(*args, **kwargs)
+
+
+class _SeasonForm(OwnIds, forms.Form):
     """Reads its date-times in the season's time zone (``zone``, an IANA name)."""
 
     def __init__(self, *args, zone: str | None = None, **kwargs):
@@ -98,6 +114,16 @@ def goals_field(label):
 
 
 MAX_BOOKINGS = 40
+
+
+def check_shootout(home, away) -> None:
+    """A shoot-out that can happen (:func:`leagues.rules.scores.shootout_possible`), when
+    both counts are given and differ (a level one has its own message)."""
+    if home is not None and away is not None and home != away:
+        if not shootout_possible(home, away):
+            raise ValidationError(shootout_message(home, away), code="shootout")
+
+
 """Most bookings one report may list (a typing guard) **[choice]**."""
 
 CARD_WORDS = {
@@ -252,10 +278,10 @@ class ReportForm(_SeasonForm):
     )
     extra_time = forms.BooleanField(label=_("The score includes extra time"), required=False)
     penalties_home = forms.IntegerField(
-        label=_("Home penalties"), required=False, min_value=0, max_value=MAX_GOALS
+        label=_("Home penalties"), required=False, min_value=0, max_value=MAX_SHOOTOUT
     )
     penalties_away = forms.IntegerField(
-        label=_("Away penalties"), required=False, min_value=0, max_value=MAX_GOALS
+        label=_("Away penalties"), required=False, min_value=0, max_value=MAX_SHOOTOUT
     )
 
     DECIDER_ONLY = ("extra_time", "penalties_home", "penalties_away")
@@ -317,6 +343,7 @@ class ReportForm(_SeasonForm):
                 )
             if home == away:
                 raise ValidationError(_("A penalty shoot-out has a winner."))
+            check_shootout(home, away)
         return data
 
     def service_arguments(self) -> dict:
@@ -329,12 +356,15 @@ class ReportForm(_SeasonForm):
         return data
 
 
-class DisputeForm(forms.Form):
+class DisputeForm(OwnIds, forms.Form):
+    id_format = "dispute_%s"
     reason = FreeTextField(label=_("What is wrong?"), widget=forms.Textarea(attrs={"rows": 3}))
 
 
 class ResolveForm(_SeasonForm):
     """Staff decision on an open report."""
+
+    id_format = "resolve_%s"
 
     decision = forms.ChoiceField(
         label=_("Decision"),
@@ -352,10 +382,10 @@ class ResolveForm(_SeasonForm):
 
     extra_time = forms.BooleanField(label=_("The score includes extra time"), required=False)
     penalties_home = forms.IntegerField(
-        label=_("Home penalties"), required=False, min_value=0, max_value=MAX_GOALS
+        label=_("Home penalties"), required=False, min_value=0, max_value=MAX_SHOOTOUT
     )
     penalties_away = forms.IntegerField(
-        label=_("Away penalties"), required=False, min_value=0, max_value=MAX_GOALS
+        label=_("Away penalties"), required=False, min_value=0, max_value=MAX_SHOOTOUT
     )
     DECIDER_ONLY = ("extra_time", "penalties_home", "penalties_away")
 
@@ -378,6 +408,7 @@ class ResolveForm(_SeasonForm):
             data.get("penalties_away") is None
         ):
             raise ValidationError(_("Give both penalty counts, or neither."))
+        check_shootout(data.get("penalties_home"), data.get("penalties_away"))
         return data
 
     def service_arguments(self) -> dict:
@@ -398,15 +429,17 @@ class ResolveForm(_SeasonForm):
 class CorrectForm(_SeasonForm):
     """Staff correction (or entry) of a result, always with a reason."""
 
+    id_format = "correct_%s"
+
     home_goals = goals_field(_("Home goals"))
     away_goals = goals_field(_("Away goals"))
     reported_at = LocalDateTimeField(label=_("Posted in the chat at"), required=False)
     extra_time = forms.BooleanField(label=_("The score includes extra time"), required=False)
     penalties_home = forms.IntegerField(
-        label=_("Home penalties"), required=False, min_value=0, max_value=MAX_GOALS
+        label=_("Home penalties"), required=False, min_value=0, max_value=MAX_SHOOTOUT
     )
     penalties_away = forms.IntegerField(
-        label=_("Away penalties"), required=False, min_value=0, max_value=MAX_GOALS
+        label=_("Away penalties"), required=False, min_value=0, max_value=MAX_SHOOTOUT
     )
     stream_url = forms.URLField(
         label=_("Stream link (final phases)"), required=False, max_length=500, assume_scheme="https"
@@ -426,6 +459,7 @@ class CorrectForm(_SeasonForm):
         home, away = data.get("penalties_home"), data.get("penalties_away")
         if (home is None) != (away is None):
             raise ValidationError(_("Give both penalty counts, or neither."))
+        check_shootout(home, away)
         return data
 
     def service_arguments(self) -> dict:
@@ -437,8 +471,10 @@ class CorrectForm(_SeasonForm):
         return data
 
 
-class ExcuseForm(forms.Form):
+class ExcuseForm(OwnIds, forms.Form):
     """A player's excuse request (ANFPES T24 §IV.5–§IV.6)."""
+
+    id_format = "excuse_%s"
 
     date_from = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
@@ -449,6 +485,10 @@ class ExcuseForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        for name in ("date_from", "date_to"):
+            if data.get(name) and not in_date_window(data[name]):
+                self.add_error(name, date_window_message())
+                data.pop(name, None)
         if data.get("date_from") and data.get("date_to") and data["date_to"] < data["date_from"]:
             self.add_error("date_to", _("The end date must be on or after the start date."))
         return data

@@ -24,10 +24,11 @@ from django.utils.translation import gettext_lazy
 
 from events.errors import UserError
 from events.forms import FreeTextField
-from events.limits import check_free_text
+from events.limits import check_free_text, date_window_message, in_date_window
 from leagues.cups import parse_draw_order
-from leagues.models import MAX_GOALS, Competition, Match
+from leagues.models import Competition, Match
 from leagues.rules import match_rules
+from leagues.rules.scores import MAX_GOALS
 from leagues.sanctions import AGREEMENTS, MAX_ADJUSTMENT, PERIODS
 
 AGREEMENT_CODES = {"later": "continue", "final": "final"}
@@ -120,7 +121,7 @@ def whole_number(value, message) -> int | None:
 
 
 def check_goals(*values) -> None:
-    """Goals between 0 and :data:`leagues.models.MAX_GOALS` (the services' message)."""
+    """Goals between 0 and :data:`leagues.rules.scores.MAX_GOALS` (the services' message)."""
     for value in values:
         if value is not None and not 0 <= value <= MAX_GOALS:
             raise ValidationError(
@@ -131,12 +132,13 @@ def check_goals(*values) -> None:
 def local_datetime(text: str, zone: ZoneInfo) -> datetime | None:
     """A ``datetime-local`` value read in the season's time zone; a wall time repeated or
     skipped by a clock change gives the later instant, as generated deadlines do
-    (``leagues.rules.fixtures``) **[choice]**. ``None`` if empty or malformed."""
+    (``leagues.rules.fixtures``) **[choice]**. ``None`` if empty, malformed or outside
+    the date window (:func:`events.limits.in_date_window`)."""
     try:
         naive = datetime.fromisoformat((text or "").strip())
     except ValueError:
         return None
-    if naive.tzinfo is not None:
+    if naive.tzinfo is not None or not in_date_window(naive):
         return None
     readings = [naive.replace(tzinfo=zone, fold=fold) for fold in (0, 1)]
     return max(r.astimezone(ZoneInfo("UTC")) for r in readings).astimezone(zone)
@@ -198,7 +200,9 @@ class DeadlinesForm(forms.Form):
         for name in ("initial", "final"):
             if name in data:
                 value = local_datetime(data[name], self.zone)
-                if value is None:
+                if value is None and _is_date_out_of_window(data[name]):
+                    self.add_error(name, date_window_message())
+                elif value is None:
                     self.add_error(name, _("Enter a date and a time."))
                 else:
                     data[name] = value
@@ -284,12 +288,14 @@ class AbandonForm(StaffForm):
 
 class ReviewForm(StaffForm):
     """Hold a compliance review (``leagues.drafting.hold_review``): the confirmation,
-    ``kind`` (checked by the service) and ``at`` (optional; an ISO date and time read in
-    the season's zone ``zone``, or with its own offset)."""
+    ``kind`` (checked by the service), ``at`` (optional; an ISO date and time read in
+    the season's zone ``zone``, or with its own offset) and ``early`` (the second
+    confirmation of a season-end review before the season ends)."""
 
     confirm = confirm_field(gettext_lazy("Tick the confirmation: a review is held once."))
     kind = text_field()
     at = text_field()
+    early = forms.BooleanField(required=False)
 
     def __init__(self, *args, zone: str, **kwargs):
         super().__init__(*args, **kwargs)
@@ -303,6 +309,8 @@ class ReviewForm(StaffForm):
             when = datetime.fromisoformat(value)
         except ValueError:
             raise ValidationError(_("Enter the date and time as YYYY-MM-DD HH:MM.")) from None
+        if not in_date_window(when):
+            raise ValidationError(date_window_message())
         return timezone.make_aware(when, self.zone) if timezone.is_naive(when) else when
 
 
@@ -519,13 +527,25 @@ def legs_value(value) -> int:
 
 
 def start_value(value) -> date | None:
-    """The first matchday's date, ``YYYY-MM-DD`` (blank: none)."""
+    """The first matchday's date, ``YYYY-MM-DD`` (blank: none), inside the date window
+    (:data:`events.limits.MIN_YEAR` … :data:`events.limits.MAX_YEAR`)."""
     if not value:
         return None
     try:
-        return date.fromisoformat(value)
+        start = date.fromisoformat(value)
     except ValueError:
         raise ValidationError(_("The start date must be written YYYY-MM-DD.")) from None
+    if not in_date_window(start):
+        raise ValidationError(date_window_message())
+    return start
+
+
+def _is_date_out_of_window(text: str) -> bool:
+    """Whether ``text`` is a well-formed date-time outside the date window."""
+    try:
+        return not in_date_window(datetime.fromisoformat((text or "").strip()))
+    except ValueError:
+        return False
 
 
 class _DrawForm(StaffForm):

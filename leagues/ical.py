@@ -2,10 +2,14 @@
 
 One ``VEVENT`` per fixture at its final deadline, in UTC (``…Z``); lines end with CRLF,
 text values are escaped (backslash, semicolon, comma, newline) and long lines folded at
-75 octets.
+75 octets. A fixture whose deadline is outside the date window
+(:func:`events.limits.in_date_window`: a typo saved before the window existed) is left
+out rather than written with a year RFC 5545 cannot hold (issue 14).
 """
 
 from datetime import UTC, datetime
+
+from events.limits import in_date_window
 
 __all__ = ["calendar", "escape_text"]
 
@@ -39,7 +43,10 @@ def _fold(line: str) -> str:
 
 
 def _utc(value: datetime) -> str:
-    return value.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+    """``YYYYMMDDTHHMMSSZ`` with a four-digit year (``strftime("%Y")`` drops the zeros of
+    years below 1000 on Linux)."""
+    v = value.astimezone(UTC)
+    return f"{v.year:04d}{v.month:02d}{v.day:02d}T{v.hour:02d}{v.minute:02d}{v.second:02d}Z"
 
 
 def calendar(events, *, name: str, now: datetime | None = None, domain: str = "arbitro") -> str:
@@ -55,6 +62,8 @@ def calendar(events, *, name: str, now: datetime | None = None, domain: str = "a
         f"X-WR-CALNAME:{escape_text(name)}",
     ]
     for event in events:
+        if not in_date_window(event["start"]):
+            continue
         lines += [
             "BEGIN:VEVENT",
             f"UID:{escape_text(event['uid'])}@{domain}",

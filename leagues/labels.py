@@ -24,6 +24,7 @@ OUTCOME_LABELS = {
     "conceded": _("Conceded the fixture's points"),
     "conceded_to": _("The opponent conceded the fixture's points"),
     "absent": _("Absent in a walkover"),
+    "showed_up": _("Showed up in a walkover"),
     "pending": _("Not due yet"),
 }
 """Codes of :data:`leagues.rules.compliance.OUTCOMES` → labels."""

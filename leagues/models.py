@@ -551,7 +551,8 @@ class SeasonRole(models.Model):
 
 # --------------------------------------------------------------------------- results
 MAX_GOALS = 99
-"""Highest score a report or a correction accepts (a typing error guard)."""
+"""The database's guard on a stored report's goals (its CHECK constraint). What the pages
+and services accept is narrower: :data:`leagues.rules.scores.MAX_GOALS` (30, issue 14)."""
 
 
 def screenshot_path(instance, filename):

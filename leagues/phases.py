@@ -10,6 +10,8 @@ third matches, then the next ties) and give next season's divisions
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -35,6 +37,7 @@ from leagues.brackets import (
     _stored_ties,
     _third_homes,
     division_of,
+    final_four_of,
     known_spec,
     league_standings,
 )
@@ -46,6 +49,7 @@ from leagues.models import (
 )
 from leagues.rules import brackets as bracket_rules
 from leagues.rules.errors import LeagueRuleError
+from leagues.rules.fixtures import matchday_deadlines
 from leagues.services import SLUG_RE, competition_table
 from leagues.staff_decisions import Kind
 
@@ -53,7 +57,10 @@ __all__ = [
     "B_POST_SEASON",
     "advance_stage",
     "close_regular_phase",
+    "FINAL_FOUR_TIES",
+    "date_legs",
     "ensure_regular_phase_open",
+    "final_four_started",
     "regular_phase_closed",
     "season_next_divisions",
 ]
@@ -248,6 +255,7 @@ def close_regular_phase(
                         leg=number,
                     )
                 )
+        date_legs(playoffs, created)
         Match.objects.bulk_create(created)
         _mark_regular_phase_closed(competition, actor)
         audit(
@@ -292,6 +300,41 @@ def _scope(tie_ids) -> bracket_rules.BracketSpec:
     if tie_ids <= {t.id for t in B_POST_SEASON.ties}:
         return B_POST_SEASON
     return bracket_rules.league_post_season()
+
+
+FINAL_FOUR_TIES = frozenset(
+    t.id for t in bracket_rules.primera_a_playoffs(final_four=True).ties if t.same_day
+)
+"""The ties played as the Final Four, on one day (ANFPES T24 §1.1.4)."""
+
+
+def final_four_started(competition: Competition, codes) -> bool:
+    """Whether one of the matches ``codes`` of ``competition`` is a Final Four leg and the
+    Final Four has started (one of its legs is no longer scheduled): then no match of it
+    is rescheduled (§1.1.4: "sin posibilidad de reprogramar partidos una vez que el Final
+    Four comience") **[choice]**: force majeure (the rule's exception) goes through the
+    tribunal (a walkover or its decision), not a new deadline."""
+    if competition.kind != Competition.Kind.KNOCKOUT or not final_four_of(competition):
+        return False
+    legs = competition.matches.filter(tie__in=FINAL_FOUR_TIES)
+    if not legs.filter(code__in=list(codes)).exists():
+        return False
+    return legs.exclude(status=Match.Status.SCHEDULED).exists()
+
+
+def date_legs(competition: Competition, rows: list[Match], *, one_day: bool = False) -> None:
+    """Give the new final-phase matches ``rows`` their deadlines (issue 14; docs/leagues.md
+    "Final-phase deadlines"), counted from today in the season's time zone as a league
+    matchday's are (:func:`leagues.rules.fixtures.matchday_deadlines`, ANFPES T24 §IV.4:
+    7 days, then 3 more, at 23:59): leg 1, a one-match tie and a third match get the first
+    week's; leg 2 the next week's **[choice]**. ``one_day`` (the Final Four, §1.1.4: "en
+    un único acto"): every leg the first week's deadlines, the same day for all."""
+
+    tz = ZoneInfo(competition.season.time_zone)
+    weeks = matchday_deadlines(timezone.localdate(timezone=tz), 2, tz)
+    for row in rows:
+        week = weeks[1] if row.leg == 2 and not one_day else weeks[0]
+        row.initial_deadline, row.final_deadline = week.initial, week.final
 
 
 def _leg_rows(competition, tie_id, first, second, hosts, legs, round_, teams) -> list[Match]:
@@ -363,6 +406,7 @@ def _close_primera_b(competition, actor, doc, order, *, slug=None, name=None) ->
         created += _leg_rows(
             post, view.spec.id, view.first.team, view.second.team, view.hosts, 2, 1, teams
         )
+    date_legs(post, created)
     Match.objects.bulk_create(created)
     _mark_regular_phase_closed(competition, actor)
     audit(
@@ -483,6 +527,7 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
         if thirds:
             if competition.matches.filter(code__in=[m.code for m in thirds]).exists():
                 raise UserError(_("A match with a third match's id exists already."))
+            date_legs(competition, thirds)
             Match.objects.bulk_create(thirds)
             audit(
                 None,
@@ -518,7 +563,7 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
         round_ = max((r["round"] for r in rows), default=0) + 1
         created = []
         for view in new:
-            created += _leg_rows(
+            legs = _leg_rows(
                 competition,
                 view.spec.id,
                 view.first.team,
@@ -528,6 +573,9 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
                 round_,
                 teams,
             )
+            one_day = view.spec.same_day == "final_four" and final_four_of(competition)
+            date_legs(competition, legs, one_day=one_day)
+            created += legs
         # A tie the tribunal awarded before its legs existed: they are not to be played,
         # and are recorded as award_tie records the legs it voids, so withdrawing the
         # award puts them back to be played.
@@ -566,7 +614,9 @@ def season_next_divisions(season: Season, competitions=None) -> dict | None:
     """Next season's divisions (:func:`leagues.rules.brackets.next_divisions`) from the
     season's two leagues and its league post-season knockouts; ``None`` when the season has
     no Primera A and Primera B or no post-season yet. Shape: ``{"primera_a": [{"team",
-    "name"}] | None, "primera_b": … , "moves": [{"team", "name", "to", "reason"}],
+    "name"}] | None, "primera_b": … , "champions": [{"division" (``primera_a``/``primera_b``),
+    "team", "name"}] (each division's champion once known: the Primera A playoffs final's
+    winner, §1.1.5; Primera B's 1st, §1.3.1), "moves": [{"team", "name", "to", "reason"}],
     "stays": [the same: Liguilla teams keeping their division], "pending": [str]}``. Direct relegation with abandoned Primera A teams waits for a
     staff decision (§1.2.2; not entered in the app yet). Bounded queries."""
     comps = list(season.competitions.all()) if competitions is None else list(competitions)
@@ -639,10 +689,22 @@ def season_next_divisions(season: Season, competitions=None) -> dict | None:
         return {
             "primera_a": None,
             "primera_b": None,
+            "champions": [],
             "moves": [],
             "stays": [],
             "pending": exc.problems,
         }
+    # Primera B's champion is announced once staff closed its regular phase (its 1st,
+    # after the decider if any, §1.3.1); Primera A's once the playoffs' final is won.
+    b_closed = any(
+        division_of(c) == PRIMERA_B and c.regular_phase_closed_at is not None for c in comps
+    )
+    champions = [
+        {"division": division, "team": slot.team, "name": names.get(slot.team, slot.team)}
+        for division, code in ((PRIMERA_A, "champion_a"), (PRIMERA_B, "champion_b"))
+        for slot in [filled.outcomes.get(code)]
+        if slot is not None and slot.team is not None and (division == PRIMERA_A or b_closed)
+    ]
 
     def listed(codes):
         return None if codes is None else [{"team": c, "name": names.get(c, c)} for c in codes]
@@ -650,6 +712,7 @@ def season_next_divisions(season: Season, competitions=None) -> dict | None:
     return {
         "primera_a": listed(result.primera_a),
         "primera_b": listed(result.primera_b),
+        "champions": champions,
         "moves": [
             {"team": m.team, "name": names.get(m.team, m.team), "to": m.to, "reason": m.reason}
             for m in result.moves

@@ -27,7 +27,7 @@ Errors: :class:`events.errors.UserError` (translated, shown to the user; nothing
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from django.core.exceptions import PermissionDenied
@@ -41,9 +41,11 @@ from events.limits import check_free_text, field_label
 from leagues import images
 from leagues.access import LeaguePermission, require, season_permissions
 from leagues.brackets import requires_stream
-from leagues.models import MAX_GOALS, Card, Concession, Excuse, Match, ResultReport, Team
+from leagues.models import Card, Concession, Excuse, Match, ResultReport, Team
 from leagues.phases import ensure_regular_phase_open
 from leagues.rules.cards import footballer_key
+from leagues.rules.scores import MAX_GOALS, MAX_SHOOTOUT, shootout_possible
+from leagues.services import phase_closing
 
 POSTING_CLOCK_SKEW = timedelta(minutes=5)
 """How far in the future a posting time may be (phone clocks drift) **[choice]**."""
@@ -88,6 +90,15 @@ def _lock_report(report: ResultReport) -> tuple[ResultReport, Match]:
     report = ResultReport.objects.select_for_update().get(pk=report.pk)
     report.match = match
     return report, match
+
+
+def shootout_message(home: int, away: int) -> str:
+    """The one message for a shoot-out score that cannot happen (forms and services;
+    :func:`leagues.rules.scores.shootout_possible`)."""
+    return _(
+        "%(home)s–%(away)s cannot be a penalty shoot-out: five kicks each (it stops once one "
+        "side cannot catch up), then one each until one scores and the other misses."
+    ) % {"home": home, "away": away}
 
 
 def _score(home_goals, away_goals) -> tuple[int, int]:
@@ -185,12 +196,22 @@ def check_decider(match: Match, home_goals: int, away_goals: int, extra_time, pe
     (:func:`is_decider`); a shoot-out only after a score still level after extra time,
     and with a winner; and a decider level after extra time needs its shoot-out — it is
     played to a winner (ANFPES T24 §1.1.2, §1.2.3, §2.2: "con tiempo extra y definición a
-    penales"). ``UserError`` otherwise."""
+    penales"); a shoot-out score that can happen, each side 0–30
+    (:mod:`leagues.rules.scores`). ``UserError`` otherwise."""
     extra_time = bool(extra_time)
     if penalties is not None:
         if not isinstance(penalties, list | tuple) or len(penalties) != 2:
             raise UserError(_("Give both penalty counts, or neither."))
-        penalties = _score(*penalties)
+        for value in penalties:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                or not 0 <= value <= MAX_SHOOTOUT
+            ):
+                raise UserError(
+                    _("Penalties must be whole numbers from 0 to %(max)s.") % {"max": MAX_SHOOTOUT}
+                )
+        penalties = tuple(penalties)
     if (extra_time or penalties is not None) and not is_decider(match):
         raise UserError(
             _("Extra time and penalties are for a third match or a one-match decider only.")
@@ -200,6 +221,8 @@ def check_decider(match: Match, home_goals: int, away_goals: int, extra_time, pe
             raise UserError(_("A penalty shoot-out follows a score still level after extra time."))
         if penalties[0] == penalties[1]:
             raise UserError(_("A penalty shoot-out has a winner."))
+        if not shootout_possible(*penalties):
+            raise UserError(shootout_message(*penalties))
     _decider_has_winner(match, home_goals, away_goals, penalties)
     return extra_time, penalties
 
@@ -699,6 +722,18 @@ def correct_result(
 
 
 # --------------------------------------------------------------------------- compliance
+def excuse_last_day(match: Match) -> date | None:
+    """The last day an excuse for ``match`` may cover (§IV.5): the day its phase closes
+    (:func:`leagues.services.phase_closing`), read in the season's time zone or in UTC,
+    whichever is later — a player abroad counts days in another zone **[choice]**.
+    ``None`` when the phase has no deadline."""
+    closes = phase_closing(match)
+    if closes is None:
+        return None
+    zone = ZoneInfo(match.competition.season.time_zone)
+    return max(closes.astimezone(zone).date(), closes.astimezone(UTC).date())
+
+
 def request_excuse(
     match: Match, user, *, date_from: date, date_to: date, reason: str, evidence
 ) -> Excuse:
@@ -706,7 +741,8 @@ def request_excuse(
     an evidence image (screenshots must be attached, §IV.6). A refused excuse may be asked
     again (the row is replaced, the audit log keeps the old one). ``PermissionDenied`` for
     anyone but the two players; ``UserError`` for a played match, an excuse already
-    waiting or granted, dates in the wrong order, no reason or no evidence."""
+    waiting or granted, dates in the wrong order, no reason or no evidence, or an end date
+    after the close of the match's phase (§IV.5, :func:`leagues.services.phase_closing`)."""
     reason = check_free_text(reason, field_label(Excuse, "reason"), field="reason").strip()
     if not reason:
         raise UserError(_("Give the reason."), field="reason")
@@ -727,6 +763,13 @@ def request_excuse(
             raise PermissionDenied
         _playable(match)
         _counts_for_compliance(match)
+        last_day = excuse_last_day(match)
+        if last_day is not None and date_to > last_day:
+            raise UserError(
+                _("An excuse cannot go beyond the close of its phase, %(date)s (ANFPES T24 §IV.5).")
+                % {"date": last_day.isoformat()},
+                field="date_to",
+            )
         old = Excuse.objects.select_for_update().filter(match=match).first()
         if old is not None:
             if "no" not in (old.opponent_answer, old.staff_answer):

@@ -39,12 +39,11 @@ from django.utils.translation import gettext as _
 
 from events.audit import audit
 from events.errors import UserError
-from events.limits import FREE_TEXT_MAX_LENGTH, check_free_text
+from events.limits import FREE_TEXT_MAX_LENGTH, check_date_window, check_free_text
 from events.models import AuditLog
 from leagues.access import LeaguePermission, require
 from leagues.adapters import rule_match_of
 from leagues.models import (
-    MAX_GOALS,
     Adjustment,
     Competition,
     Entry,
@@ -52,11 +51,12 @@ from leagues.models import (
     ResultReport,
     Team,
 )
-from leagues.phases import ensure_regular_phase_open
+from leagues.phases import ensure_regular_phase_open, final_four_started
 from leagues.rules import match_rules
 from leagues.rules import table as table_rules
 from leagues.rules.errors import LeagueRuleError
 from leagues.rules.fixtures import Deadlines
+from leagues.rules.scores import MAX_GOALS
 
 __all__ = [
     "INCIDENT_ACTION",
@@ -147,6 +147,13 @@ def _regular_phase_open(competition: Competition) -> None:
     ensure_regular_phase_open(competition)
 
 
+def is_final_phase_leg(match: Match) -> bool:
+    """Whether ``match`` is a leg of a final phase (a ``knockout`` competition: playoffs,
+    promotion ties, the Liguilla, a cup's knockout): its walkover is the tribunal's
+    decision (ANFPES T24 §III.2), not staff's (issue 14)."""
+    return match.competition.kind == Competition.Kind.KNOCKOUT
+
+
 def _counts_in_a_table(competition: Competition) -> bool:
     """Knockouts have no table, so no ledger **[choice]**."""
     return competition.kind != Competition.Kind.KNOCKOUT
@@ -175,7 +182,9 @@ def record_walkover(
     there **[choice]**.
 
     Permissions: ``RECORD_WALKOVERS`` (staff, tribunal) for a walkover; ``DECIDE_SANCTIONS``
-    (tribunal) for a refusal, which also needs a ``reason``. Raises ``UserError`` when the
+    (tribunal) for a refusal and for any walkover on a final-phase leg
+    (:func:`is_final_phase_leg`: §III.2, "con resultado a criterio del Tribunal si es
+    alguna llave de definición"), which also need a ``reason``. Raises ``UserError`` when the
     match is not ``scheduled``, has an open (pending or disputed) result report, when a
     plain walkover is recorded before the fixture's final deadline (§III.1: "habiéndose
     cumplido el plazo"; a refusal can be recorded at any time) **[choice]**, for a bad
@@ -183,14 +192,15 @@ def record_walkover(
     """
     competition = match.competition
     season = competition.season
+    tribunal = refusal or is_final_phase_leg(match)
     require(
         actor,
         season,
-        LeaguePermission.DECIDE_SANCTIONS if refusal else LeaguePermission.RECORD_WALKOVERS,
+        LeaguePermission.DECIDE_SANCTIONS if tribunal else LeaguePermission.RECORD_WALKOVERS,
     )
     if absent not in (Match.Absent.HOME, Match.Absent.AWAY):
         raise UserError(_("Choose the team that did not play."), field="absent")
-    reason = _reason(reason, required=refusal)
+    reason = _reason(reason, required=tribunal)
     if at is not None and (not isinstance(at, datetime) or timezone.is_naive(at)):
         raise UserError(_("Give the time with its time zone."))
     now = timezone.now()
@@ -264,7 +274,8 @@ def tribunal_decision(
 
     Permission ``DECIDE_SANCTIONS``. Raises ``UserError`` (nothing saved) for a match that
     is not ``scheduled`` or has an open result report, a missing ``reason``, one goal
-    without the other, goals outside 0–99, a deduction for another team or above 0.
+    without the other, goals outside 0–30 (:data:`leagues.rules.scores.MAX_GOALS`), a
+    deduction for another team or above 0.
     Deductions in a knockout are refused (no table) **[choice]**. Returns the match.
     """
     competition = match.competition
@@ -577,6 +588,7 @@ def move_deadlines(
     for value in (initial, final):
         if not isinstance(value, datetime) or timezone.is_naive(value):
             raise UserError(_("Give both deadlines, with a date and a time."))
+        check_date_window(value)
     try:
         Deadlines(initial, final)
     except LeagueRuleError:
@@ -605,6 +617,13 @@ def move_deadlines(
         }
         if all(m.initial_deadline == initial and m.final_deadline == final for m in rows):
             return len(rows)  # already so (a form sent twice): no change, no audit entry
+        if final_four_started(competition, [m.code for m in rows]):
+            raise UserError(
+                _(
+                    "The Final Four has started: its matches cannot be rescheduled "
+                    "(ANFPES T24 §1.1.4)."
+                )
+            )
         Match.objects.filter(pk__in=[m.pk for m in rows]).update(
             initial_deadline=initial, final_deadline=final
         )

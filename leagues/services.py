@@ -426,7 +426,7 @@ MATCH_FIELDS = (
 )
 
 
-def competition_table(competition: Competition) -> dict:
+def competition_table(competition: Competition, *, decisions: list[str] | None = None) -> dict:
     """The docs/contracts.md §6 table document of a ``league`` or ``groups`` competition, computed
     by :func:`leagues.rules.table.compute_table` with the competition's tie-breakers, in 3
     queries whatever the number of matches (entries, matches, ledger).
@@ -434,7 +434,9 @@ def competition_table(competition: Competition) -> dict:
     Each row also carries ``name`` (the team's name) and ``separated_by``; the document
     carries ``unresolved`` (teams, positions, reason) — optional additions. A ``groups``
     competition gives one table per group under ``"groups"``. Raises
-    :class:`LeagueRuleError` for a knockout (it has a bracket, not a table).
+    :class:`LeagueRuleError` for a knockout (it has a bracket, not a table). ``decisions``
+    replaces the stored :attr:`Competition.decisions` (what the table would be without a
+    decision, :func:`decide_tie`).
 
     Broadcast (ANFPES T24 §1.4 ¶6): a played fixture staff marked ``must_stream`` without
     a stream link is a friendly — :func:`leagues.rules.match_rules.counts` says it does not
@@ -446,6 +448,7 @@ def competition_table(competition: Competition) -> dict:
     config = table_rules.TableConfig(
         tuple(competition.tie_breakers), title_decider=competition.title_decider
     )
+    stored = competition.decisions if decisions is None else decisions
     entries = list(competition.entries.select_related("team").order_by("position", "id"))
     names = {e.team.code: e.team.name for e in entries}
     rows = list(
@@ -466,7 +469,7 @@ def competition_table(competition: Competition) -> dict:
             [m for m in matches if m.home in members and m.away in members],
             [a for a in ledger if a.team in members],
             config=config,
-            decisions=[t for t in competition.decisions if t in members],
+            decisions=[t for t in stored if t in members],
         )
         doc = result.as_dict(competition.slug)
         for row in doc["rows"]:
@@ -541,6 +544,28 @@ def _phase(kind: str, slug: str, round_: int, max_round: int) -> str:
     if kind == Competition.Kind.LEAGUE:
         return f"{slug}/1" if 2 * round_ <= max_round else f"{slug}/2"
     return slug
+
+
+def phase_closing(match: Match) -> datetime | None:
+    """When the compliance phase of ``match`` closes (:func:`compliance_inputs`: the latest
+    final deadline among the fixtures of its phase — its half of a league, its group stage
+    or counted knockout), ``None`` when none of them has a deadline. The limit of an
+    excuse (ANFPES T24 §IV.5: it "en ningún caso podrá exceder las fechas que ya hayan sido
+    establecidas para el cierre" of the phase). One query."""
+    competition = match.competition
+    rows = list(
+        Match.objects.filter(competition_id=match.competition_id)
+        .exclude(status=Match.Status.VOID)
+        .values_list("round", "final_deadline")
+    )
+    max_round = max((r for r, _at in rows), default=match.round)
+    mine = _phase(competition.kind, competition.slug, match.round, max_round)
+    closes = [
+        at
+        for r, at in rows
+        if at is not None and _phase(competition.kind, competition.slug, r, max_round) == mine
+    ]
+    return max(closes, default=None)
 
 
 def compliance_inputs(season: Season) -> ComplianceInputs:
@@ -769,13 +794,29 @@ def season_compliance(
     }
 
 
+def _level(competition: Competition, decisions: list[str], teams: set[str]) -> bool:
+    """Whether ``teams`` all lie inside one unresolved tie of the competition's table (or of
+    one of its groups) computed with ``decisions``; never for a knockout (no table)."""
+    if competition.kind == Competition.Kind.KNOCKOUT:
+        return False
+    doc = competition_table(competition, decisions=decisions)
+    tables = doc["groups"].values() if "groups" in doc else [doc]
+    return any(teams <= set(tie["teams"]) for table in tables for tie in table["unresolved"])
+
+
 def decide_tie(competition: Competition, actor, order: list[str], reason: str) -> Competition:
     """League staff order teams that every tie-breaker leaves tied, or record the decider
     match that settled a Primera B title tie (docs/leagues.md "Tables": then a staff decision,
     ANFPES T24 §1.3.1). ``order``: the tied teams' ids, best first; they replace their
     earlier place in :attr:`Competition.decisions`. Needs league staff
     (``REVIEW_RESULTS``); ``UserError`` for an unknown or repeated team or no reason. The
-    same decision again changes nothing and writes no audit entry (issue 12)."""
+    same decision again changes nothing and writes no audit entry (issue 12).
+
+    Refused (``UserError``, issue 14): teams that are not level — ``order`` must lie inside
+    one tie of the table computed without their earlier decision (every tie-breaker equal,
+    or level on points for the Primera B title) — and any decision once the regular phase
+    is closed (``Competition.regular_phase_closed_at``): the final phases were drawn from
+    that table."""
 
     reason = check_free_text(reason, _("Reason"), field="reason").strip()
     if not reason:
@@ -786,7 +827,17 @@ def decide_tie(competition: Competition, actor, order: list[str], reason: str) -
         codes = set(competition.entries.values_list("team__code", flat=True))
         if len(order) < 2 or len(set(order)) != len(order) or not set(order) <= codes:
             raise UserError(_("List each tied team once, best first."))
+        if competition.regular_phase_closed_at is not None:
+            raise UserError(
+                _(
+                    "The regular phase of %(name)s is closed and its final phases were drawn "
+                    "from its table: its order can no longer change."
+                )
+                % {"name": competition.name}
+            )
         before = list(competition.decisions)
+        if not _level(competition, [t for t in before if t not in order], set(order)):
+            raise UserError(_("These teams are not level: the tie-breakers already order them."))
         competition.decisions = [t for t in before if t not in order] + list(order)
         if competition.decisions == before:
             return competition  # the same decision again (a form sent twice): no change

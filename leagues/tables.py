@@ -13,8 +13,11 @@ TIE_BREAKER_LABELS = {
     "head_to_head": _("head-to-head points"),
     "head_to_head_goal_difference": _("head-to-head goal difference"),
     "head_to_head_goals_for": _("head-to-head goals for"),
+    "decision": _("decision"),
 }
-"""Labels of the stable tie-breaker codes of :mod:`leagues.rules.table`."""
+"""Labels of the stable tie-breaker codes of :mod:`leagues.rules.table`, and of
+``decision`` (:data:`leagues.rules.table.DECISION`: a staff decision or a decider match),
+which would otherwise show untranslated ("supera al siguiente por decision", issue 14)."""
 
 UNRESOLVED_LABELS = {
     "title_decider": _("Decider match required"),

@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core import signing
-from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models import Case, F, OuterRef, Q, Subquery, Value, When
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -165,7 +165,8 @@ def suspensions_page(request, slug):
 
 
 def _pending_fixtures(user):
-    """The user's teams' fixtures still to play, soonest final deadline first, each with
+    """The user's teams' fixtures still to play — final-phase legs (knockouts) first
+    (issue 14: they decide ties), then soonest final deadline first — each with
     ``open_report_by``: the team id of an open result report, if any. One query."""
     open_report = ResultReport.objects.filter(
         match=OuterRef("pk"), status__in=["pending", "disputed"]
@@ -175,7 +176,19 @@ def _pending_fixtures(user):
         .filter(status=Match.Status.SCHEDULED)
         .annotate(open_report_by=Subquery(open_report))
         .select_related("competition__season", "home", "away")
-        .order_by(F("final_deadline").asc(nulls_last=True), "competition__position", "round", "id")
+        .annotate(
+            final_phase=Case(
+                When(competition__kind=Competition.Kind.KNOCKOUT, then=Value(0)),
+                default=Value(1),
+            )
+        )
+        .order_by(
+            "final_phase",
+            F("final_deadline").asc(nulls_last=True),
+            "competition__position",
+            "round",
+            "id",
+        )
     )
 
 

@@ -125,7 +125,13 @@ def staff_reviews(request, season):
             if not form.is_valid():
                 raise form.user_error()
             kind = form.cleaned_data["kind"]
-            drafting.hold_review(season, kind, request.user, at=form.cleaned_data["at"])
+            drafting.hold_review(
+                season,
+                kind,
+                request.user,
+                at=form.cleaned_data["at"],
+                early=form.cleaned_data["early"],
+            )
         except UserError as exc:
             messages.error(request, str(exc))
         else:

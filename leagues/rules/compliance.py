@@ -28,7 +28,11 @@ Rules as implemented (**[choice]** where the text is silent):
   posted, and the fixture is due at once; it overrides an excuse **[choice]**. The match
   must still be played: an unplayed conceded fixture still reaps at a review.
 - Walkover **[choice]** (the text does not cover it): the absent user(s) get 0; the user
-  who showed up is scored like any other by the time the walkover was posted.
+  who showed up is not penalised (issue 14): 2 points once the walkover is recorded, on
+  time or not — a walkover can only be recorded after the final deadline (§III.1,
+  "habiéndose cumplido el plazo"), so scoring its recording time would give the present
+  user 0 for the opponent's absence (outcome ``showed_up``; ``initial`` when posted by the
+  initial deadline, as before).
 - Review (§IV.3, docs/leagues.md "Compliance table"): at the end of each half of the round robin
   (and at season end), the users with a counted fixture unplayed past its final deadline (an
   effective excuse: past ``closes_at``) are *reaped*. Unplayed: no result posted by the
@@ -91,6 +95,7 @@ OUTCOMES = {
     "conceded": "This user conceded the fixture's compliance points (0).",
     "conceded_to": "The opponent conceded the fixture's compliance points (2).",
     "absent": "Absent in a walkover (0).",
+    "showed_up": "Showed up in a walkover recorded after the deadlines (2).",
     "pending": "Not due yet: not counted.",
 }
 """Stable codes of how a fixture was scored for a user (per-fixture detail)."""
@@ -387,6 +392,10 @@ def score_fixture(fixture: ComplianceFixture, as_of: datetime) -> tuple[FixtureS
             )
         elif user in absent:
             points, outcome = POINTS_LATE, "absent"
+        elif fixture.status == "walkover" and posted is not None:
+            points, outcome = by_deadlines()
+            if outcome != "initial":
+                points, outcome = POINTS_INITIAL, "showed_up"
         elif fixture.excuse is not None and fixture.excuse.effective:
             points, outcome = excused()
         else:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from events.limits import FREE_TEXT_MAX_LENGTH
+from events.limits import FREE_TEXT_MAX_LENGTH, MAX_YEAR, MIN_YEAR, in_date_window
 from leagues.rules.errors import LeagueRuleError
 
 __all__ = [
@@ -217,6 +217,9 @@ def _datetime(value: Any, key: str, where: str, problems: _Problems) -> datetime
     if parsed.tzinfo is None or parsed.utcoffset() is None:
         problems.add(where, f"{key} needs a UTC offset (e.g. -03:00): {value!r}")
         return None
+    if not in_date_window(parsed):
+        problems.add(where, f"{key} must be in the years {MIN_YEAR}-{MAX_YEAR}: {value!r}")
+        return None
     return parsed
 
 
@@ -362,6 +365,9 @@ def _parse_competition(data: Any, index: int, season_teams: set[str], problems: 
             start = date.fromisoformat(start)
         except (TypeError, ValueError):
             problems.add(where, f"start must be an ISO 8601 date: {start!r}")
+            start = None
+        if start is not None and not in_date_window(start):
+            problems.add(where, f"start must be in the years {MIN_YEAR}-{MAX_YEAR}: {start}")
             start = None
     groups: dict[str, tuple[str, ...]] = {}
     if kind == "groups":

@@ -35,10 +35,12 @@ Semantics (**[choice]** where the rules are silent):
   ``unresolved_ties``, never silently broken — once anything counts (before the first
   result every team is level and nothing is reported). Positions are always 1…n.
 - Primera B (``title_decider=True``): a tie on points for 1st once the phase is closed is
-  settled only by a decider match (§1.3.1): ``decision`` is applied first within that group,
-  and until the winner is entered the whole group is an unresolved tie with reason
-  ``title_decider``. Only the title is at stake in the decider: the other teams of the
-  group are then ordered by the normal codes **[choice]**. While the phase is open the
+  settled only by a decider match (§1.3.1: the decider "determinará al campeón"): the
+  first team of the group in ``decisions`` (the decider's winner) is 1st, and until it is
+  entered the whole group is an unresolved tie with reason ``title_decider``. Only the
+  title is at stake in the decider: the other teams of the group keep the places the
+  normal codes give them (then ``decision``), whatever order the decision lists them in
+  **[choice]** — 2nd and 3rd seed the promotion playoffs. While the phase is open the
   group is ordered provisionally by the normal codes.
 """
 
@@ -487,8 +489,9 @@ def compute_table(
     - ``adjustments``: the points ledger, :class:`~leagues.rules.season.Adjustment`
       (``team``, ``points``, ``reason``), walkover deductions included (module docstring).
     - ``decisions``: team ids in the order staff decided or a decider match settled, best
-      first; used only where every configured code is equal (or first, for a Primera B
-      title tie). Teams not listed stay tied with each other.
+      first; used only where every configured code is equal (or, for a Primera B title
+      tie, its first listed team is the champion; the others keep their places by the
+      codes). Teams not listed stay tied with each other.
     - ``phase_closed``: whether the phase is over; ``None`` infers it (there are matches and
       none is ``scheduled``). Only matters for ``config.title_decider``.
 
@@ -545,13 +548,18 @@ def compute_table(
         title_tie = (
             number == 0 and len(cls) > 1 and config.title_decider and phase_closed and started
         )
+        decided = True
         if title_tie:
-            # ANFPES T24 §1.3.1: only the decider match (a decision) settles the title.
-            decided = any(team in ranker.decisions for team in cls)
-            codes = (DECISION, *normal[:-1])
+            # ANFPES T24 §1.3.1: only the decider match (a decision) settles the title; the
+            # decider names the champion only, the others keep their places by the codes.
+            listed = [team for team in cls if team in ranker.decisions]
+            decided = bool(listed)
+        if title_tie and decided:
+            champion = min(listed, key=ranker.decisions.__getitem__)
+            rest, rest_separators = ranker.order([t for t in cls if t != champion], normal, 0)
+            sub_order, sub_separators = [champion, *rest], [DECISION, *rest_separators]
         else:
-            decided, codes = True, normal
-        sub_order, sub_separators = ranker.order(cls, codes, 0)
+            sub_order, sub_separators = ranker.order(cls, normal, 0)
         if not decided:
             ranker.unresolved.clear()
             unresolved.append((tuple(sub_order), "title_decider"))

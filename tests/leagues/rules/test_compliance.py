@@ -516,3 +516,11 @@ def test_bad_calls():
         review([], Review("r", datetime(2026, 1, 1)))
     with pytest.raises(LeagueRuleError):
         on_time(datetime(2026, 1, 1), INITIAL)
+
+
+def test_the_user_who_showed_up_at_a_walkover_is_not_penalised():
+    """Issue 14: a walkover is recorded after the final deadline (§III.1), so its recording
+    time must not cost the user who showed up: 2 points (``showed_up``)."""
+    f = fx(status="walkover", absent="away", reported=at("2026-03-20T12:00:00-03:00"))
+    assert points(f) == {"ana": (2, "showed_up"), "bea": (0, "absent")}
+    assert "showed_up" in OUTCOMES

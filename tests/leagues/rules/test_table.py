@@ -665,3 +665,27 @@ def test_walkover_scores_must_favour_the_team_that_showed_up():
         compute_table(["a", "b"], [Match("x", 1, "a", "b", 1, None, "played")])
     with pytest.raises(LeagueRuleError):
         compute_table(["a", "b"], [Match("x", 1, "a", "b", True, 0, "played")])
+
+
+def test_primera_b_decider_settles_1st_only_whatever_order_staff_list():
+    """Issue 14: b1, b3, b2 level on points (GD +6, +3, +2), b3 wins the decider and staff
+    list the three teams b3, b2, b1: b3 is champion, b1 stays 2nd and b2 3rd by goal
+    difference (ANFPES T24 §1.3.1: the decider names the champion)."""
+    teams = ["b1", "b2", "b3", "v"]
+    matches = [
+        m("b1", "v", 6, 0),
+        m("b3", "v", 3, 0),
+        m("b2", "v", 2, 0),
+        m("b1", "b2", 0, 0),
+        m("b2", "b3", 0, 0),
+        m("b3", "b1", 0, 0),
+    ]
+    table = compute_table(teams, matches, config=PRIMERA_B)
+    assert [table.row(t).points for t in ("b1", "b2", "b3")] == [5, 5, 5]
+    assert order(table)[:3] == ["b1", "b3", "b2"]
+    assert table.unresolved[0].reason == "title_decider"
+    for decisions in (["b3", "b2", "b1"], ["b3", "b2"], ["b3"], ["b3", "b1", "b2"]):
+        table = compute_table(teams, matches, config=PRIMERA_B, decisions=decisions)
+        assert order(table) == ["b3", "b1", "b2", "v"], decisions
+        assert seps(table)[:3] == [DECISION, "goal_difference", "points"]
+        assert table.unresolved == ()

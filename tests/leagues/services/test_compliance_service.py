@@ -332,3 +332,38 @@ def test_the_reviews_overview_previews_who_would_be_reaped(halves, staff):
         "home": "Team 3",
         "away": "Team 4",
     }
+
+
+def test_a_season_end_review_before_the_season_ends_asks_for_confirmation(halves, staff):
+    """Issue 14: while a fixture is still to be played, the season-end review needs the
+    staff's second confirmation (``early``); afterwards it is held as before."""
+    from leagues.drafting import fixtures_still_to_play
+    from leagues.models import Match
+
+    when = at("2026-04-05T12:00:00-03:00")
+    Match.objects.filter(code="m5").update(final_deadline=timezone.now() + timedelta(days=3))
+    assert fixtures_still_to_play(halves, when) == 1
+    with pytest.raises(UserError, match="has not ended") as caught:
+        hold_review(halves, "season_end", staff, at=when)
+    assert caught.value.field == "early" and not Review.objects.exists()
+    # Other reviews do not ask.
+    hold_review(halves, "second_half", staff, at=when)
+    review = hold_review(halves, "season_end", staff, at=when, early=True)
+    assert review.kind == "season_end"
+
+
+def test_the_reviews_page_asks_for_the_early_confirmation(client, halves, staff):
+    from django.urls import reverse
+
+    from leagues.models import Match
+
+    Match.objects.filter(code="m5").update(final_deadline=timezone.now() + timedelta(days=3))
+    client.force_login(staff)
+    target = reverse("leagues:staff-reviews", kwargs={"slug": halves.slug})
+    page = client.get(target).content.decode()
+    assert 'name="early"' in page and "The season has not ended: 1 fixture" in page
+    response = client.post(target, {"kind": "season_end", "confirm": "1"}, follow=True)
+    assert "has not ended" in response.content.decode()
+    assert not Review.objects.filter(kind="season_end").exists()
+    client.post(target, {"kind": "season_end", "confirm": "1", "early": "1"})
+    assert Review.objects.filter(kind="season_end").exists()

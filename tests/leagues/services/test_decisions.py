@@ -103,3 +103,88 @@ def test_level_teams_are_flagged_only_once_the_phase_is_over(client, db):
 
     Match.objects.filter(code="m3", competition=competition).update(status="void")
     assert "Staff decision required" in client.get(url).content.decode()
+
+
+def test_teams_that_are_not_level_cannot_be_ordered_by_a_decision(staff):
+    """Issue 14: a decision orders teams every tie-breaker leaves level, nothing else."""
+    data = tied_season(False)
+    league = data["competitions"][0]
+    league["teams"] = ["t1", "t2", "t3"]
+    league["matches"].append(
+        {"id": "m3", "round": 3, "home": "t1", "away": "t3", "home_goals": 1,
+         "away_goals": 0, "status": "played"}
+    )  # fmt: skip
+    season = services.import_season(data)
+    SeasonRole.objects.create(season=season, user=staff, role="staff")
+    competition = Competition.objects.get(slug="t24-primera-a")
+    for order in (["t3", "t1"], ["t2", "t3"], ["t2", "t1", "t3"]):
+        with pytest.raises(UserError, match="not level"):
+            services.decide_tie(competition, staff, order, "why")
+    competition.refresh_from_db()
+    assert competition.decisions == []
+
+
+def test_primera_b_decider_recorded_through_the_page_settles_1st_only(client, staff):
+    """Issue 14 (ANFPES T24 §1.3.1): b1, b3, b2 level on points (GD +6, +3, +2), b3 wins the
+    decider; staff list b3, b2, b1: b3 is champion, b1 stays 2nd, b2 3rd."""
+    data = small_season()
+    league = data["competitions"][0]
+    league["title_decider"] = True
+    league["teams"] = ["b1", "b2", "b3", "v"]
+    league["adjustments"] = []
+    data["teams"] = [
+        *data["teams"],
+        *({"id": c, "name": f"Team {c}", "user": f"user_{c}"} for c in ("b1", "b2", "b3", "v")),
+    ]
+    scores = [("b1", "v", 6, 0), ("b3", "v", 3, 0), ("b2", "v", 2, 0),
+              ("b1", "b2", 0, 0), ("b2", "b3", 0, 0), ("b3", "b1", 0, 0)]  # fmt: skip
+    league["matches"] = [
+        {"id": f"m{i}", "round": i, "home": h, "away": a, "home_goals": hg,
+         "away_goals": ag, "status": "played"}
+        for i, (h, a, hg, ag) in enumerate(scores, start=1)
+    ]  # fmt: skip
+    season = services.import_season(data)
+    SeasonRole.objects.create(season=season, user=staff, role="staff")
+    competition = Competition.objects.get(slug="t24-primera-a")
+    assert services.competition_table(competition)["unresolved"][0]["reason"] == "title_decider"
+    client.force_login(staff)
+    decide = reverse("leagues:competition-decide-tie", kwargs={"slug": competition.slug})
+    client.post(decide, {"order": ["b3", "b2", "b1"], "reason": "Decider won by b3"})
+    competition.refresh_from_db()
+    assert competition.decisions == ["b3", "b2", "b1"]
+    doc = services.competition_table(competition)
+    assert [r["team"] for r in doc["rows"]] == ["b3", "b1", "b2", "v"]
+    assert doc["unresolved"] == []
+
+
+def test_no_decision_once_the_regular_phase_is_closed(staff):
+    """Issue 14: the final phases were drawn from the closed table."""
+    from django.utils import timezone
+
+    season = services.import_season(tied_season(False))
+    SeasonRole.objects.create(season=season, user=staff, role="staff")
+    competition = Competition.objects.get(slug="t24-primera-a")
+    Competition.objects.filter(pk=competition.pk).update(regular_phase_closed_at=timezone.now())
+    with pytest.raises(UserError, match="closed"):
+        services.decide_tie(competition, staff, ["t2", "t1"], "why")
+    competition.refresh_from_db()
+    assert competition.decisions == []
+
+
+def test_the_decision_note_is_translated(client, staff):
+    """Issue 14: "por decision" showed the code untranslated; the criterion has a label."""
+    from django.utils import translation
+
+    from leagues.rules.table import DECISION
+    from leagues.tables import TIE_BREAKER_LABELS
+
+    assert DECISION in TIE_BREAKER_LABELS
+    season = services.import_season(tied_season(False))
+    SeasonRole.objects.create(season=season, user=staff, role="staff")
+    competition = Competition.objects.get(slug="t24-primera-a")
+    services.decide_tie(competition, staff, ["t2", "t1"], "lots")
+    url = reverse("leagues:competition", kwargs={"slug": competition.slug})
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    with translation.override("es"):
+        assert str(TIE_BREAKER_LABELS[DECISION]) == "decisión"
+    assert "por decision" not in page and "supera al siguiente por decisión" in page

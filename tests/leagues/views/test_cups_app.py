@@ -305,11 +305,12 @@ def test_a_nucommunity_knockout_from_a_seeded_draw(season):
     assert legs_of(competition)["ns_semi_finals_1-2"][2:] == (drawn[0], drawn[2])
     assert cups.nucommunity_draws(season["season"])[0]["competition"] == competition.slug
     # Only the first phase counts for the compliance table (ANFPES T24 §IV.1).
-    from leagues.services import season_compliance
+    # (Its legs have deadlines since issue 14: the counted fixtures are the quarter-finals.)
+    from leagues.services import compliance_inputs
 
-    doc = season_compliance(season["season"])
-    mine = [f for f in doc["without_deadlines"] if f.startswith(f"{competition.slug}/")]
-    assert mine and all("quarter" in f for f in mine)
+    inputs = compliance_inputs(season["season"])
+    mine = [f.id for f in inputs.fixtures if f.id.startswith(f"{competition.slug}/")]
+    assert len(mine) == 8 and all("quarter" in f for f in mine)
 
 
 def test_a_nucommunity_groups_and_knockout(season):
@@ -486,3 +487,22 @@ def test_the_demo_champagne_group_stage_can_be_closed(client, settings, tmp_path
     )
     call_command("load_demo", stdout=StringIO())
     assert Competition.objects.filter(season__slug="anfpes-t23-cups").count() == 3
+
+
+def test_the_nucommunity_draw_takes_active_teams_only(season):
+    """Issue 14: a suspended or expelled team (§III.4) neither enters by default nor when
+    listed; the draw then takes the active teams."""
+    from leagues.models import Team
+
+    s, staff = season["season"], season["staff"]
+    Team.objects.filter(season=s, code="t31").update(status="suspended")
+    Team.objects.filter(season=s, code="t32").update(status="expelled")
+    for listed in ("t1 t2 t3 t31", "t1 t2 t3 t32"):
+        with pytest.raises(UserError, match="Only active teams"):
+            cups.nucommunity_create(s, staff, format="knockout", teams=listed, seed="x")
+    assert not Competition.objects.filter(slug="t24-nucommunity").exists()
+    Team.objects.filter(season=s, code__in=[f"t{i}" for i in range(17, 31)]).update(
+        status="expelled"
+    )  # 16 active teams left: t1…t16
+    competition, record = cups.nucommunity_create(s, staff, format="knockout", seed="x")
+    assert sorted(record["entrants"], key=num) == [f"t{i}" for i in range(1, 17)]

@@ -2,10 +2,14 @@
 and the suspensions from the cards of the final phases (API and page), against
 hand-built season files (docs/contracts.md §5–§6)."""
 
+from zoneinfo import ZoneInfo
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from leagues.models import Card, Competition, Match, Season
+from leagues.rules.fixtures import matchday_deadlines
 from leagues.services import import_season
 from tests.leagues.seasons import small_season
 
@@ -395,16 +399,19 @@ def test_closing_primera_a_creates_the_playoffs(client, finished_league):
         m.code: (m.tie, m.leg, m.home.code, m.away.code, m.final_deadline)
         for m in playoffs.matches.select_related("home", "away")
     }
-    # 1v8, 4v5 | 2v7, 3v6; the higher seed hosts the second leg; no deadlines yet.
+    # 1v8, 4v5 | 2v7, 3v6; the higher seed hosts the second leg. Deadlines from today
+    # (issue 14): leg 1 the first week's, leg 2 the next week's.
+    tz = ZoneInfo(finished_league["season"].time_zone)
+    week1, week2 = matchday_deadlines(timezone.localdate(timezone=tz), 2, tz)
     assert legs == {
-        "qf1-1": ("qf1", 1, "t8", "t1", None),
-        "qf1-2": ("qf1", 2, "t1", "t8", None),
-        "qf2-1": ("qf2", 1, "t5", "t4", None),
-        "qf2-2": ("qf2", 2, "t4", "t5", None),
-        "qf3-1": ("qf3", 1, "t7", "t2", None),
-        "qf3-2": ("qf3", 2, "t2", "t7", None),
-        "qf4-1": ("qf4", 1, "t6", "t3", None),
-        "qf4-2": ("qf4", 2, "t3", "t6", None),
+        "qf1-1": ("qf1", 1, "t8", "t1", week1.final),
+        "qf1-2": ("qf1", 2, "t1", "t8", week2.final),
+        "qf2-1": ("qf2", 1, "t5", "t4", week1.final),
+        "qf2-2": ("qf2", 2, "t4", "t5", week2.final),
+        "qf3-1": ("qf3", 1, "t7", "t2", week1.final),
+        "qf3-2": ("qf3", 2, "t2", "t7", week2.final),
+        "qf4-1": ("qf4", 1, "t6", "t3", week1.final),
+        "qf4-2": ("qf4", 2, "t3", "t6", week2.final),
     }
     assert AuditLog.objects.filter(action="league.regular_phase_closed").count() == 1
     doc = client.get(bracket_url(playoffs.slug)).json()

@@ -110,8 +110,8 @@ def test_tribunal_form_refuses_bad_scores_and_deductions(client, small):
     ok = {"reason": "both absent", "confirm": "1"}
     for data, message in (
         ({**ok, "home_goals": "x", "away_goals": "1"}, "Goals must be whole numbers."),
-        ({**ok, "home_goals": "-1", "away_goals": "1"}, "Goals must be between 0 and 99."),
-        ({**ok, "home_goals": "100", "away_goals": "1"}, "Goals must be between 0 and 99."),
+        ({**ok, "home_goals": "-1", "away_goals": "1"}, "Goals must be between 0 and 30."),
+        ({**ok, "home_goals": "31", "away_goals": "1"}, "Goals must be between 0 and 30."),
         ({**ok, "home_goals": "1"}, "Give both goals or neither."),
         ({**ok, "home_deduction": "two"}, "Deductions must be whole numbers."),
         ({**ok, "away_deduction": "500"}, "A deduction must be between −99 and 0 points."),
@@ -143,7 +143,7 @@ def test_incident_form_refuses_bad_choices_and_scores(client, small):
         ({**dc, "period": "lunch"}, "Choose when the disconnection happened."),
         ({**dc, "agreement": "maybe"}, "Choose what the players agreed"),
         ({**dc, "home_goals": "one", "away_goals": "0"}, "Goals must be whole numbers."),
-        ({**reds, "home_goals": "-2", "away_goals": "0"}, "Goals must be between 0 and 99."),
+        ({**reds, "home_goals": "-2", "away_goals": "0"}, "Goals must be between 0 and 30."),
         ({**reds, "reduced": "both", "home_goals": "0", "away_goals": "0"}, "five sent off."),
         ({**reds, "home_goals": "1"}, "Give both goals of the score."),
         ({"kind": "snow", "reason": "x"}, "Tick the confirmation box."),

@@ -260,3 +260,56 @@ def test_a_staff_correction_takes_the_same_decider_checks_as_a_report(playoffs):
     )
     third.refresh_from_db()
     assert (third.penalties_home, third.penalties_away, third.extra_time) == (4, 3, True)
+
+
+def test_scores_and_shootouts_have_sane_maxima(client, playoffs):
+    """Issue 14 (``leagues.rules.scores``): 99–0 and a 99–98 shoot-out are refused by the
+    report and the correction services and by the forms; so is a shoot-out that cannot
+    happen (9–2); 6–5 after sudden death is fine."""
+    comp, staff = playoffs["competition"], playoffs["staff"]
+    home_wins(comp, "qf4")
+    for tie in ("qf1", "qf2", "qf3"):
+        higher_seed_wins(comp, tie)
+    phases.advance_stage(comp, staff, "a_quarter_finals")
+    third = get(comp, "qf4-3")
+    home_user = playoffs["players"][third.home.code]
+    with pytest.raises(UserError, match="0 to 30"):
+        send(third, home_user, 99, 0)
+    for penalties, message in (((99, 98), "0 to 30"), ((9, 2), "cannot be a penalty shoot-out")):
+        with pytest.raises(UserError, match=message):
+            send(third, home_user, 0, 0, extra_time=True, penalties=penalties)
+        with pytest.raises(UserError, match=message):
+            reporting.correct_result(
+                third, staff, home_goals=0, away_goals=0, reported_at=None, reason="x",
+                extra_time=True, penalties=penalties, stream_url=STREAM,
+            )  # fmt: skip
+    with pytest.raises(UserError, match="0 to 30"):
+        reporting.correct_result(
+            third, staff, home_goals=31, away_goals=0, reported_at=None,
+            reason="x", stream_url=STREAM,
+        )  # fmt: skip
+    assert not third.reports.exists()
+    # The forms say the same (a 400 with the message, nothing saved).
+    client.force_login(home_user)
+    url = reverse("leagues:match-report", kwargs={"slug": comp.slug, "code": "qf4-3"})
+    data = {
+        "home_goals": "0",
+        "away_goals": "0",
+        "extra_time": "on",
+        "posted_at": timezone.localtime(
+            timezone.now() - timezone.timedelta(minutes=5),
+            timezone=__import__("zoneinfo").ZoneInfo(comp.season.time_zone),
+        ).strftime("%Y-%m-%dT%H:%M"),
+        "stream_url": STREAM,
+    }
+    for pens, message in ((("99", "98"), "less than or equal to 30"), (("9", "2"), "cannot be")):
+        response = client.post(
+            url,
+            data | {"penalties_home": pens[0], "penalties_away": pens[1], "screenshot": png()},
+        )
+        assert response.status_code == 400 and message in response.content.decode(), pens
+    response = client.post(url, data | {"home_goals": "99", "screenshot": png()})
+    assert response.status_code == 400
+    assert not third.reports.exists()
+    send(third, home_user, 0, 0, extra_time=True, penalties=(6, 5))
+    assert third.reports.count() == 1

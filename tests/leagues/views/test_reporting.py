@@ -487,12 +487,15 @@ def test_a_posting_time_long_ago_is_refused(league, years_ago):
 def test_a_posting_time_before_the_competition_started_is_refused(league):
     from leagues.models import Competition
 
-    Competition.objects.filter(slug="t24-primera-a").update(start=timezone.localdate())
+    # The start is the local date of a minute ago, so that the accepted posting time is
+    # on it even when the test runs at local midnight.
+    posted = timezone.now() - timedelta(minutes=1)
+    Competition.objects.filter(slug="t24-primera-a").update(start=timezone.localdate(posted))
     league["match"].competition.refresh_from_db()
-    yesterday = timezone.now() - timedelta(days=1, hours=2)
+    yesterday = posted - timedelta(days=1, hours=2)
     with pytest.raises(UserError, match="check the date"):
         report(league, posted_at=yesterday)
-    report(league, posted_at=timezone.now() - timedelta(minutes=1))
+    report(league, posted_at=posted)
 
 
 def test_a_refused_dispute_shows_its_error_open(client, league):
@@ -538,3 +541,33 @@ def test_an_incomplete_report_on_a_played_match_says_why(client, league):
     client.force_login(league["home"])
     response = client.post(match_url(league, "leagues:match-report"), {"home_goals": "1"})
     assert response.status_code == 400 and b"already has a result" in response.content
+
+
+def test_an_excuse_beyond_the_close_of_its_phase_is_refused(league):
+    """Issue 14, ANFPES T24 §IV.5: an excuse "en ningún caso podrá exceder las fechas que ya
+    hayan sido establecidas para el cierre" of the phase (its latest final deadline)."""
+    match = league["match"]
+    closes = services.phase_closing(match)
+    assert closes >= match.final_deadline
+    last_day = reporting.excuse_last_day(match)
+    assert last_day >= closes.astimezone(ZoneInfo(league["season"].time_zone)).date()
+    with pytest.raises(UserError, match="beyond the close of its phase") as caught:
+        reporting.request_excuse(
+            match,
+            league["home"],
+            date_from=last_day - timedelta(days=2),
+            date_to=last_day + timedelta(days=1),
+            reason="trip",
+            evidence=png(),
+        )
+    assert caught.value.field == "date_to"
+    assert not Excuse.objects.exists()
+    reporting.request_excuse(
+        match,
+        league["home"],
+        date_from=last_day - timedelta(days=2),
+        date_to=last_day,
+        reason="trip",
+        evidence=png(),
+    )
+    assert Excuse.objects.count() == 1

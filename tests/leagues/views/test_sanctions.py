@@ -233,7 +233,8 @@ def test_knockout_walkover_has_no_ledger_entry(small):
     t1, t2 = Team.objects.get(code="t1"), Team.objects.get(code="t2")
     m = Match.objects.create(competition=cup, code="k9", round=2, home=t1, away=t2)
     count = Adjustment.objects.count()
-    sanctions.record_walkover(match("k9", "t24-cup"), small["staff"], "away")
+    # A final-phase leg's walkover is the tribunal's (issue 14, ANFPES T24 §III.2).
+    sanctions.record_walkover(match("k9", "t24-cup"), small["tribunal"], "away", reason="absent")
     assert match("k9", "t24-cup").status == "walkover"
     assert Adjustment.objects.count() == count
     assert m.pk
@@ -868,3 +869,24 @@ def test_match_page_shows_the_tribunal_forms(client, small):
     response = client.get(url("match", slug=PA, code="m3"))
     assert response.status_code == 200
     assert url("match-tribunal", slug=PA, code="m3") in response.content.decode()
+
+
+def test_a_final_phase_walkover_is_the_tribunals_decision(small, client):
+    """Issue 14 (ANFPES T24 §III.2: "con resultado a criterio del Tribunal si es alguna
+    llave de definición"): staff cannot record a walkover on a knockout leg, not even on
+    the day it is created; the tribunal can, with a reason."""
+    cup = Competition.objects.get(slug="t24-cup")
+    t1, t2 = Team.objects.get(code="t1"), Team.objects.get(code="t2")
+    Match.objects.create(competition=cup, code="k8", round=2, home=t1, away=t2)
+    with pytest.raises(PermissionDenied):
+        sanctions.record_walkover(match("k8", "t24-cup"), small["staff"], "away", reason="x")
+    with pytest.raises(UserError):
+        sanctions.record_walkover(match("k8", "t24-cup"), small["tribunal"], "away")
+    assert match("k8", "t24-cup").status == "scheduled"
+    client.force_login(small["staff"])
+    page = client.get(reverse("leagues:match", kwargs={"slug": "t24-cup", "code": "k8"}))
+    text = page.content.decode()
+    assert "the tribunal&#x27;s decision (§III.2)" in text or "tribunal's decision (§III.2)" in text
+    assert "match-walkover" not in text and "/walkover/" not in text
+    sanctions.record_walkover(match("k8", "t24-cup"), small["tribunal"], "away", reason="absent")
+    assert match("k8", "t24-cup").status == "walkover"
