@@ -67,3 +67,17 @@ def player_names(event) -> PlayerNames:
         by_id[pk] = name
         by_code[code] = name
     return PlayerNames(by_id, by_code)
+
+
+def own_repeat(current_version: int, version: int, last, actor) -> bool:
+    """Whether the one save of an object since the ``version`` a form was loaded with
+    (it is now ``current_version``) was by the same signed-in ``actor``, as its latest
+    audit entry ``last`` says (an :class:`AuditLog` or ``None``): then an identical second
+    send is that person's double tap or retry, not someone else's change, and is answered
+    as already saved instead of as a conflict."""
+    return (
+        current_version == version + 1
+        and last is not None
+        and last.actor_id is not None
+        and last.actor_id == getattr(actor, "pk", None)
+    )

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from events import player_lists, rulesets, staffing
 from events.errors import UserError
-from events.limits import FREE_TEXT_MAX_LENGTH
+from events.limits import FREE_TEXT_MAX_LENGTH, date_window_message, in_date_window
 from events.models import Event, Organisation, Registration
 from events.permissions import Role
 from events.presets import PRESETS
@@ -123,6 +123,14 @@ class EventCreateForm(forms.ModelForm):
         )
         preset = PRESETS.get(code)
         return preset.ruleset if preset else "vekn"
+
+    def clean_date(self):
+        """The event's day, in the one date window (``events.limits.in_date_window``):
+        a year 1 or 9999 is a typo, and breaks calendars and the VEKN report."""
+        value = self.cleaned_data.get("date")
+        if value is not None and not in_date_window(value):
+            raise forms.ValidationError(date_window_message())
+        return value
 
     def clean_time_zone(self):
 

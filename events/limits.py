@@ -44,10 +44,14 @@ def check_free_text(
     (a browser sends a ``<textarea>``'s line breaks as two characters but counts them as
     one), or ``UserError`` when it is longer than ``limit`` characters. ``label``: the
     field's name as the user sees it (a model field's ``verbose_name`` or the form's
-    label); ``field``: the form field's name, for ``UserError.field``. Does not strip:
-    callers strip as before."""
+    label); ``field``: the form field's name, for ``UserError.field``. A NUL character
+    (which PostgreSQL cannot store in text) is a ``UserError`` too, on every path — pages,
+    the offline tablet's sync, the API, files — as Django's forms refuse it. Does not
+    strip: callers strip as before."""
     text = "" if value is None else str(value)
     text = text.replace("\r\n", "\n")
+    if "\x00" in text:
+        raise UserError(_("Null characters are not allowed."), field=field)
     if len(text) > limit:
         name = str(label)
         raise UserError(

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from events import cache as page_cache
 from events import headcount, round_clock
 from events import seating as seating_rules
-from events.audit import audit
+from events.audit import audit, own_repeat
 from events.errors import ConflictError, UserError
 from events.limits import check_free_text, field_label
 from events.models import (
@@ -609,6 +609,16 @@ def save_results(
                 .select_related("actor")
                 .first()
             )
+            stored = [s.vp for s in table.seats.order_by("position")]
+            wanted = [None if vp is None else vp.quantize(TENTH) for vp in vps]
+            if own_repeat(table.version, version, last, actor) and stored == wanted:
+                # The same person sent the same sheet twice (a double tap, a retry):
+                # it is saved once, and the second send is answered as the first.
+                return ResultOutcome(
+                    check=table_check(wanted),
+                    version=table.version,
+                    overridden=bool(table.override_reason),
+                )
             who = last.actor.get_username() if last and last.actor else _("someone")
             raise ConflictError(
                 _(
@@ -678,7 +688,8 @@ def record_toss(event: Event, ordered_ids: Sequence[int], actor=None) -> None:
         if event.rounds.filter(is_top_cut=True).exists():
             raise UserError(_("The top cut has started: the toss can no longer change."))
         regs = {r.id: r for r in event.registrations.filter(id__in=ordered_ids)}
-        if len(regs) != len(set(ordered_ids)) or len(ordered_ids) < 2:
+        if len(regs) != len(ordered_ids) or len(ordered_ids) < 2:
+            # A player named twice is not an order either.
             raise UserError(_("A toss must order two or more players of this event."))
         if event.rounds.filter(is_final=True).exists():
             raise UserError(_("The final has started: the toss can no longer change."))

@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 
 from events import cache as page_cache
 from events import rulesets, swiss
-from events.audit import audit
+from events.audit import audit, own_repeat
 from events.errors import ConflictError, UserError
 from events.models import AuditLog, Event, Registration, Round, Seat, Table
 from events.sanctions import refuse_blocked_players
@@ -452,6 +452,11 @@ def save_match_result(
                 .select_related("actor")
                 .first()
             )
+            stored = tuple(s.games_won for s in table.seats.order_by("position"))
+            if own_repeat(table.version, version, last, actor) and stored == games:
+                # The same person sent the same result twice (a double tap, a retry):
+                # saved once, the second send answered as the first.
+                return MatchOutcome(version=table.version, games=stored)
             who = last.actor.get_username() if last and last.actor else _("someone")
             raise ConflictError(
                 _(

@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -187,13 +188,17 @@ class BookingsField(forms.CharField):
     )
 
     def to_python(self, value):
-        return parse_bookings(super().to_python(value))
+        text = super().to_python(value)
+        # Django's refusal of NUL characters (PostgreSQL cannot store them) runs in
+        # run_validators, which this field skips: the parsed value is a list.
+        ProhibitNullCharactersValidator()(text)
+        return parse_bookings(text)
 
     def validate(self, value):
         """Nothing to add: an empty box is no bookings."""
 
     def run_validators(self, value):
-        """The text was checked by :func:`parse_bookings`."""
+        """The text was checked by :func:`to_python` and :func:`parse_bookings`."""
 
 
 def parse_lineup(text: str) -> list[dict]:
@@ -237,7 +242,9 @@ class LineupField(BookingsField):
     )
 
     def to_python(self, value):
-        return parse_lineup(forms.CharField.to_python(self, value))
+        text = forms.CharField.to_python(self, value)
+        ProhibitNullCharactersValidator()(text)  # as BookingsField.to_python
+        return parse_lineup(text)
 
 
 class ReportForm(_SeasonForm):

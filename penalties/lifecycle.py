@@ -512,6 +512,7 @@ def change_level(
     engine: Engine,
     apply: Callable[[Penalty, bool], None],
     reassess: bool = False,
+    also_changes: bool = False,
 ) -> Penalty:
     """A head-judge deviation after the fact: ``level`` instead, with ``reason`` (already
     checked by :func:`clean_change`, with ``level``). Ensure open, lock (stale token →
@@ -530,18 +531,23 @@ def change_level(
         refuse_if_confirmed(penalty, actor)
         if level != penalty.guide_level and not reason:
             raise UserError(engine.differs())
+        kept_reason = reason if level != penalty.guide_level else ""
+        if not also_changes and level == penalty.level and kept_reason == penalty.deviation_reason:
+            # A change of nothing is refused, not written to the history.
+            raise UserError(_("Nothing changed: the penalty already has this level and reason."))
         before = engine.snapshot(penalty)
         removed = engine.removes_player(penalty)
         penalty.level = level
         penalty.deviation_reason = reason if level != penalty.guide_level else ""
         apply(penalty, removed)
+        after = engine.snapshot(penalty)
         audit(
             penalty.event,
             actor,
             "penalty.change",
             audit_target(penalty),
             before,
-            engine.snapshot(penalty),
+            after,
             comment=reason,
             about=penalty,
         )

@@ -524,7 +524,17 @@ def change_level(
         )
 
     return lifecycle.change_level(
-        penalty, level, reason, actor, expected=expected, engine=ENGINE, apply=apply
+        penalty,
+        level,
+        reason,
+        actor,
+        expected=expected,
+        engine=ENGINE,
+        apply=apply,
+        # New suspension days or a disqualification added or taken away are a change.
+        also_changes=starts_on is not None
+        or ends_on is not None
+        or with_dq != (Level.DISQUALIFICATION in penalty.also),
     )
 
 

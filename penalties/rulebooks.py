@@ -23,9 +23,9 @@ RULESETS: Mapping[str, vekn_guide.Ruleset | myl_rules.Ruleset] = MappingProxyTyp
 
 
 def level_words(ruleset: str, level: str) -> str:
-    """How a penalty of ``ruleset`` shows ``level`` in the active language: ``("myl",
-    "warning")`` → *Advertencia* (MyL conduct §4.1), ``("vekn", "warning")`` →
-    *Amonestación* (JG §1.1.2), in Spanish. A ruleset with no rulebook here gets the models'
+    """How a penalty of ``ruleset`` shows ``level`` in the active language: in Spanish a
+    Mitos y Leyendas ``warning`` is *Advertencia* (MyL conduct §4.1), a VEKN ``warning``
+    *Amonestación* (JG §1.1.2). A ruleset with no rulebook here gets the models'
     words (:func:`penalties.levels.level_words`); an unknown level code is returned as it
     is."""
     book = RULESETS.get(ruleset)

@@ -182,4 +182,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
+    # Django's own "django" logger also has a console handler under DEBUG: without this,
+    # every 4xx/5xx line was printed twice (once by it, once by the root's handler).
+    "loggers": {"django": {"handlers": ["console"], "level": "WARNING", "propagate": False}},
 }

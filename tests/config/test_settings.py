@@ -298,3 +298,20 @@ def test_a_feed_link_signed_with_the_old_public_key_is_refused(client, db):
     assert client.get(url).status_code == 404
     genuine = reverse("leagues:fixtures-feed", kwargs={"token": feed_token(victim)})
     assert client.get(genuine).status_code == 200
+
+
+def test_a_request_warning_is_logged_once(settings, capsys):
+    """Django's "django" logger had its own console handler under DEBUG, besides the
+    root's: every 4xx/5xx line was printed twice in the server's log."""
+    import logging
+
+    from django.utils.log import configure_logging
+
+    settings.DEBUG = True
+    try:
+        configure_logging(settings.LOGGING_CONFIG, settings.LOGGING)
+        logging.getLogger("django.request").warning("Not Found: /nowhere-%s", "x")
+        assert capsys.readouterr().err.count("Not Found: /nowhere-x") == 1
+    finally:
+        settings.DEBUG = False
+        configure_logging(settings.LOGGING_CONFIG, settings.LOGGING)

@@ -135,6 +135,24 @@ def test_concurrent_edit_gets_conflict_and_loses_nothing(event, staff):
     assert [s.vp for s in table.seats.order_by("position")] == [D(2), D(1), D(1), D(0)]
 
 
+def test_the_same_sheet_sent_twice_by_the_same_person_is_saved_once(event, staff):
+    """A double tap or a retry of the same sheet is answered as saved (it was a conflict
+    page naming the person themself); the same values from someone else, or other values
+    from the same person, are still a conflict."""
+    add_players(event, 8)
+    table = services.seat_next_round(event, seed=1).tables.get(number=1)
+    loaded = table.version
+    sheet = [D(2), D(1), D(1), D(0)]
+    first = services.save_results(table, sheet, version=loaded, actor=staff["judge"])
+    again = services.save_results(table, sheet, version=loaded, actor=staff["judge"])
+    assert again.version == first.version and again.check.valid
+    assert AuditLog.objects.filter(action="result.save").count() == 1
+    with pytest.raises(ConflictError):
+        services.save_results(table, sheet, version=loaded, actor=staff["scorekeeper"])
+    with pytest.raises(ConflictError):
+        services.save_results(table, [D(1), D(2), D(1), D(0)], version=loaded, actor=staff["judge"])
+
+
 def test_swap_seats_and_refusal_after_results(event):
     add_players(event, 10)
     rnd = services.seat_next_round(event, seed=1)

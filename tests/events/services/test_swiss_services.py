@@ -243,6 +243,22 @@ def test_saving_is_audited_invalidates_the_cache_and_detects_conflicts(db, djang
     assert not Seat.objects.filter(table=table, games_won__isnull=False).exists()
 
 
+def test_the_same_match_result_sent_twice_by_the_same_person_is_saved_once(db, django_user_model):
+    event, _ = make_event(4)
+    table = ss.pair_next_round(event, seed=1).tables.get(number=1)
+    judge = django_user_model.objects.create_user("judge-b", password="x")
+    other = django_user_model.objects.create_user("judge-c", password="x")
+    loaded = table.version
+    first = ss.save_match_result(table, (2, 1), version=loaded, actor=judge)
+    again = ss.save_match_result(table, (2, 1), version=loaded, actor=judge)
+    assert (again.version, again.games) == (first.version, (2, 1))
+    assert AuditLog.objects.filter(event=event, action="result.save").count() == 1
+    with pytest.raises(ConflictError):
+        ss.save_match_result(table, (2, 1), version=loaded, actor=other)
+    with pytest.raises(ConflictError):
+        ss.save_match_result(table, (2, 0), version=loaded, actor=judge)
+
+
 def test_a_bye_has_no_result(db):
     event, _ = make_event(3)
     rnd = ss.pair_next_round(event, seed=1)
@@ -443,6 +459,16 @@ def test_the_toss_is_frozen_once_the_top_cut_starts(db):
         services.record_toss(event, ids)
     with pytest.raises(UserError, match="The top cut has started"):
         services.random_toss(event, ids)
+
+
+def test_a_toss_naming_one_player_twice_is_refused(db):
+    """``player=26&player=26`` is not an order of two players (it stored a position for
+    one player alone)."""
+    event, regs = make_event(8, top_cut=4, preliminary_rounds=2)
+    play_swiss(event)
+    with pytest.raises(UserError, match="two or more players"):
+        services.record_toss(event, [regs[0].id, regs[0].id])
+    assert not event.registrations.filter(toss_position__isnull=False).exists()
 
 
 def test_top_four_skips_dropped_players(db):

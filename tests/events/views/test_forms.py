@@ -363,3 +363,17 @@ def test_event_views_catch_only_user_errors(path):
         if path.name == "views_offline.py" and names == json_decoding:
             continue
         assert names <= allowed, f"{path.name}:{node.lineno}: except {sorted(names)}"
+
+
+@pytest.mark.parametrize("day", ["0001-01-01", "1000-06-01", "9999-12-31"])
+def test_an_event_date_outside_the_date_window_is_a_form_error(db, day):
+    """One date window everywhere (events.limits.in_date_window), as the league forms."""
+    from events.forms import EventCreateForm
+
+    form = EventCreateForm(data={"name": "Open", "slug": "open", "date": day})
+    assert not form.is_valid()
+    assert form.errors["date"] == ["Give a date between the years 2000 and 2100."]
+    assert (
+        "date"
+        not in EventCreateForm(data={"name": "Open", "slug": "open", "date": "2026-12-05"}).errors
+    )

@@ -372,6 +372,19 @@ def test_incident_with_a_missing_answer_is_invalid(client, floor):
     assert not Penalty.objects.exists()
 
 
+def test_an_incident_with_a_null_character_is_invalid_and_nothing_is_saved(client, floor):
+    """The web form refuses NUL characters; the tablet's sync does too (events.limits
+    .check_free_text, on every path: PostgreSQL cannot store them)."""
+    table = floor["tables"][0]
+    reg = _seat_regs(table)[0]
+    client.force_login(floor["users"]["judge"])
+    response = _sync(client, floor["event"], _incident(reg, table=table, description="a\x00b"))
+    assert response.status_code == 400
+    assert response.json()["status"] == "invalid"
+    assert "Null characters" in response.json()["message"]
+    assert not Penalty.objects.exists()
+
+
 def test_scorekeeper_may_not_log_incidents(client, floor):
     reg = _seat_regs(floor["tables"][0])[0]
     client.force_login(floor["users"]["scorekeeper"])

@@ -398,3 +398,20 @@ def test_garbage_in_every_field_is_never_a_500(client, small, name, kwargs):
         data = {field: value for field in FIELDS} | {"confirm": "1"}
         response = client.post(target, data)
         assert response.status_code < 500, (name, value)
+
+
+@pytest.mark.parametrize(
+    ("field", "text"),
+    [("bookings", "home; A\x00B; yellow"), ("lineup", "home; Z\x00Z")],
+)
+def test_the_bookings_and_lineup_boxes_refuse_a_null_character(field, text):
+    """Django's CharField refuses NUL characters in run_validators, which these boxes
+    skip (their value is a parsed list): they refuse them themselves, before parsing."""
+    from django.core.exceptions import ValidationError
+
+    from leagues.forms import BookingsField, LineupField
+
+    box = BookingsField(required=False) if field == "bookings" else LineupField(required=False)
+    with pytest.raises(ValidationError, match="Null characters are not allowed"):
+        box.clean(text)
+    assert box.clean(text.replace("\x00", "")) != []

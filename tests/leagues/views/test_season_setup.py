@@ -18,8 +18,8 @@ from leagues.forms_setup import SeasonSetupForm, parse_team_lines
 from leagues.models import Competition, Match, Season, SeasonRole, Team
 from leagues.phases import season_next_divisions
 from leagues.services import import_season
-from tests.leagues.services import test_season_walkthrough as walkthrough
 from tests.leagues.seasons import sixteen
+from tests.leagues.services import test_season_walkthrough as walkthrough
 
 pytestmark = pytest.mark.django_db
 

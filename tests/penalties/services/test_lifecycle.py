@@ -303,3 +303,24 @@ def test_confirm_void_and_change_refuse_a_caller_without_the_head_judges_permiss
     assert not AuditLog.objects.filter(
         action__in=["penalty.confirm", "penalty.void", "penalty.change"]
     ).exists()
+
+
+def test_a_change_to_the_same_level_and_reason_is_refused_and_not_recorded(judged):
+    """A change of nothing is not written to the history (it was, "caution → caution")."""
+    adapter = judged["adapter"]
+    p = log(judged, WARNING[judged["code"]]).penalty
+    with pytest.raises(UserError, match="Nothing changed"):
+        adapter.change_level(p, p.level, "", None, perms=HEAD)
+    assert not AuditLog.objects.filter(action="penalty.change").exists()
+    # A real change still goes through, and then the same one again is refused.
+    other = next(code for code, _ in lifecycle_levels(adapter) if code != p.level)
+    adapter.change_level(p, other, "Judge's call", None, perms=HEAD)
+    p.refresh_from_db()
+    with pytest.raises(UserError, match="Nothing changed"):
+        adapter.change_level(p, other, "Judge's call", None, perms=HEAD)
+    assert AuditLog.objects.filter(action="penalty.change").count() == 1
+
+
+def lifecycle_levels(adapter):
+    """The levels of the adapter's ruleset, lightest first, as (code, label)."""
+    return [(str(level), str(level)) for level in adapter.ENGINE.levels]
