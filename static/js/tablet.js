@@ -236,9 +236,16 @@
     renderMain();
   }
 
+  // Whether the server answered the last snapshot request (null: nothing tried yet).
+  // The browser's navigator.onLine alone is not enough: a page the service worker served
+  // while the network is down may still say "online" (Chromium), so a snapshot that could
+  // not be fetched counts as offline until one is.
+  var reachable = null;
+  var PROBE_MS = 3000;
+
   function renderStatus() {
     var net = document.getElementById("tablet-net");
-    var online = navigator.onLine;
+    var online = navigator.onLine && reachable !== false;
     net.textContent = online ? S.online : S.offline;
     net.className = "tablet-net " + (online ? "is-online" : "is-offline");
     var snap = snapshot();
@@ -927,6 +934,7 @@
     if (!navigator.onLine) return Promise.resolve(false);
     return fetch(D.dataUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (response) {
+        reachable = true;
         var type = response.headers.get("Content-Type") || "";
         if (!response.ok || type.indexOf("application/json") === -1) {
           if (response.redirected) problem = S.sign_in;
@@ -939,6 +947,7 @@
         });
       })
       .catch(function () {
+        reachable = false;
         return false;
       })
       .then(function (ok) {
@@ -966,6 +975,7 @@
       body: body,
     })
       .then(function (response) {
+        reachable = true;
         var type = response.headers.get("Content-Type") || "";
         if (type.indexOf("application/json") === -1) {
           if (response.redirected) {
@@ -993,6 +1003,8 @@
         });
       })
       .catch(function () {
+        // Not marked unreachable: an answer lost on the way back is retried as before
+        // (the next round of retries, or "Sync now"), not at once by the probe below.
         return false;
       });
   }
@@ -1136,6 +1148,15 @@
   window.setInterval(function () {
     if (queue().some(function (item) { return toSend(item, false); })) syncAll();
   }, RETRY_MS);
+  // While the server could not be reached but the browser says it is online (it may say
+  // so all along, see `reachable`), ask again every few seconds; once it answers, do what
+  // the "online" event does.
+  window.setInterval(function () {
+    if (reachable !== false || !navigator.onLine) return;
+    refreshSnapshot().then(function (ok) {
+      if (ok) syncAll();
+    });
+  }, PROBE_MS);
 
   render();
   var ready = [refreshSnapshot()];

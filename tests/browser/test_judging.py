@@ -13,7 +13,8 @@ floor on their own tablets:
 5. a disqualification (4.7) during the round, confirmed by the head judge, with its written
    report and printable version: the player leaves the standings;
 6. the head judge voids the first caution: the later 3.3 offences are renumbered;
-7. the player sees their own sanctions only; the public standings show no penalty;
+7. the player sees their own sanctions only; the public standings show no penalty but
+   what changed a score: the confirmed standings adjustment, with its round (issue 14);
 8. a time extension (+4 min) once the round's clock is started.
 
 Setup through the ORM: users, roles, the organisation, the players and the rounds already
@@ -383,7 +384,13 @@ def test_judging_during_a_running_round(live_server, cast, new_context, browser_
     expect(public.locator("table.standings tbody tr")).to_have_count(9)
     public_text = public.locator("main").inner_text()
     assert cheat not in public_text
-    assert not PENALTY_WORDS.search(public_text), PENALTY_WORDS.search(public_text)
+    # What changed a score is shown, with its round (JG §1.1.3, issue 14) …
+    note = re.compile(r"−1 VP in Round 2 \(standings adjustment\)")
+    winner_row = public.locator("table.standings tbody tr", has_text=winner)
+    expect(winner_row).to_contain_text("−1 VP in Round 2 (standings adjustment)")
+    # … and nothing else of the penalties: no infraction, level, or sanction.
+    rest = note.sub("", public_text)
+    assert not PENALTY_WORDS.search(rest), PENALTY_WORDS.search(rest)
     shots(public, "public-standings")
 
     # 8. A time extension: start the round's clock, 4 minutes at table 1 → +4 min.
