@@ -74,7 +74,7 @@ BLOCKED = "blocked"
 REASONS = {
     NO_NAME: _("no name"),
     NAME_TOO_LONG: _("the name is longer than %(max)s characters"),
-    BAD_NUMBER: _("“%(number)s” is not a VEKN number (1 to 20 digits)"),
+    BAD_NUMBER: _("“%(number)s” is not a %(label)s (1 to 20 digits)"),
     CONTROL_CHARACTERS: _("the line holds invisible control characters"),
     DUPLICATE: _("the same player as line %(line)s"),
     ALREADY_REGISTERED: _("already registered in this event"),
@@ -137,7 +137,9 @@ class Outcome:
         """The error's words, translated (``""`` when none)."""
         if not self.line.error:
             return ""
-        return str(REASONS[self.line.error]) % dict(self.line.params)
+        params = dict(self.line.params)
+        params["label"] = _in_sentence(params.get("label", _("VEKN number")))
+        return str(REASONS[self.line.error]) % params
 
 
 def _header(cells: list[str]) -> tuple[int, int | None] | None:
@@ -161,12 +163,22 @@ def _split_free(text: str) -> tuple[str, str]:
     return text.strip(" " + _SEPARATORS), ""
 
 
-def _check(number: int, name: str, vekn: str) -> Line:
-    """The line, with the first thing wrong in it alone (before comparing lines)."""
+def _in_sentence(label: str) -> str:
+    """``label`` as a word inside a sentence: "Player number" → "player number", an
+    acronym first kept ("VEKN number", "Número VEKN" → "número VEKN")."""
+    label = str(label)
+    return label[:1].lower() + label[1:] if label[1:2].islower() else label
+
+
+def _check(number: int, name: str, vekn: str, number_label: str = _("VEKN number")) -> Line:
+    """The line, with the first thing wrong in it alone (before comparing lines);
+    ``number_label`` names the player's number in :data:`BAD_NUMBER`'s reason."""
     if any(unicodedata.category(c) in ("Cc", "Cf") and c != "\t" for c in name + vekn):
         return Line(number, name, vekn, CONTROL_CHARACTERS)
     if vekn and not _VEKN.fullmatch(vekn):
-        return Line(number, name, vekn, BAD_NUMBER, (("number", vekn[:30]),))
+        return Line(
+            number, name, vekn, BAD_NUMBER, (("number", vekn[:30]), ("label", number_label))
+        )
     if len(name) > MAX_NAME_LENGTH:
         return Line(
             number, name[:MAX_NAME_LENGTH], vekn, NAME_TOO_LONG, (("max", MAX_NAME_LENGTH),)
@@ -176,10 +188,12 @@ def _check(number: int, name: str, vekn: str) -> Line:
     return Line(number, name, vekn)
 
 
-def parse(text: str) -> list[Line]:
+def parse(text: str, number_label: str = _("VEKN number")) -> list[Line]:
     """The lines of ``text`` (see the module docstring), blank lines skipped, each checked
     alone and against the lines above it (:data:`DUPLICATE`: the same number, or the same
-    name (:func:`name_key`) where either line has no number).
+    name (:func:`name_key`) where either line has no number). ``number_label``: what the
+    event's ruleset calls the player's number (``RulesetSpec.player_number_label``), in
+    :data:`BAD_NUMBER`'s reason.
 
     ``ListError`` when the text has more than :data:`MAX_TEXT_LENGTH` characters, more than
     :data:`MAX_LINES` players, or none."""
@@ -218,7 +232,7 @@ def parse(text: str) -> list[Line]:
             )
         else:
             name, vekn = _split_free(raw)
-        lines.append(_check(number, " ".join(name.split()), vekn))
+        lines.append(_check(number, " ".join(name.split()), vekn, number_label))
     return _mark_duplicates(lines)
 
 

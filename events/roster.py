@@ -23,7 +23,7 @@ from events.limits import is_vekn_number
 from events.models import AuditLog, Event, Person, Registration
 from events.permissions import Permission
 from events.player_lists import Candidate, ListError, Outcome, name_key
-from events.sanctions import blocking_sanction, namesake_sanction
+from events.sanctions import blocking_sanction, list_sanctions
 from events.services import register
 
 CHECK_IN_ALL = "player.check_in_all"
@@ -293,10 +293,10 @@ def preview_list(event: Event, text: str) -> Preview:
     """What saving ``text`` (a pasted list, ``events.player_lists.parse``) would do in
     ``event``. ``UserError`` when the whole list is refused (too long, empty). Queries:
     one for this event's registrations, one for the numbers' holders and the
-    organisation's people, and one or two per line found or new without a number (the
-    sanction checks)."""
+    organisation's people, and one for the sanctions of all the lines found or new
+    without a number (``events.sanctions.list_sanctions``), whatever the list's length."""
     try:
-        lines = player_lists.parse(text)
+        lines = player_lists.parse(text, rulesets.of(event).player_number_label)
     except ListError as exc:
         raise UserError(str(exc.message), field="text") from None
     numbers = {line.vekn for line in lines if line.vekn and not line.error}
@@ -328,15 +328,15 @@ def preview_list(event: Event, text: str) -> Preview:
         if p.pk in known:
             by_name.setdefault(name_key(p.name), []).append(candidate(p))
     outcomes = player_lists.classify(lines, by_number, by_name)
+    blocking, namesake = list_sanctions(
+        [o.person.id for o in outcomes if o.kind == player_lists.EXISTING],
+        [o.line.name for o in outcomes if o.kind == player_lists.NEW and not o.line.vekn],
+        event,
+    )
     checked = []
     for o in outcomes:
-        if o.kind == player_lists.EXISTING and blocking_sanction(people[o.person.id], event):
-            o = Outcome(
-                player_lists.Line(o.line.number, o.line.name, o.line.vekn, player_lists.BLOCKED),
-                player_lists.ERROR,
-            )
-        elif (
-            o.kind == player_lists.NEW and not o.line.vekn and namesake_sanction(o.line.name, event)
+        if (o.kind == player_lists.EXISTING and o.person.id in blocking) or (
+            o.kind == player_lists.NEW and not o.line.vekn and o.line.key in namesake
         ):
             o = Outcome(
                 player_lists.Line(o.line.number, o.line.name, o.line.vekn, player_lists.BLOCKED),

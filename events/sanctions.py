@@ -161,3 +161,37 @@ def namesake_sanction(name: str, event: Event):
         if name_key(sanction.person.name) == key and sanction.blocks(event):
             return sanction
     return None
+
+
+def list_sanctions(person_ids, names, event: Event) -> tuple[dict, dict]:
+    """For a pasted list (``events.roster.preview_list``), in one query: the sanction
+    keeping each of ``person_ids`` out of ``event`` (person id → sanction, as
+    :func:`blocking_sanction`), and the one keeping a namesake of each of ``names`` out
+    (:func:`name_key` → sanction, as :func:`namesake_sanction`); people and names with
+    none are absent. No query when both are empty."""
+
+    person_ids, keys = set(person_ids), {name_key(n) for n in names} - {""}
+    blocking: dict[int, object] = {}
+    namesake: dict[str, object] = {}
+    if not person_ids and not keys:
+        return blocking, namesake
+    reach = Q(person_id__in=person_ids)
+    if keys:
+        reach |= Q(organisation_id=event.organisation_id) | Q(confirmed_at__isnull=False)
+    for sanction in (
+        Sanction.objects.filter(
+            reach, ruleset=event.ruleset, lifted_at__isnull=True, starts_on__lte=event.date
+        )
+        .select_related("person", *SANCTION_RELATED)
+        .order_by("-starts_on", "-id")
+    ):
+        if not sanction.blocks(event):
+            continue
+        if sanction.person_id in person_ids:
+            blocking.setdefault(sanction.person_id, sanction)
+        key = name_key(sanction.person.name)
+        if key in keys and (
+            sanction.organisation_id == event.organisation_id or sanction.confirmed_at is not None
+        ):
+            namesake.setdefault(key, sanction)
+    return blocking, namesake

@@ -145,6 +145,7 @@ def _players_context(request, event, form=None, offer=()):
     return {
         "event": event,
         "registrations": regs,
+        "counts": headcount.player_counts(event),
         "form": form or AddPlayerForm(ruleset=event.ruleset),
         "offer": offer,
         "claims": _event_claims(event, request.user),

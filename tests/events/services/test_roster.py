@@ -329,3 +329,35 @@ def test_namesakes_only_of_this_organisation(event):
     assert roster.namesakes("jose  PEREZ", event) == [mine.person]
     RegistrationFactory(event=event, person=mine.person)
     assert roster.namesakes("jose perez", event) == []
+
+
+def test_list_preview_checks_sanctions_in_one_query(event, django_assert_max_num_queries):
+    """Issue 14: the preview ran one or two sanction queries per line (~1,000 for a
+    1,000-line list); now one for the whole list, and it still finds the blocked ones."""
+    known = [PersonFactory(name=f"Known {i}", vekn_number=str(7000 + i)) for i in range(100)]
+    for p in known:
+        RegistrationFactory(event=EventFactory(organisation=event.organisation), person=p)
+    ban = {"kind": Sanction.Kind.PERMANENT_BAN, "starts_on": date(2020, 1, 1), "reason": "x"}
+    Sanction.objects.create(person=known[3], ruleset="vekn", confirmed_at=timezone.now(), **ban)
+    Sanction.objects.create(
+        person=PersonFactory(name="Banned Namesake"),
+        ruleset="vekn",
+        confirmed_at=timezone.now(),
+        **ban,
+    )
+    lines = [f"Known {i}; {7000 + i}" for i in range(100)]
+    lines += [f"Newcomer {i}" for i in range(99)] + ["banned namesake"]
+    with django_assert_max_num_queries(6):
+        preview = roster.preview_list(event, "\n".join(lines))
+    blocked = [o.line.number for o in preview.outcomes if o.line.error == "blocked"]
+    assert blocked == [4, 200]
+    assert len(preview.valid) == 198
+
+
+def test_list_preview_names_the_rulesets_number(db):
+    """Issue 14: a bad number in a MyL list is not called a VEKN number."""
+    myl = EventFactory(ruleset="myl")
+    [o] = roster.preview_list(myl, "Ana; 12x").outcomes
+    assert o.reason == "“12x” is not a player number (1 to 20 digits)"
+    [o] = roster.preview_list(EventFactory(), "Ana; 12x").outcomes
+    assert o.reason == "“12x” is not a VEKN number (1 to 20 digits)"

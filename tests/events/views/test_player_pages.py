@@ -246,3 +246,15 @@ def test_the_audit_page_reads_the_new_entries(organiser, event):
     text = page.content.decode()
     for words in ("two records merged", "check in all", "Player: corrected"):
         assert words in text, words
+
+
+def test_players_heading_counts_as_the_shared_counts(organiser, event):
+    """Issue 14: the heading counted every registration, a non-competing one too; it now
+    says the shared "Registered" count and shows the counts block (docs/organisations.md
+    "Player counts")."""
+    for _ in range(3):
+        RegistrationFactory(event=event)
+    RegistrationFactory(event=event, competing=False)
+    page = organiser.get(url(event, "players")).content.decode()
+    assert "3 players</h2>" in page and "4 players" not in page
+    assert 'class="counts"' in page and "Non-competing (not players)" in page
