@@ -410,7 +410,9 @@ class SignupForm(UserCreationForm):
     any number of digits the same way, so it never tells whether a number is known or
     already linked to an account."""
 
-    name = forms.CharField(label=_("Name"), max_length=200)
+    name = forms.CharField(
+        label=_("Name"), max_length=200, widget=forms.TextInput(attrs={"autocomplete": "name"})
+    )
     vekn_number = forms.RegexField(
         label=_("VEKN number"),
         regex=r"^[0-9]{1,20}$",
@@ -423,6 +425,8 @@ class SignupForm(UserCreationForm):
         # The e-mail is optional and never shown on public pages; without it the password
         # cannot be reset by e-mail.
         fields = ("username", "email")
+        # the purpose of each field for browsers and assistive tools (WCAG 1.3.5)
+        widgets = {"email": forms.EmailInput(attrs={"autocomplete": "email"})}
         help_texts = {
             "email": _("Optional: only used to reset your password; never shown publicly."),
         }

@@ -192,3 +192,32 @@ def test_public_pages_in_spanish_have_no_serious_violations(
         browser_log.assert_clean()
     finally:
         context.close()
+
+
+def test_no_sideways_scroll_at_320_px(live_server, demo, browser, browser_log):
+    """Reflow (WCAG 1.4.10, issue 14): at 320 px wide the main public pages and the judge's
+    round page scroll only up and down; a wide table scrolls inside its own box."""
+    context = _context(browser, browser_log, {"width": 320, "height": 640})
+    page = context.new_page()
+    wide = []
+
+    def check(path):
+        response = page.goto(f"{live_server.url}{path}")
+        assert response.status == 200, f"{path}: {response.status}"
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 320:
+            wide.append(f"{path}: {width} px")
+
+    try:
+        for path in ["/", "/events/demo-2026/", "/events/demo-2026/standings/"]:
+            check(path)
+        for path in ["/events/demo-2026/seating/", "/events/demo-2026/results/"]:
+            check(path)
+        check("/competitions/anfpes-t24-primera-a/")
+        check("/accounts/login/")
+        log_in(page, live_server.url, "judge", DEMO_PASSWORD)
+        check("/events/demo-next/manage/rounds/1/")
+        assert not wide, "pages wider than 320 px:\n" + "\n".join(wide)
+        browser_log.assert_clean()
+    finally:
+        context.close()
