@@ -249,8 +249,9 @@ class LineupField(BookingsField):
 
 class ReportForm(_SeasonForm):
     """A player's report: score, screenshot, and when the result was posted in the chat;
-    optionally the bookings (final phases, ANFPES T24 §1.4), whose evidence is the same
-    screenshot **[choice]**."""
+    optionally the bookings (final phases, ANFPES T24 §1.4) and their own screenshot
+    (``bookings_screenshot``; required by the service for bookings in a final phase,
+    :func:`leagues.reporting.report_result`)."""
 
     home_goals = goals_field(_("Home goals"))
     away_goals = goals_field(_("Away goals"))
@@ -259,6 +260,13 @@ class ReportForm(_SeasonForm):
     )
     screenshot = forms.ImageField(
         label=_("Screenshot of the result"), validators=[validate_image], widget=ImageInput
+    )
+    bookings_screenshot = forms.ImageField(
+        label=_("Screenshot of the bookings (optional)"),
+        required=False,
+        validators=[validate_image],
+        widget=ImageInput,
+        help_text=_("In the final phases, required when you report bookings (ANFPES T24 §1.4)."),
     )
     stream_url = forms.URLField(
         label=_("Stream link"),

@@ -604,6 +604,17 @@ class ResultReport(models.Model):
         _("posted at"), help_text=_("Time of the message that posted the result in the chat.")
     )
     screenshot = models.ImageField(_("screenshot"), upload_to=screenshot_path, max_length=200)
+    bookings_screenshot = models.ImageField(
+        _("bookings screenshot"),
+        upload_to=screenshot_path,
+        max_length=200,
+        blank=True,
+        default="",
+        help_text=_(
+            "The screenshot of the bookings, beside the result's; asked in the final "
+            "phases when bookings are reported (ANFPES T24 §1.4)."
+        ),
+    )
     stream_url = models.URLField(
         _("stream link"),
         max_length=500,

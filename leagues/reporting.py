@@ -375,6 +375,23 @@ def _apply_cards(match: Match, cards: list[dict]) -> dict:
     return {"before": before, "after": list(cards)}
 
 
+def bookings_screenshot_required(match: Match) -> bool:
+    """Whether a report of ``match`` with bookings must attach their own screenshot: a
+    knockout match (a league final phase or a cup's knockout, where cards accumulate,
+    ANFPES T24 §1.4 ¶3 and §2): "responsabilidad de quien suba las capturas, agregar a
+    las habituales la captura de amonestaciones". One query at most."""
+    return bool(match.tie) or match.competition.kind == match.competition.Kind.KNOCKOUT
+
+
+def bookings_screenshot_missing(report: ResultReport) -> bool:
+    """A report with bookings, in a final phase, without their screenshot (§1.4)."""
+    return (
+        bool(report.cards)
+        and not report.bookings_screenshot
+        and (bookings_screenshot_required(report.match))
+    )
+
+
 # --------------------------------------------------------------------------- players
 def report_result(
     match: Match,
@@ -386,6 +403,7 @@ def report_result(
     screenshot,
     cards=None,
     stream_url: str = "",
+    bookings_screenshot=None,
     lineup=None,
     extra_time: bool = False,
     penalties: tuple[int, int] | None = None,
@@ -398,7 +416,12 @@ def report_result(
     **[choice]**), kept with the report; they become the match's cards when the result
     is accepted. ``stream_url``: the broadcast link (an http(s) URL the form validated);
     it becomes the match's when the result is accepted (a final-phase match without one
-    does not count, ANFPES T24 §1.4).
+    does not count, ANFPES T24 §1.4). ``bookings_screenshot``: an optional second image,
+    the bookings' own evidence, stored re-encoded like the result's. In a final phase
+    (:func:`bookings_screenshot_required`) §1.4 asks for it when bookings are reported;
+    a report without it is accepted and the match page warns the opponent and staff
+    (:func:`bookings_screenshot_missing`) **[choice: refusing it would refuse reports
+    the season's tests and earlier clients send]**.
 
     Returns the ``pending`` :class:`ResultReport`. Raises ``PermissionDenied`` for anyone
     but the two players; ``UserError`` when the match already has a result or an open
@@ -409,6 +432,8 @@ def report_result(
     extra_time, penalties = check_decider(match, home_goals, away_goals, extra_time, penalties)
     # Stored re-encoded, never the uploaded bytes (leagues.images).
     screenshot = images.reencode(screenshot, field="screenshot")
+    if bookings_screenshot is not None:
+        bookings_screenshot = images.reencode(bookings_screenshot, field="bookings_screenshot")
     with transaction.atomic():
         match = _lock(match)
         side = side_of(user, match)
@@ -436,6 +461,7 @@ def report_result(
                     away_goals=away_goals,
                     posted_at=posted_at,
                     screenshot=screenshot,
+                    bookings_screenshot=bookings_screenshot or "",
                     cards=cards,
                     stream_url=(stream_url or "").strip(),
                     lineup=lineup,

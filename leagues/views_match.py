@@ -103,6 +103,9 @@ def _page(request, match: Match, *, status=200, **forms):
         "private": private,
         "reports": reports,
         "open_report": open_report if private else None,
+        "bookings_screenshot_missing": bool(
+            private and open_report and reporting.bookings_screenshot_missing(open_report)
+        ),
         "excuse": excuse if private else None,
         "excuse_effective": bool(excuse and excuse.effective),
         "concession": concession,
@@ -369,6 +372,19 @@ def report_screenshot(request, slug, code, pk):
     if not public and not reporting.can_view_private(request.user, match):
         raise Http404("No such screenshot")
     return _image(item.screenshot, public=public)
+
+
+def report_bookings_screenshot(request, slug, code, pk):
+    """The bookings screenshot of a report (ANFPES T24 §1.4): visible to whom its result
+    screenshot is (:func:`report_screenshot`); 404 when the report has none."""
+    match = _match(slug, code)
+    item = _report(match, pk)
+    public = item.status in ACCEPTED
+    if not item.bookings_screenshot or (
+        not public and not reporting.can_view_private(request.user, match)
+    ):
+        raise Http404("No such screenshot")
+    return _image(item.bookings_screenshot, public=public)
 
 
 def excuse_evidence(request, slug, code):
