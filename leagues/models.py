@@ -774,6 +774,40 @@ class Excuse(models.Model):
         return self.opponent_answer == "yes" and self.staff_answer == "yes"
 
 
+MAX_EXCUSE_IMAGES = 3
+"""Evidence images an excuse may carry, the first included (ANFPES T24 §IV.6: "deberán
+adjuntarse capturas de pantalla", plural) **[choice: three cover a chat, a calendar and a
+certificate; more is a document, sent by e-mail, §IV.7]**."""
+
+
+class ExcuseImage(models.Model):
+    """One more evidence image of an excuse (the first is :attr:`Excuse.evidence`), stored
+    re-encoded (leagues.images); ``position`` 2…:data:`MAX_EXCUSE_IMAGES`, in the order sent."""
+
+    excuse = models.ForeignKey(
+        Excuse, models.CASCADE, related_name="more_evidence", verbose_name=_("excuse")
+    )
+    position = models.PositiveSmallIntegerField(_("position"))
+    image = models.ImageField(_("evidence"), upload_to=evidence_path, max_length=200)
+
+    class Meta:
+        verbose_name = _("excuse evidence image")
+        verbose_name_plural = _("excuse evidence images")
+        ordering = ["excuse", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["excuse", "position"], name="leagues_excuse_image_position"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.excuse} #{self.position}"
+
+    @property
+    def match(self):
+        return self.excuse.match
+
+
 class Concession(models.Model):
     """A player concedes a fixture's compliance points (ANFPES T24 §IV.7): the opponent
     gets 2, the conceding player 0; the match must still be played. Final: one per match."""

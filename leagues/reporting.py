@@ -41,7 +41,16 @@ from events.limits import check_free_text, field_label
 from leagues import images
 from leagues.access import LeaguePermission, require, season_permissions
 from leagues.brackets import requires_stream
-from leagues.models import Card, Concession, Excuse, Match, ResultReport, Team
+from leagues.models import (
+    MAX_EXCUSE_IMAGES,
+    Card,
+    Concession,
+    Excuse,
+    ExcuseImage,
+    Match,
+    ResultReport,
+    Team,
+)
 from leagues.phases import ensure_regular_phase_open
 from leagues.rules.cards import footballer_key
 from leagues.rules.scores import MAX_GOALS, MAX_SHOOTOUT, shootout_possible
@@ -764,17 +773,25 @@ def request_excuse(
     match: Match, user, *, date_from: date, date_to: date, reason: str, evidence
 ) -> Excuse:
     """A player asks to be excused for ``match`` (ANFPES T24 §IV.5–§IV.6): dates, reason and
-    an evidence image (screenshots must be attached, §IV.6). A refused excuse may be asked
+    evidence: one upload or a list of 1–:data:`leagues.models.MAX_EXCUSE_IMAGES` (screenshots
+    must be attached, §IV.6), each re-encoded before anything is saved. A refused excuse may be asked
     again (the row is replaced, the audit log keeps the old one). ``PermissionDenied`` for
     anyone but the two players; ``UserError`` for a played match, an excuse already
-    waiting or granted, dates in the wrong order, no reason or no evidence, or an end date
+    waiting or granted, dates in the wrong order, no reason, no or too many or bad evidence
+    images, or an end date
     after the close of the match's phase (§IV.5, :func:`leagues.services.phase_closing`)."""
     reason = check_free_text(reason, field_label(Excuse, "reason"), field="reason").strip()
     if not reason:
         raise UserError(_("Give the reason."), field="reason")
-    if evidence is None:
+    uploads = [f for f in (evidence if isinstance(evidence, list | tuple) else [evidence]) if f]
+    if not uploads:
         raise UserError(_("Attach the screenshots that support it."), field="evidence")
-    evidence = images.reencode(evidence, field="evidence")
+    if len(uploads) > MAX_EXCUSE_IMAGES:
+        raise UserError(
+            _("Send at most %(n)s images.") % {"n": MAX_EXCUSE_IMAGES}, field="evidence"
+        )
+    # Every image re-encoded before anything is saved (one bad image: nothing saved).
+    stored = [images.reencode(f, field="evidence") for f in uploads]
     if date_from is None or date_to is None or date_to < date_from:
         raise UserError(_("The end date must be on or after the start date."), field="date_to")
     today = timezone.localdate()
@@ -818,14 +835,22 @@ def request_excuse(
             date_from=date_from,
             date_to=date_to,
             reason=reason,
-            evidence=evidence,
+            evidence=stored[0],
+        )
+        ExcuseImage.objects.bulk_create(
+            ExcuseImage(excuse=excuse, position=n, image=image)
+            for n, image in enumerate(stored[1:], 2)
         )
         audit(
             None,
             user,
             "league.excuse_requested",
             target(match),
-            after={"from": date_from.isoformat(), "to": date_to.isoformat()},
+            after={
+                "from": date_from.isoformat(),
+                "to": date_to.isoformat(),
+                "images": len(stored),
+            },
             comment=reason,
         )
     return excuse

@@ -14,11 +14,6 @@ urlpatterns = [
     path(M + "reports/<int:pk>/withdraw/", v.report_withdraw, name="report-withdraw"),
     path(M + "reports/<int:pk>/resolve/", v.report_resolve, name="report-resolve"),
     path(M + "reports/<int:pk>/screenshot", v.report_screenshot, name="report-screenshot"),
-    path(
-        M + "reports/<int:pk>/bookings-screenshot",
-        v.report_bookings_screenshot,
-        name="report-bookings-screenshot",
-    ),
     path(M + "correct/", v.correct, name="match-correct"),
     path(M + "excuse/", v.excuse_request, name="match-excuse"),
     path(M + "excuse/answer/", v.excuse_answer, name="excuse-answer"),

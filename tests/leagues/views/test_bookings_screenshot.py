@@ -46,7 +46,7 @@ def test_the_bookings_screenshot_is_stored_and_shown(client, league):  # noqa: F
     r = ResultReport.objects.get()
     assert r.bookings_screenshot.name.endswith(".png")
     assert r.bookings_screenshot.name != r.screenshot.name
-    shot = url(league, "leagues:report-bookings-screenshot", pk=r.pk)
+    shot = url(league, "leagues:report-screenshot", pk=r.pk) + "?image=bookings"
     # The opponent and staff see it, an outsider does not (the report is open).
     for user in (league["away"], league["staff"]):
         client.force_login(user)
@@ -66,7 +66,12 @@ def test_without_it_the_report_is_kept_and_staff_are_warned(client, league):  # 
     assert reporting.bookings_screenshot_missing(r)
     client.force_login(league["staff"])
     assert b"bookings-screenshot-missing" in client.get(url(league)).content
-    assert client.get(url(league, "leagues:report-bookings-screenshot", pk=r.pk)).status_code == 404
+    assert (
+        client.get(
+            url(league, "leagues:report-screenshot", pk=r.pk) + "?image=bookings"
+        ).status_code
+        == 404
+    )
 
 
 def test_a_bad_bookings_image_is_refused_and_nothing_saved(client, league):  # noqa: F811
