@@ -49,6 +49,7 @@ from leagues.models import (
     Competition,
     Match,
     Season,
+    TiePause,
 )
 from leagues.rules import brackets as bracket_rules
 from leagues.rules import match_rules
@@ -295,7 +296,8 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
     [{"leg", "match", "home", "away", "home_goals", "away_goals", "extra_time",
     "penalties", "status", "counted"}], "aggregate", "third_match_required",
     "third_match_home", "winner", "loser", "decided_by", "status", "stage_closed",
-    "problems"}], "outcomes", "problems"}``.
+    "problems", "paused"}], "outcomes", "problems"}`` (``paused``: the tie waits for the
+    tribunal, :func:`leagues.bracket_decisions.pause_tie`).
     """
     if competition.kind != Competition.Kind.KNOCKOUT:
         raise LeagueRuleError(f"competition {competition.slug} is not a knockout: no bracket")
@@ -376,6 +378,9 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
             slot["overridden"] = (tie["id"], side) in staff_slots
             if slot["source"]["kind"] == "team":
                 slot["fed_from"] = None
+    on_hold = paused_ties(competition)
+    for tie in doc["ties"]:
+        tie["paused"] = tie["id"] in on_hold
     stages = list(dict.fromkeys(t["stage"] for t in doc["ties"]))
     return {
         "competition": competition.slug,
@@ -391,6 +396,12 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
         "outcomes": doc["outcomes"],
         "problems": problems + doc["problems"],
     }
+
+
+def paused_ties(competition: Competition) -> dict[str, TiePause]:
+    """The ties of ``competition`` paused pending the tribunal: ``{tie id: TiePause}``
+    (one query; :func:`leagues.bracket_decisions.pause_tie`)."""
+    return {p.tie: p for p in TiePause.objects.filter(competition=competition)}
 
 
 def final_four_of(competition: Competition) -> bool:
@@ -484,7 +495,9 @@ def bracket_display(doc: dict) -> list[dict]:
                 # Staff are offered "close this stage" while it is open, or once closed
                 # only when a tie fed from it can now be created (a Liguilla tie that
                 # waited for Primera A's table): closing again creates it.
+                "paused": any(tie.get("paused") for tie in ties),
                 "can_close": any(tie["legs"] for tie in ties)
+                and not any(tie.get("paused") for tie in ties)
                 and (not closed or _creatable_after(doc, {tie["id"] for tie in ties})),
             }
         )

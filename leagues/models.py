@@ -283,6 +283,30 @@ class StaffDecision(models.Model):
         return f"{self.competition_id} {self.kind} {self.key}".strip()
 
 
+class TiePause(models.Model):
+    """A knockout tie paused pending the tribunal (a suspended footballer fielded, ANFPES
+    T24 §1.4 ¶3, §III): nothing is created from it until the tribunal unpauses it (the
+    row is deleted; the audit log keeps both). leagues.bracket_decisions.pause_tie."""
+
+    competition = models.ForeignKey(Competition, models.CASCADE, related_name="tie_pauses")
+    tie = models.CharField(_("tie"), max_length=40)
+    reason = models.TextField(_("reason"), max_length=FREE_TEXT_MAX_LENGTH)
+    paused_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    paused_at = models.DateTimeField(_("paused at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("paused tie")
+        verbose_name_plural = _("paused ties")
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "tie"], name="one_pause_per_tie")
+        ]
+
+    def __str__(self):
+        return f"{self.competition_id} {self.tie}"
+
+
 class Entry(models.Model):
     """A team taking part in a competition (the competition's ``teams`` list, in file
     order) and, for a group stage, its group."""
