@@ -296,8 +296,8 @@ def pause_tie(competition, actor, *, tie: str, paused: bool, reason: str):
     third match and no next tie is created from it, and the bracket shows it paused.
 
     ``paused=True``: league staff (``REVIEW_RESULTS``); refused (``UserError``, nothing
-    saved) for an unknown tie, one already paused, or one whose next tie already has its
-    matches. ``paused=False``: the tribunal (``DECIDE_SANCTIONS``), refused when the tie is
+    saved) for an unknown tie, one without matches, one already paused, or one whose
+    next tie already has its matches. ``paused=False``: the tribunal (``DECIDE_SANCTIONS``), refused when the tie is
     not paused. Needs a reason; audited (``league.tie_paused`` / ``league.tie_unpaused``)
     with the paused ties before and after. docs/leagues.md "Staff decisions on brackets"."""
 
@@ -308,6 +308,11 @@ def pause_tie(competition, actor, *, tie: str, paused: bool, reason: str):
         found = _tie_of(doc, tie)
         held = TiePause.objects.select_for_update().filter(competition=comp, tie=tie)
         if paused:
+            if not found["legs"]:
+                raise UserError(
+                    _("%(tie)s has no matches: only a tie being played can be paused.")
+                    % {"tie": tie}
+                )
             if held.exists():
                 raise UserError(_("%(tie)s is paused already.") % {"tie": tie})
             fed = [

@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 
 from events.models import AuditLog
 from leagues import labels, staff_decisions
@@ -99,10 +99,13 @@ def known_spec(tie_ids) -> bracket_rules.BracketSpec | None:
 
 
 def _rows(competition: Competition) -> list[dict]:
+    """The competition's matches as ``values()`` rows (:data:`MATCH_FIELDS`), each with
+    ``paused``: whether its tie is paused pending the tribunal (in the same query)."""
+    paused = TiePause.objects.filter(competition=OuterRef("competition"), tie=OuterRef("tie"))
     return list(
-        competition.matches.order_by("round", F("leg").asc(nulls_first=True), "id").values(
-            *MATCH_FIELDS
-        )
+        competition.matches.annotate(paused=Exists(paused))
+        .order_by("round", F("leg").asc(nulls_first=True), "id")
+        .values(*MATCH_FIELDS, "paused")
     )
 
 
@@ -378,7 +381,7 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
             slot["overridden"] = (tie["id"], side) in staff_slots
             if slot["source"]["kind"] == "team":
                 slot["fed_from"] = None
-    on_hold = paused_ties(competition)
+    on_hold = {row["tie"] or row["code"] for row in rows if row["paused"]}
     for tie in doc["ties"]:
         tie["paused"] = tie["id"] in on_hold
     stages = list(dict.fromkeys(t["stage"] for t in doc["ties"]))

@@ -109,3 +109,9 @@ def test_the_pages(client, season, playoffs):  # noqa: F811
     client.force_login(season["tribunal"])
     client.post(url, data | {"paused": "no", "reason": "cleared"})
     assert paused(playoffs) == {}
+
+
+def test_a_tie_without_matches_cannot_be_paused(season, playoffs):  # noqa: F811
+    with pytest.raises(UserError, match="no matches"):
+        bracket_decisions.pause_tie(playoffs, season["staff"], tie="sf1", paused=True, reason="x")
+    assert paused(playoffs) == {}
