@@ -299,7 +299,7 @@ def pause_tie(competition, actor, *, tie: str, paused: bool, reason: str):
     saved) for an unknown tie, one without matches, one already paused, or one whose
     next tie already has its matches. ``paused=False``: the tribunal (``DECIDE_SANCTIONS``), refused when the tie is
     not paused. Needs a reason; audited (``league.tie_paused`` / ``league.tie_unpaused``)
-    with the paused ties before and after. docs/leagues.md "Staff decisions on brackets"."""
+    with the competition's paused ties after it (``{"paused": [tie ids]}``). docs/leagues.md "Staff decisions on brackets"."""
 
     if not isinstance(paused, bool):
         raise UserError(_("Choose pause or unpause."))
