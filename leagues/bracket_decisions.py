@@ -26,6 +26,7 @@ from leagues.brackets import (
     competition_bracket,
     division_of,
     known_spec,
+    paused_ties,
 )
 from leagues.models import (
     Competition,
@@ -33,6 +34,7 @@ from leagues.models import (
     Match,
     ResultReport,
     Season,
+    TiePause,
 )
 from leagues.rules import brackets as bracket_rules
 from leagues.rules.errors import LeagueRuleError
@@ -41,6 +43,7 @@ from leagues.staff_decisions import Kind
 __all__ = [
     "RELEGATION_PLACES",
     "award_tie",
+    "pause_tie",
     "set_bracket_slot",
     "set_final_four",
     "set_relegation",
@@ -283,6 +286,68 @@ def award_tie(competition, actor, *, tie: str, team: str, reason: str):
 
     return _choose(
         competition, actor, LeaguePermission.DECIDE_SANCTIONS, "league.tie_awarded", reason, change
+    )
+
+
+def pause_tie(competition, actor, *, tie: str, paused: bool, reason: str):
+    """Pause a knockout tie pending the tribunal's decision (a suspended footballer was
+    fielded, ANFPES T24 §1.4 ¶3 and §III: "quedarán automáticamente suspendidos"): while
+    paused, closing its stage is refused (:func:`leagues.phases.advance_stage`), so no
+    third match and no next tie is created from it, and the bracket shows it paused.
+
+    ``paused=True``: league staff (``REVIEW_RESULTS``); refused (``UserError``, nothing
+    saved) for an unknown tie, one without matches, one already paused, or one whose
+    next tie already has its matches. ``paused=False``: the tribunal (``DECIDE_SANCTIONS``), refused when the tie is
+    not paused. Needs a reason; audited (``league.tie_paused`` / ``league.tie_unpaused``)
+    with the competition's paused ties after it (``{"paused": [tie ids]}``). docs/leagues.md "Staff decisions on brackets"."""
+
+    if not isinstance(paused, bool):
+        raise UserError(_("Choose pause or unpause."))
+
+    def change(comp, doc):
+        found = _tie_of(doc, tie)
+        held = TiePause.objects.select_for_update().filter(competition=comp, tie=tie)
+        if paused:
+            if not found["legs"]:
+                raise UserError(
+                    _("%(tie)s has no matches: only a tie being played can be paused.")
+                    % {"tie": tie}
+                )
+            if held.exists():
+                raise UserError(_("%(tie)s is paused already.") % {"tie": tie})
+            fed = [
+                other["id"]
+                for other in doc["ties"]
+                if other.get("legs")
+                and any((s.get("source") or {}).get("ref") == tie for s in other["slots"])
+            ]
+            if fed:
+                raise UserError(
+                    _("%(next)s was created from %(tie)s already: too late to pause it.")
+                    % {"next": ", ".join(fed), "tie": found["id"]}
+                )
+            TiePause.objects.create(competition=comp, tie=tie, reason=reason_text, paused_by=actor)
+        elif not held.delete()[0]:
+            raise UserError(_("%(tie)s is not paused.") % {"tie": tie})
+        return {"paused": sorted(paused_ties(comp))}
+
+    reason_text = check_free_text(reason, _("Reason"), field="reason").strip()
+    if paused:
+        return _choose(
+            competition,
+            actor,
+            LeaguePermission.REVIEW_RESULTS,
+            "league.tie_paused",
+            reason,
+            change,
+        )
+    return _choose(
+        competition,
+        actor,
+        LeaguePermission.DECIDE_SANCTIONS,
+        "league.tie_unpaused",
+        reason,
+        change,
     )
 
 

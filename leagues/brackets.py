@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 
 from events.models import AuditLog
 from leagues import labels, staff_decisions
@@ -49,6 +49,7 @@ from leagues.models import (
     Competition,
     Match,
     Season,
+    TiePause,
 )
 from leagues.rules import brackets as bracket_rules
 from leagues.rules import match_rules
@@ -98,10 +99,13 @@ def known_spec(tie_ids) -> bracket_rules.BracketSpec | None:
 
 
 def _rows(competition: Competition) -> list[dict]:
+    """The competition's matches as ``values()`` rows (:data:`MATCH_FIELDS`), each with
+    ``paused``: whether its tie is paused pending the tribunal (in the same query)."""
+    paused = TiePause.objects.filter(competition=OuterRef("competition"), tie=OuterRef("tie"))
     return list(
-        competition.matches.order_by("round", F("leg").asc(nulls_first=True), "id").values(
-            *MATCH_FIELDS
-        )
+        competition.matches.annotate(paused=Exists(paused))
+        .order_by("round", F("leg").asc(nulls_first=True), "id")
+        .values(*MATCH_FIELDS, "paused")
     )
 
 
@@ -295,7 +299,8 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
     [{"leg", "match", "home", "away", "home_goals", "away_goals", "extra_time",
     "penalties", "status", "counted"}], "aggregate", "third_match_required",
     "third_match_home", "winner", "loser", "decided_by", "status", "stage_closed",
-    "problems"}], "outcomes", "problems"}``.
+    "problems", "paused"}], "outcomes", "problems"}`` (``paused``: the tie waits for the
+    tribunal, :func:`leagues.bracket_decisions.pause_tie`).
     """
     if competition.kind != Competition.Kind.KNOCKOUT:
         raise LeagueRuleError(f"competition {competition.slug} is not a knockout: no bracket")
@@ -376,6 +381,9 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
             slot["overridden"] = (tie["id"], side) in staff_slots
             if slot["source"]["kind"] == "team":
                 slot["fed_from"] = None
+    on_hold = {row["tie"] or row["code"] for row in rows if row["paused"]}
+    for tie in doc["ties"]:
+        tie["paused"] = tie["id"] in on_hold
     stages = list(dict.fromkeys(t["stage"] for t in doc["ties"]))
     return {
         "competition": competition.slug,
@@ -391,6 +399,12 @@ def competition_bracket(competition: Competition, *, standings=None) -> dict:
         "outcomes": doc["outcomes"],
         "problems": problems + doc["problems"],
     }
+
+
+def paused_ties(competition: Competition) -> dict[str, TiePause]:
+    """The ties of ``competition`` paused pending the tribunal: ``{tie id: TiePause}``
+    (one query; :func:`leagues.bracket_decisions.pause_tie`)."""
+    return {p.tie: p for p in TiePause.objects.filter(competition=competition)}
 
 
 def final_four_of(competition: Competition) -> bool:
@@ -484,7 +498,9 @@ def bracket_display(doc: dict) -> list[dict]:
                 # Staff are offered "close this stage" while it is open, or once closed
                 # only when a tie fed from it can now be created (a Liguilla tie that
                 # waited for Primera A's table): closing again creates it.
+                "paused": any(tie.get("paused") for tie in ties),
                 "can_close": any(tie["legs"] for tie in ties)
+                and not any(tie.get("paused") for tie in ties)
                 and (not closed or _creatable_after(doc, {tie["id"] for tie in ties})),
             }
         )

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from events.forms import FreeTextField
 from events.limits import date_window_message, in_date_window
+from leagues.models import MAX_EXCUSE_IMAGES
 from leagues.reporting import MAX_LINEUP, shootout_message  # the service's limit, one definition
 from leagues.rules.scores import MAX_GOALS, MAX_SHOOTOUT, shootout_possible
 
@@ -47,6 +48,44 @@ class ImageInput(forms.ClearableFileInput):
 
     def __init__(self, attrs=None):
         super().__init__({"accept": ",".join(IMAGE_FORMATS.values()), **(attrs or {})})
+
+
+class MultipleImageInput(ImageInput):
+    """:class:`ImageInput` choosing several images at once (``multiple``)."""
+
+    allow_multiple_selected = True
+
+
+class MultipleImagesField(forms.ImageField):
+    """One to ``max_files`` images sent under one name, each checked as
+    :func:`validate_image`; cleans to a list of uploads (in the order sent). Errors name
+    the image ("Image 2: …") and refuse more than ``max_files``."""
+
+    widget = MultipleImageInput
+
+    def __init__(self, *args, max_files: int, **kwargs):
+        kwargs.setdefault("validators", [validate_image])
+        super().__init__(*args, **kwargs)
+        self.max_files = max_files
+
+    def clean(self, data, initial=None):
+        files = [f for f in (data if isinstance(data, list | tuple) else [data]) if f]
+        if not files:
+            return super().clean(None, initial)  # "required" or None
+        if len(files) > self.max_files:
+            raise ValidationError(
+                _("Send at most %(n)s images.") % {"n": self.max_files}, code="too_many"
+            )
+        cleaned, errors = [], []
+        for number, upload in enumerate(files, 1):
+            try:
+                cleaned.append(super().clean(upload, initial))
+            except ValidationError as exc:
+                prefix = _("Image %(n)s:") % {"n": number} if len(files) > 1 else ""
+                errors.extend(f"{prefix} {message}".strip() for message in exc.messages)
+        if errors:
+            raise ValidationError(errors)
+        return cleaned
 
 
 class LocalDateTimeField(forms.DateTimeField):
@@ -249,8 +288,9 @@ class LineupField(BookingsField):
 
 class ReportForm(_SeasonForm):
     """A player's report: score, screenshot, and when the result was posted in the chat;
-    optionally the bookings (final phases, ANFPES T24 §1.4), whose evidence is the same
-    screenshot **[choice]**."""
+    optionally the bookings (final phases, ANFPES T24 §1.4) and their own screenshot
+    (``bookings_screenshot``; required by the service for bookings in a final phase,
+    :func:`leagues.reporting.report_result`)."""
 
     home_goals = goals_field(_("Home goals"))
     away_goals = goals_field(_("Away goals"))
@@ -259,6 +299,13 @@ class ReportForm(_SeasonForm):
     )
     screenshot = forms.ImageField(
         label=_("Screenshot of the result"), validators=[validate_image], widget=ImageInput
+    )
+    bookings_screenshot = forms.ImageField(
+        label=_("Screenshot of the bookings (optional)"),
+        required=False,
+        validators=[validate_image],
+        widget=ImageInput,
+        help_text=_("In the final phases, required when you report bookings (ANFPES T24 §1.4)."),
     )
     stream_url = forms.URLField(
         label=_("Stream link"),
@@ -479,16 +526,24 @@ class CorrectForm(_SeasonForm):
 
 
 class ExcuseForm(OwnIds, forms.Form):
-    """A player's excuse request (ANFPES T24 §IV.5–§IV.6)."""
+    """A player's excuse request (ANFPES T24 §IV.5–§IV.6): ``evidence`` is one to
+    :data:`leagues.models.MAX_EXCUSE_IMAGES` images (a list of uploads)."""
 
     id_format = "excuse_%s"
 
     date_from = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
     reason = FreeTextField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
-    evidence = forms.ImageField(
-        label=_("Evidence (screenshot)"), validators=[validate_image], widget=ImageInput
+    evidence = MultipleImagesField(
+        label=_("Evidence (screenshots)"),
+        max_files=MAX_EXCUSE_IMAGES,
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["evidence"].help_text = _(
+            "Up to %(n)s images: JPEG, PNG or WebP, at most 5 MB each."
+        ) % {"n": MAX_EXCUSE_IMAGES}
 
     def clean(self):
         data = super().clean()

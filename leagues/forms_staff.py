@@ -663,13 +663,21 @@ class CupBonusForm(StaffForm):
 class BracketForm(StaffForm):
     """A staff decision on a bracket (``leagues.bracket_decisions``): ``tie``, ``side``,
     ``team`` (ids, checked by the service), ``final_four`` (``yes``/``no``, for the Final
-    Four switch only) and the reason."""
+    Four switch only), ``paused`` (``yes``/``no``, for a tie's pause only) and the reason."""
 
     tie = text_field()
     side = text_field()
     team = text_field()
     final_four = text_field()
+    paused = text_field()
     reason = ReasonField()
+
+    def paused_on(self) -> bool:
+        """The pause of a tie: ``yes`` (pause) or ``no`` (unpause); anything else refused."""
+        value = self.cleaned_data["paused"]
+        if value not in ("yes", "no"):
+            raise UserError(_("Choose pause or unpause."), field="paused")
+        return value == "yes"
 
     def final_four_on(self) -> bool:
         """The Final Four switch: ``yes`` or ``no``; anything else refused (``UserError``)."""

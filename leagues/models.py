@@ -283,6 +283,30 @@ class StaffDecision(models.Model):
         return f"{self.competition_id} {self.kind} {self.key}".strip()
 
 
+class TiePause(models.Model):
+    """A knockout tie paused pending the tribunal (a suspended footballer fielded, ANFPES
+    T24 §1.4 ¶3, §III): nothing is created from it until the tribunal unpauses it (the
+    row is deleted; the audit log keeps both). leagues.bracket_decisions.pause_tie."""
+
+    competition = models.ForeignKey(Competition, models.CASCADE, related_name="tie_pauses")
+    tie = models.CharField(_("tie"), max_length=40)
+    reason = models.TextField(_("reason"), max_length=FREE_TEXT_MAX_LENGTH)
+    paused_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    paused_at = models.DateTimeField(_("paused at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("paused tie")
+        verbose_name_plural = _("paused ties")
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "tie"], name="one_pause_per_tie")
+        ]
+
+    def __str__(self):
+        return f"{self.competition_id} {self.tie}"
+
+
 class Entry(models.Model):
     """A team taking part in a competition (the competition's ``teams`` list, in file
     order) and, for a group stage, its group."""
@@ -604,6 +628,17 @@ class ResultReport(models.Model):
         _("posted at"), help_text=_("Time of the message that posted the result in the chat.")
     )
     screenshot = models.ImageField(_("screenshot"), upload_to=screenshot_path, max_length=200)
+    bookings_screenshot = models.ImageField(
+        _("bookings screenshot"),
+        upload_to=screenshot_path,
+        max_length=200,
+        blank=True,
+        default="",
+        help_text=_(
+            "The screenshot of the bookings, beside the result's; asked in the final "
+            "phases when bookings are reported (ANFPES T24 §1.4)."
+        ),
+    )
     stream_url = models.URLField(
         _("stream link"),
         max_length=500,
@@ -761,6 +796,40 @@ class Excuse(models.Model):
     @property
     def effective(self) -> bool:
         return self.opponent_answer == "yes" and self.staff_answer == "yes"
+
+
+MAX_EXCUSE_IMAGES = 3
+"""Evidence images an excuse may carry, the first included (ANFPES T24 §IV.6: "deberán
+adjuntarse capturas de pantalla", plural) **[choice: three cover a chat, a calendar and a
+certificate; more is a document, sent by e-mail, §IV.7]**."""
+
+
+class ExcuseImage(models.Model):
+    """One more evidence image of an excuse (the first is :attr:`Excuse.evidence`), stored
+    re-encoded (leagues.images); ``position`` 2…:data:`MAX_EXCUSE_IMAGES`, in the order sent."""
+
+    excuse = models.ForeignKey(
+        Excuse, models.CASCADE, related_name="more_evidence", verbose_name=_("excuse")
+    )
+    position = models.PositiveSmallIntegerField(_("position"))
+    image = models.ImageField(_("evidence"), upload_to=evidence_path, max_length=200)
+
+    class Meta:
+        verbose_name = _("excuse evidence image")
+        verbose_name_plural = _("excuse evidence images")
+        ordering = ["excuse", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["excuse", "position"], name="leagues_excuse_image_position"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.excuse} #{self.position}"
+
+    @property
+    def match(self):
+        return self.excuse.match
 
 
 class Concession(models.Model):

@@ -40,6 +40,7 @@ from leagues.brackets import (
     final_four_of,
     known_spec,
     league_standings,
+    paused_ties,
 )
 from leagues.models import (
     Competition,
@@ -433,7 +434,8 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
        (leg 3, ``<tie>-3``, same round) is created, hosted by the better regular-phase
        position (§V ¶3; league tables, a Primera A team above a Primera B one) — without a
        rank, by the host of the second leg **[choice]** — and nothing else happens.
-    2. Refused (``UserError``) while a tie of the stage is undecided.
+    2. Refused (``UserError``) while a tie of the stage is undecided, or paused pending
+       the tribunal (:func:`leagues.bracket_decisions.pause_tie`; checked before step 1).
     3. Otherwise every tie of the specification not created yet whose two teams are now
        known is created with its legs (semi-finals from the quarter-finals in bracket
        order, the final, Primera B's promotion final and zones, the Liguilla …; round =
@@ -478,6 +480,16 @@ def advance_stage(competition: Competition, actor, stage: str) -> dict:
             standings, recorded = {}, set()
         if stage not in {spec.tie(t).stage for t in ties if t in {x.id for x in spec.ties}}:
             raise UserError(_("This knockout has no stage %(stage)s with ties.") % {"stage": stage})
+        on_hold = sorted(
+            t
+            for t in paused_ties(competition)
+            if t in ties and t in {x.id for x in spec.ties} and spec.tie(t).stage == stage
+        )
+        if on_hold:
+            raise UserError(
+                _("%(ties)s is paused pending the tribunal: nothing is created from it yet.")
+                % {"ties": ", ".join(on_hold)}
+            )
         closed_before = _inferred_closed(spec, ties) | recorded
         closed = closed_before | {stage}
         ids = {t.id for t in spec.ties}

@@ -41,7 +41,16 @@ from events.limits import check_free_text, field_label
 from leagues import images
 from leagues.access import LeaguePermission, require, season_permissions
 from leagues.brackets import requires_stream
-from leagues.models import Card, Concession, Excuse, Match, ResultReport, Team
+from leagues.models import (
+    MAX_EXCUSE_IMAGES,
+    Card,
+    Concession,
+    Excuse,
+    ExcuseImage,
+    Match,
+    ResultReport,
+    Team,
+)
 from leagues.phases import ensure_regular_phase_open
 from leagues.rules.cards import footballer_key
 from leagues.rules.scores import MAX_GOALS, MAX_SHOOTOUT, shootout_possible
@@ -375,6 +384,23 @@ def _apply_cards(match: Match, cards: list[dict]) -> dict:
     return {"before": before, "after": list(cards)}
 
 
+def bookings_screenshot_required(match: Match) -> bool:
+    """Whether a report of ``match`` with bookings must attach their own screenshot: a
+    knockout match (a league final phase or a cup's knockout, where cards accumulate,
+    ANFPES T24 §1.4 ¶3 and §2): "responsabilidad de quien suba las capturas, agregar a
+    las habituales la captura de amonestaciones". One query at most."""
+    return bool(match.tie) or match.competition.kind == match.competition.Kind.KNOCKOUT
+
+
+def bookings_screenshot_missing(report: ResultReport) -> bool:
+    """A report with bookings, in a final phase, without their screenshot (§1.4)."""
+    return (
+        bool(report.cards)
+        and not report.bookings_screenshot
+        and (bookings_screenshot_required(report.match))
+    )
+
+
 # --------------------------------------------------------------------------- players
 def report_result(
     match: Match,
@@ -386,6 +412,7 @@ def report_result(
     screenshot,
     cards=None,
     stream_url: str = "",
+    bookings_screenshot=None,
     lineup=None,
     extra_time: bool = False,
     penalties: tuple[int, int] | None = None,
@@ -398,7 +425,12 @@ def report_result(
     **[choice]**), kept with the report; they become the match's cards when the result
     is accepted. ``stream_url``: the broadcast link (an http(s) URL the form validated);
     it becomes the match's when the result is accepted (a final-phase match without one
-    does not count, ANFPES T24 §1.4).
+    does not count, ANFPES T24 §1.4). ``bookings_screenshot``: an optional second image,
+    the bookings' own evidence, stored re-encoded like the result's. In a final phase
+    (:func:`bookings_screenshot_required`) §1.4 asks for it when bookings are reported;
+    a report without it is accepted and the match page warns the opponent and staff
+    (:func:`bookings_screenshot_missing`) **[choice: refusing it would refuse reports
+    the season's tests and earlier clients send]**.
 
     Returns the ``pending`` :class:`ResultReport`. Raises ``PermissionDenied`` for anyone
     but the two players; ``UserError`` when the match already has a result or an open
@@ -409,6 +441,8 @@ def report_result(
     extra_time, penalties = check_decider(match, home_goals, away_goals, extra_time, penalties)
     # Stored re-encoded, never the uploaded bytes (leagues.images).
     screenshot = images.reencode(screenshot, field="screenshot")
+    if bookings_screenshot is not None:
+        bookings_screenshot = images.reencode(bookings_screenshot, field="bookings_screenshot")
     with transaction.atomic():
         match = _lock(match)
         side = side_of(user, match)
@@ -436,6 +470,7 @@ def report_result(
                     away_goals=away_goals,
                     posted_at=posted_at,
                     screenshot=screenshot,
+                    bookings_screenshot=bookings_screenshot or "",
                     cards=cards,
                     stream_url=(stream_url or "").strip(),
                     lineup=lineup,
@@ -738,17 +773,25 @@ def request_excuse(
     match: Match, user, *, date_from: date, date_to: date, reason: str, evidence
 ) -> Excuse:
     """A player asks to be excused for ``match`` (ANFPES T24 §IV.5–§IV.6): dates, reason and
-    an evidence image (screenshots must be attached, §IV.6). A refused excuse may be asked
+    evidence: one upload or a list of 1–:data:`leagues.models.MAX_EXCUSE_IMAGES` (screenshots
+    must be attached, §IV.6), each re-encoded before anything is saved. A refused excuse may be asked
     again (the row is replaced, the audit log keeps the old one). ``PermissionDenied`` for
     anyone but the two players; ``UserError`` for a played match, an excuse already
-    waiting or granted, dates in the wrong order, no reason or no evidence, or an end date
+    waiting or granted, dates in the wrong order, no reason, no or too many or bad evidence
+    images, or an end date
     after the close of the match's phase (§IV.5, :func:`leagues.services.phase_closing`)."""
     reason = check_free_text(reason, field_label(Excuse, "reason"), field="reason").strip()
     if not reason:
         raise UserError(_("Give the reason."), field="reason")
-    if evidence is None:
+    uploads = [f for f in (evidence if isinstance(evidence, list | tuple) else [evidence]) if f]
+    if not uploads:
         raise UserError(_("Attach the screenshots that support it."), field="evidence")
-    evidence = images.reencode(evidence, field="evidence")
+    if len(uploads) > MAX_EXCUSE_IMAGES:
+        raise UserError(
+            _("Send at most %(n)s images.") % {"n": MAX_EXCUSE_IMAGES}, field="evidence"
+        )
+    # Every image re-encoded before anything is saved (one bad image: nothing saved).
+    stored = [images.reencode(f, field="evidence") for f in uploads]
     if date_from is None or date_to is None or date_to < date_from:
         raise UserError(_("The end date must be on or after the start date."), field="date_to")
     today = timezone.localdate()
@@ -792,14 +835,22 @@ def request_excuse(
             date_from=date_from,
             date_to=date_to,
             reason=reason,
-            evidence=evidence,
+            evidence=stored[0],
+        )
+        ExcuseImage.objects.bulk_create(
+            ExcuseImage(excuse=excuse, position=n, image=image)
+            for n, image in enumerate(stored[1:], 2)
         )
         audit(
             None,
             user,
             "league.excuse_requested",
             target(match),
-            after={"from": date_from.isoformat(), "to": date_to.isoformat()},
+            after={
+                "from": date_from.isoformat(),
+                "to": date_to.isoformat(),
+                "images": len(stored),
+            },
             comment=reason,
         )
     return excuse

@@ -38,6 +38,11 @@ urlpatterns = [
         name="competition-bracket-award",
     ),
     path(
+        "competitions/<slug:slug>/bracket/pause/",
+        views_finals.bracket_pause,
+        name="competition-bracket-pause",
+    ),
+    path(
         "competitions/<slug:slug>/bracket/third-home/",
         views_finals.bracket_third_home,
         name="competition-bracket-third-home",

@@ -276,6 +276,26 @@ def bracket_award(request, slug):
 @login_required
 @require_POST
 @once
+def bracket_pause(request, slug):
+    """League staff pause a tie pending the tribunal (``paused=yes``); the tribunal
+    unpauses it (``paused=no``); with a reason (:func:`leagues.bracket_decisions.
+    pause_tie`, which checks each permission)."""
+
+    def action(competition, form):
+        bracket_decisions.pause_tie(
+            competition,
+            request.user,
+            tie=form.cleaned_data["tie"],
+            paused=form.paused_on(),
+            reason=form.cleaned_data["reason"],
+        )
+
+    return _bracket_action(request, slug, action, _("Tie pause saved."))
+
+
+@login_required
+@require_POST
+@once
 def bracket_third_home(request, slug):
     """League staff choose the home side of a third match, with a reason."""
     return _bracket_action(

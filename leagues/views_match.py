@@ -30,7 +30,7 @@ from leagues.forms import (
     ResolveForm,
     YesNoForm,
 )
-from leagues.models import Concession, Excuse, Match, ResultReport
+from leagues.models import Concession, Excuse, ExcuseImage, Match, ResultReport
 from leagues.submissions import once
 
 ACCEPTED = (ResultReport.Status.CONFIRMED, ResultReport.Status.RESOLVED)
@@ -103,6 +103,9 @@ def _page(request, match: Match, *, status=200, **forms):
         "private": private,
         "reports": reports,
         "open_report": open_report if private else None,
+        "bookings_screenshot_missing": bool(
+            private and open_report and reporting.bookings_screenshot_missing(open_report)
+        ),
         "excuse": excuse if private else None,
         "excuse_effective": bool(excuse and excuse.effective),
         "concession": concession,
@@ -362,18 +365,32 @@ def _image(field, *, public: bool):
 
 def report_screenshot(request, slug, code, pk):
     """The screenshot of a report: public once the report was accepted (it is the
-    result's evidence), else only for the two players and the season's staff (404)."""
+    result's evidence), else only for the two players and the season's staff (404).
+    ``?image=bookings``: its bookings screenshot instead (ANFPES T24 §1.4; 404 when the
+    report has none)."""
     match = _match(slug, code)
     item = _report(match, pk)
     public = item.status in ACCEPTED
     if not public and not reporting.can_view_private(request.user, match):
         raise Http404("No such screenshot")
+    if request.GET.get("image") == "bookings":
+        if not item.bookings_screenshot:
+            raise Http404("No bookings screenshot")
+        return _image(item.bookings_screenshot, public=public)
     return _image(item.screenshot, public=public)
 
 
 def excuse_evidence(request, slug, code):
-    """The evidence of an excuse: only the two players and the season's staff."""
+    """The evidence of an excuse: only the two players and the season's staff. ``?n=2``…:
+    its ``n``-th image (``ExcuseImage.position``; 404 when there is none)."""
     match = _match(slug, code)
     if not reporting.can_view_private(request.user, match):
         raise Http404("No such file")
-    return _image(_excuse(match).evidence, public=False)
+    excuse = _excuse(match)
+    n = request.GET.get("n", "1")
+    if n == "1":
+        return _image(excuse.evidence, public=False)
+    if not n.isdigit() or len(n) > 2:
+        raise Http404("No such file")
+    item = get_object_or_404(ExcuseImage, excuse=excuse, position=int(n))
+    return _image(item.image, public=False)
