@@ -483,7 +483,8 @@ class ClaimDecisionForm(forms.Form):
 
 class PlayerStatusForm(forms.Form):
     """A registration's new status from the players page: registered, checked in or
-    dropped (a disqualification is a penalty, ``events.services.set_status``)."""
+    dropped (a disqualification is a penalty, ``events.services.set_status``), and
+    ``confirm`` (bool) for a drop (issue 14)."""
 
     status = forms.ChoiceField(
         choices=[
@@ -492,6 +493,9 @@ class PlayerStatusForm(forms.Form):
             if value != Registration.Status.DISQUALIFIED
         ]
     )
+    # The drop's confirmation step (events.confirmations): "1" once the judge has seen
+    # the consequences; the view asks for it, the service does not.
+    confirm = forms.BooleanField(required=False)
 
 
 class SwapSeatsForm(forms.Form):

@@ -26,6 +26,7 @@ from events import (
 )
 from events.access import organisation_organiser_required, round_or_404, staff_required
 from events.audit import player_names
+from events.confirmations import Confirmation, confirmation_page
 from events.errors import ConflictError, UserError
 from events.forms import (
     AddPlayerForm,
@@ -273,6 +274,8 @@ def player_status(request, event, reg_id):
     form = PlayerStatusForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Unknown status."))
+    elif _drop_unconfirmed(reg, form.cleaned_data):
+        return confirmation_page(request, event, _drop_confirmation(request, event, reg))
     else:
         try:
             services.set_status(reg, form.cleaned_data["status"], request.user)
@@ -288,6 +291,30 @@ def player_status(request, event, reg_id):
             {"event": event, "r": reg, "perms": request.event_permissions, "P": P},
         )
     return _back(event, "players")
+
+
+def _drop_unconfirmed(reg, data) -> bool:
+    """A drop of a player not yet dropped, without the confirmation (issue 14)."""
+    dropped = Registration.Status.DROPPED
+    return data["status"] == dropped and reg.status != dropped and not data["confirm"]
+
+
+def _drop_confirmation(request, event, reg) -> Confirmation:
+    """The drop's confirmation: the ruleset's consequences (VEKN: TR §3.1.4)."""
+    name = reg.person.name
+    action = reverse("manage:player-status", kwargs={"slug": event.slug, "reg_id": reg.pk})
+    return Confirmation(
+        title=_("Drop %(name)s?") % {"name": name},
+        consequences=[
+            str(rulesets.of(event).drop_consequence),
+            _("You can check them in again later if they come back."),
+        ],
+        action=action,
+        fields={"status": Registration.Status.DROPPED},
+        button=_("Drop %(name)s") % {"name": name},
+        cancel_url=reverse("manage:players", kwargs={"slug": event.slug}),
+        hx_target="#confirm" if request.htmx else "",
+    )
 
 
 # ---------------------------------------------------------------- rounds

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from events import rulesets
 from events.access import round_or_404, staff_required
 from events.audit import entries_about
+from events.confirmations import Confirmation, confirmation_page
 from events.errors import UserError
 from events.forms import PersonSearchForm
 from events.limits import csv_text
@@ -437,11 +438,38 @@ def approve_results(request, event):
     form = ApproveResultsForm(request.POST)
     form.is_valid()  # never invalid: anything but approved=1 reopens
     approved = form.cleaned_data["approved"]
+    if approved != event.results_approved and not form.cleaned_data["confirm"]:
+        return confirmation_page(request, event, _approval_confirmation(event, approved))
     services.set_results_approved(event, approved, request.user)
     messages.success(
         request, _("Results approved and locked.") if approved else _("Results reopened.")
     )
     return redirect("manage:standings", slug=event.slug)
+
+
+def _approval_confirmation(event, approved: bool) -> Confirmation:
+    """Approving or reopening the results, with what follows (JG §1.2.5, issue 14)."""
+    if approved:
+        title, button = _("Approve the results?"), _("Approve results")
+        consequences = [
+            _("Every score sheet and result is locked: nobody can change them."),
+            _("The penalties are final and go to the reports and exports."),
+            _("Approving does not publish or hide the standings."),
+        ]
+    else:
+        title, button = _("Reopen the results?"), _("Reopen results")
+        consequences = [
+            _("The score sheets and results can be changed again."),
+            _("Reports already sent elsewhere are not withdrawn."),
+        ]
+    return Confirmation(
+        title=title,
+        consequences=consequences,
+        action=reverse("manage:approve-results", kwargs={"slug": event.slug}),
+        fields={"approved": "1" if approved else "0"},
+        button=button,
+        cancel_url=reverse("manage:standings", kwargs={"slug": event.slug}),
+    )
 
 
 def _penalty_rows(event):
