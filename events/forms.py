@@ -338,7 +338,8 @@ class PlayerListConfirmForm(forms.Form):
 
 
 class ConfirmForm(forms.Form):
-    """A "yes, do it" step (check in all, undo it, remove a registration)."""
+    """A "yes, do it" step (check in all, undo it, remove a registration, seat a round
+    again, start the top cut: ``events.confirmations``); valid only with ``confirm``."""
 
     confirm = forms.BooleanField()
 
@@ -536,8 +537,8 @@ class TossForm(forms.Form):
 class FinalActionForm(forms.Form):
     """One step of the VEKN final's page (TR §3.1.3): ``start`` the final, ``place`` a
     finalist's card (``player``, ``position`` in the row, 0 = left end), ``undo`` the last
-    step, name the ``first`` player, or ``draw`` them at random. The services check the
-    turn, the finalists and the row's length."""
+    step, name the ``first`` player, or ``draw`` them at random; ``confirm`` (bool) for
+    ``start``. The services check the turn, the finalists and the row's length."""
 
     START, PLACE, UNDO, FIRST, DRAW = "start", "place", "undo", "first", "draw"
     NEEDS = {PLACE: ("player", "position"), FIRST: ("player",)}
@@ -547,6 +548,8 @@ class FinalActionForm(forms.Form):
     )
     player = forms.IntegerField(required=False, **DB_ID)
     position = forms.IntegerField(required=False, min_value=0)
+    # Starting the final asks first (events.confirmations, issue 14).
+    confirm = forms.BooleanField(required=False)
 
     def clean(self):
         data = super().clean()

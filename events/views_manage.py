@@ -31,6 +31,7 @@ from events.errors import ConflictError, UserError
 from events.forms import (
     AddPlayerForm,
     ClaimDecisionForm,
+    ConfirmForm,
     EventCreateForm,
     EventSettingsForm,
     FinalActionForm,
@@ -318,6 +319,36 @@ def _drop_confirmation(request, event, reg) -> Confirmation:
 
 
 # ---------------------------------------------------------------- rounds
+def _reseat_confirmation(event, rnd) -> Confirmation:
+    """Seating ``rnd`` again from scratch (only while it has no result)."""
+    return Confirmation(
+        title=_("Seat %(round)s again?") % {"round": rnd},
+        consequences=[
+            _("Every table of this round is drawn again: the seating players have seen changes."),
+            _("Printed seatings and slips of this round are out of date: print them again."),
+        ],
+        action=reverse("manage:round-reseat", kwargs={"slug": event.slug, "number": rnd.number}),
+        fields={},
+        button=_("Seat again"),
+        cancel_url=reverse("manage:round", kwargs={"slug": event.slug, "number": rnd.number}),
+    )
+
+
+def _final_confirmation(event) -> Confirmation:
+    """Creating the VEKN final from the standings as they are (TR §3.1)."""
+    return Confirmation(
+        title=_("Start the final?"),
+        consequences=[
+            _("The finalists are taken from the standings as they are now (TR §3.1)."),
+            _("No further preliminary round can be seated."),
+        ],
+        action=reverse("manage:final", kwargs={"slug": event.slug}),
+        fields={"action": FinalActionForm.START},
+        button=_("Start the final"),
+        cancel_url=reverse("manage:final", kwargs={"slug": event.slug}),
+    )
+
+
 @staff_required(P.MANAGE_SEATING)
 @require_POST
 def round_seat(request, event):
@@ -374,6 +405,8 @@ def round_reseat(request, event, number):
     if own := rulesets.of(event).manage_page("round_reseat"):
         return own(request, event, number)
     rnd = round_or_404(event, number)
+    if not ConfirmForm(request.POST).is_valid():
+        return confirmation_page(request, event, _reseat_confirmation(event, rnd))
     try:
         services.reseat_round(rnd, request.user)
         messages.success(request, _("Round seated again."))
@@ -601,6 +634,8 @@ def final(request, event):
             )
             return _back(event, "final")
         action, data = form.cleaned_data["action"], form.cleaned_data
+        if action == form.START and final_round is None and not data["confirm"]:
+            return confirmation_page(request, event, _final_confirmation(event))
         try:
             if action == form.START:
                 services.start_final(event, request.user)

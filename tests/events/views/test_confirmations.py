@@ -5,9 +5,11 @@ approving or reopening the results answer with a confirmation page until the for
 import pytest
 from django.urls import reverse
 
-from events.models import Event, Registration
+from events import services
+from events.models import Event, Registration, Seat
 from events.permissions import Role
-from tests.events.services.test_swiss_services import make_event
+from tests.conftest import add_players
+from tests.events.services.test_swiss_services import make_event, play_swiss
 from tests.factories import EventRoleFactory, RegistrationFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -110,3 +112,44 @@ def test_asking_for_what_is_already_so_needs_no_confirmation(client, event, staf
     client.force_login(staff["organiser"])
     url = manage("player-status", event, reg_id=reg.pk)
     assert client.post(url, {"status": "dropped"}).status_code == 302
+
+
+def test_seating_a_round_again_asks_first(client, event, staff):
+    add_players(event, 8)
+    rnd = services.seat_next_round(event)
+    before = sorted(Seat.objects.filter(table__round=rnd).values_list("pk", flat=True))
+    client.force_login(staff["organiser"])
+    url = manage("round-reseat", event, number=rnd.number)
+    response = client.post(url)
+    assert response.status_code == 200 and "Seat Round 1 again?" in text(response)
+    assert sorted(Seat.objects.filter(table__round=rnd).values_list("pk", flat=True)) == before
+    assert client.post(url, {"confirm": "1"}).status_code == 302
+    assert sorted(Seat.objects.filter(table__round=rnd).values_list("pk", flat=True)) != before
+
+
+def test_starting_the_final_asks_first(client, played_event, staff):
+    event = played_event
+    client.force_login(staff["organiser"])
+    url = manage("final", event)
+    response = client.post(url, {"action": "start"})
+    assert response.status_code == 200 and "Start the final?" in text(response)
+    assert 'name="action" value="start"' in text(response)
+    assert not event.rounds.filter(is_final=True).exists()
+    # Confirmed, the service answers (here: the ties for the top 5 need a toss first).
+    response = client.post(url, {"action": "start", "confirm": "1"}, follow=True)
+    said = [str(m) for m in response.context["messages"]]
+    assert response.redirect_chain and said == ["Ties for the top 5 need a toss first."]
+
+
+def test_starting_the_top_cut_asks_first_then_not_for_the_next_stage(client):
+    event, regs = make_event(8, preliminary_rounds=2, top_cut=4)
+    organiser = UserFactory()
+    EventRoleFactory(event=event, user=organiser, role=Role.ORGANISER)
+    play_swiss(event)
+    client.force_login(organiser)
+    url = manage("myl-top-cut", event)
+    response = client.post(url)
+    assert response.status_code == 200 and "Start the top 4?" in text(response)
+    assert not event.rounds.filter(is_top_cut=True).exists()
+    assert client.post(url, {"confirm": "1"}).status_code == 302
+    assert event.rounds.filter(is_top_cut=True).count() == 1
