@@ -24,7 +24,8 @@ class Confirmation:
     (sentences, each a list item), ``action`` (the URL the form posts to again),
     ``fields`` (the POST fields sent again, hidden, besides ``confirm=1``), ``button``
     (the confirming button's words), ``cancel_url`` and, for an htmx row, ``hx_target``
-    (the CSS selector the confirming form swaps, ``""`` for a plain page)."""
+    (the CSS selector the confirming form swaps, ``""`` for a plain page) and ``card_id``
+    (the card's HTML id: one per row when several rows ask at once)."""
 
     title: str
     consequences: Iterable[str]
@@ -33,6 +34,7 @@ class Confirmation:
     button: str
     cancel_url: str
     hx_target: str = ""
+    card_id: str = "confirm"
 
 
 def confirmation_page(request: HttpRequest, event, confirmation: Confirmation) -> HttpResponse:

@@ -314,7 +314,8 @@ def _drop_confirmation(request, event, reg) -> Confirmation:
         fields={"status": Registration.Status.DROPPED},
         button=_("Drop %(name)s") % {"name": name},
         cancel_url=reverse("manage:players", kwargs={"slug": event.slug}),
-        hx_target="#confirm" if request.htmx else "",
+        hx_target=f"#confirm-{reg.pk}" if request.htmx else "",
+        card_id=f"confirm-{reg.pk}" if request.htmx else "confirm",
     )
 
 

@@ -71,7 +71,7 @@ def set_player_status(page: Page, name: str, button: str, badge: str):
     row = player_row(page, name)
     row.get_by_role("button", name=button, exact=True).click()
     if button == "Drop":
-        page.locator("#confirm").get_by_role("button", name=f"Drop {name}").click()
+        page.locator(".confirm").get_by_role("button", name=f"Drop {name}").click()
     expect(player_row(page, name).locator(".badge")).to_have_text(badge)
 
 

@@ -56,8 +56,8 @@ def test_an_htmx_drop_gets_the_card_in_the_row(client, event, staff):
     url = manage("player-status", event, reg_id=reg.pk)
     response = client.post(url, {"status": "dropped"}, HTTP_HX_REQUEST="true")
     card = text(response)
-    assert response.status_code == 200 and 'id="confirm"' in card and "<html" not in card
-    assert 'hx-target="#confirm"' in card
+    assert response.status_code == 200 and "<html" not in card
+    assert f'id="confirm-{reg.pk}"' in card and f'hx-target="#confirm-{reg.pk}"' in card
     reg.refresh_from_db()
     assert reg.status == Registration.Status.CHECKED_IN
     row = client.post(url, {"status": "dropped", "confirm": "1"}, HTTP_HX_REQUEST="true")
