@@ -211,7 +211,9 @@ def incident_new(request, event):
                 )
             else:
                 messages.info(request, _("Already saved (this submission was received before)."))
-            return redirect("manage:penalty", slug=event.slug, pk=logged.penalty.pk)
+            # From a table: the penalty's page offers the way back to the round.
+            page = reverse("manage:penalty", kwargs={"slug": event.slug, "pk": logged.penalty.pk})
+            return redirect(page + ("?from=table" if table else ""))
         error = ctx["error"]
         show_preview()
         ctx["error"] = error  # log_penalty's reason
