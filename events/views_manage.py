@@ -325,7 +325,7 @@ def _reseat_confirmation(event, rnd) -> Confirmation:
     return Confirmation(
         title=_("Seat %(round)s again?") % {"round": rnd},
         consequences=[
-            _("Every table of this round is drawn again: the seating players have seen changes."),
+            _("Every table is drawn again: the seating the players have seen changes."),
             _("Printed seatings and slips of this round are out of date: print them again."),
         ],
         action=reverse("manage:round-reseat", kwargs={"slug": event.slug, "number": rnd.number}),

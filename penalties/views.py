@@ -455,13 +455,16 @@ def _approval_confirmation(event, approved: bool) -> Confirmation:
         title, button = _("Approve the results?"), _("Approve results")
         consequences = [
             _("Every score sheet and result is locked: nobody can change them."),
-            _("The penalties are final and go to the reports and exports."),
+            _(
+                "The penalties are final: none can be logged, changed or voided (except "
+                "a fraud case referred to the ethics committee)."
+            ),
             _("Approving does not publish or hide the standings."),
         ]
     else:
         title, button = _("Reopen the results?"), _("Reopen results")
         consequences = [
-            _("The score sheets and results can be changed again."),
+            _("The score sheets, results and penalties can be changed again."),
             _("Reports already sent elsewhere are not withdrawn."),
         ]
     return Confirmation(
