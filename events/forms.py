@@ -537,8 +537,8 @@ class TossForm(forms.Form):
 class FinalActionForm(forms.Form):
     """One step of the VEKN final's page (TR §3.1.3): ``start`` the final, ``place`` a
     finalist's card (``player``, ``position`` in the row, 0 = left end), ``undo`` the last
-    step, name the ``first`` player, or ``draw`` them at random; ``confirm`` (bool) for
-    ``start``. The services check the turn, the finalists and the row's length."""
+    step, name the ``first`` player, or ``draw`` them at random. The services check the
+    turn, the finalists and the row's length. Starting asks first (``ConfirmForm``)."""
 
     START, PLACE, UNDO, FIRST, DRAW = "start", "place", "undo", "first", "draw"
     NEEDS = {PLACE: ("player", "position"), FIRST: ("player",)}
@@ -548,8 +548,6 @@ class FinalActionForm(forms.Form):
     )
     player = forms.IntegerField(required=False, **DB_ID)
     position = forms.IntegerField(required=False, min_value=0)
-    # Starting the final asks first (events.confirmations, issue 14).
-    confirm = forms.BooleanField(required=False)
 
     def clean(self):
         data = super().clean()

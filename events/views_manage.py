@@ -635,7 +635,8 @@ def final(request, event):
             )
             return _back(event, "final")
         action, data = form.cleaned_data["action"], form.cleaned_data
-        if action == form.START and final_round is None and not data["confirm"]:
+        unconfirmed = not ConfirmForm(request.POST).is_valid()
+        if action == form.START and final_round is None and unconfirmed:
             return confirmation_page(request, event, _final_confirmation(event))
         try:
             if action == form.START:

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from events import rulesets
@@ -461,6 +462,17 @@ def _approval_confirmation(event, approved: bool) -> Confirmation:
             ),
             _("Approving does not publish or hide the standings."),
         ]
+        waiting = Penalty.objects.filter(event=event, status=Penalty.Status.PENDING).count()
+        if waiting:  # JG §1.2.2: the head judge confirms them before the results close
+            consequences.insert(
+                0,
+                ngettext(
+                    "%(n)s penalty is still pending confirmation: confirm or void it first.",
+                    "%(n)s penalties are still pending confirmation: confirm or void them first.",
+                    waiting,
+                )
+                % {"n": waiting},
+            )
     else:
         title, button = _("Reopen the results?"), _("Reopen results")
         consequences = [

@@ -8,6 +8,7 @@ from django.urls import reverse
 from events import services
 from events.models import Event, Registration, Seat
 from events.permissions import Role
+from penalties.models import Penalty
 from tests.conftest import add_players
 from tests.events.services.test_swiss_services import make_event, play_swiss
 from tests.factories import EventRoleFactory, RegistrationFactory, UserFactory
@@ -153,3 +154,20 @@ def test_starting_the_top_cut_asks_first_then_not_for_the_next_stage(client):
     assert not event.rounds.filter(is_top_cut=True).exists()
     assert client.post(url, {"confirm": "1"}).status_code == 302
     assert event.rounds.filter(is_top_cut=True).count() == 1
+
+
+def test_approving_warns_of_penalties_still_pending(client, event, staff):
+    reg = RegistrationFactory(event=event)
+    Penalty.objects.create(
+        event=event,
+        registration=reg,
+        person=reg.person,
+        infraction="3.3",
+        guide_level="caution",
+        level="caution",
+        baseline="caution",
+        status=Penalty.Status.PENDING,
+    )
+    client.force_login(staff["head_judge"])
+    response = client.post(manage("approve-results", event), {"approved": "1"})
+    assert "1 penalty is still pending confirmation" in text(response)
