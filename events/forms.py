@@ -338,7 +338,8 @@ class PlayerListConfirmForm(forms.Form):
 
 
 class ConfirmForm(forms.Form):
-    """A "yes, do it" step (check in all, undo it, remove a registration)."""
+    """A "yes, do it" step (check in all, undo it, remove a registration, seat a round
+    again, start the top cut: ``events.confirmations``); valid only with ``confirm``."""
 
     confirm = forms.BooleanField()
 
@@ -487,7 +488,8 @@ class ClaimDecisionForm(forms.Form):
 
 class PlayerStatusForm(forms.Form):
     """A registration's new status from the players page: registered, checked in or
-    dropped (a disqualification is a penalty, ``events.services.set_status``)."""
+    dropped (a disqualification is a penalty, ``events.services.set_status``), and
+    ``confirm`` (bool) for a drop (issue 14)."""
 
     status = forms.ChoiceField(
         choices=[
@@ -496,6 +498,9 @@ class PlayerStatusForm(forms.Form):
             if value != Registration.Status.DISQUALIFIED
         ]
     )
+    # The drop's confirmation step (events.confirmations): "1" once the judge has seen
+    # the consequences; the view asks for it, the service does not.
+    confirm = forms.BooleanField(required=False)
 
 
 class SwapSeatsForm(forms.Form):
@@ -537,7 +542,7 @@ class FinalActionForm(forms.Form):
     """One step of the VEKN final's page (TR §3.1.3): ``start`` the final, ``place`` a
     finalist's card (``player``, ``position`` in the row, 0 = left end), ``undo`` the last
     step, name the ``first`` player, or ``draw`` them at random. The services check the
-    turn, the finalists and the row's length."""
+    turn, the finalists and the row's length. Starting asks first (``ConfirmForm``)."""
 
     START, PLACE, UNDO, FIRST, DRAW = "start", "place", "undo", "first", "draw"
     NEEDS = {PLACE: ("player", "position"), FIRST: ("player",)}

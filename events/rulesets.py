@@ -54,6 +54,8 @@ class RulesetSpec:
       same column for every game) is called in this game ("VEKN number", "Player
       number"), and ``player_number_prefix`` the short word shown before it in lists
       ("VEKN 1234", "N.º 1234");
+    - ``drop_consequence``: what dropping a player means in this game, shown on the
+      drop's confirmation page (VEKN: TR §3.1.4);
     - ``top_cut_stages``: the names of the top-cut rounds by their number of matches
       (``{2: "Semi-finals", 1: "Top-cut final"}``), read by :func:`round_label`; empty
       for a ruleset without a top cut (a VEKN final is a ``Round.is_final``);
@@ -76,6 +78,10 @@ class RulesetSpec:
     top_cut_stages: Mapping[int, str] = field(default_factory=dict)
     player_number_label: str = _("VEKN number")
     player_number_prefix: str = "VEKN"
+    drop_consequence: str = _(
+        "Their results so far stay in the standings; they are not seated in any further "
+        "round (TR §3.1.4)."
+    )
 
     def adapter(self, role: str):
         """The adapter object of ``role`` (``"rounds"``, ``"standings"``,
@@ -128,6 +134,9 @@ MYL = RulesetSpec(
     ),
     player_number_label=_("Player number"),
     player_number_prefix=_("No."),
+    drop_consequence=_(
+        "The matches they played stay in the standings; they are not paired in any further round."
+    ),
     top_cut_stages=MappingProxyType(
         {4: _("Quarter-finals"), 2: _("Semi-finals"), 1: _("Top-cut final")}
     ),

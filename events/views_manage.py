@@ -26,10 +26,12 @@ from events import (
 )
 from events.access import organisation_organiser_required, round_or_404, staff_required
 from events.audit import player_names
+from events.confirmations import Confirmation, confirmation_page
 from events.errors import ConflictError, UserError
 from events.forms import (
     AddPlayerForm,
     ClaimDecisionForm,
+    ConfirmForm,
     EventCreateForm,
     EventSettingsForm,
     FinalActionForm,
@@ -274,6 +276,8 @@ def player_status(request, event, reg_id):
     form = PlayerStatusForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Unknown status."))
+    elif _drop_unconfirmed(reg, form.cleaned_data):
+        return confirmation_page(request, event, _drop_confirmation(request, event, reg))
     else:
         try:
             services.set_status(reg, form.cleaned_data["status"], request.user)
@@ -291,7 +295,62 @@ def player_status(request, event, reg_id):
     return _back(event, "players")
 
 
+def _drop_unconfirmed(reg, data) -> bool:
+    """A drop of a player not yet dropped, without the confirmation (issue 14)."""
+    dropped = Registration.Status.DROPPED
+    return data["status"] == dropped and reg.status != dropped and not data["confirm"]
+
+
+def _drop_confirmation(request, event, reg) -> Confirmation:
+    """The drop's confirmation: the ruleset's consequences (VEKN: TR §3.1.4)."""
+    name = reg.person.name
+    action = reverse("manage:player-status", kwargs={"slug": event.slug, "reg_id": reg.pk})
+    return Confirmation(
+        title=_("Drop %(name)s?") % {"name": name},
+        consequences=[
+            str(rulesets.of(event).drop_consequence),
+            _("You can check them in again later if they come back."),
+        ],
+        action=action,
+        fields={"status": Registration.Status.DROPPED},
+        button=_("Drop %(name)s") % {"name": name},
+        cancel_url=reverse("manage:players", kwargs={"slug": event.slug}),
+        hx_target=f"#confirm-{reg.pk}" if request.htmx else "",
+        card_id=f"confirm-{reg.pk}" if request.htmx else "confirm",
+    )
+
+
 # ---------------------------------------------------------------- rounds
+def _reseat_confirmation(event, rnd) -> Confirmation:
+    """Seating ``rnd`` again from scratch (only while it has no result)."""
+    return Confirmation(
+        title=_("Seat %(round)s again?") % {"round": rnd},
+        consequences=[
+            _("Every table is drawn again: the seating the players have seen changes."),
+            _("Printed seatings and slips of this round are out of date: print them again."),
+        ],
+        action=reverse("manage:round-reseat", kwargs={"slug": event.slug, "number": rnd.number}),
+        fields={},
+        button=_("Seat again"),
+        cancel_url=reverse("manage:round", kwargs={"slug": event.slug, "number": rnd.number}),
+    )
+
+
+def _final_confirmation(event) -> Confirmation:
+    """Creating the VEKN final from the standings as they are (TR §3.1)."""
+    return Confirmation(
+        title=_("Start the final?"),
+        consequences=[
+            _("The finalists are taken from the standings as they are now (TR §3.1)."),
+            _("No further preliminary round can be seated."),
+        ],
+        action=reverse("manage:final", kwargs={"slug": event.slug}),
+        fields={"action": FinalActionForm.START},
+        button=_("Start the final"),
+        cancel_url=reverse("manage:final", kwargs={"slug": event.slug}),
+    )
+
+
 @staff_required(P.MANAGE_SEATING)
 @require_POST
 def round_seat(request, event):
@@ -348,6 +407,8 @@ def round_reseat(request, event, number):
     if own := rulesets.of(event).manage_page("round_reseat"):
         return own(request, event, number)
     rnd = round_or_404(event, number)
+    if not ConfirmForm(request.POST).is_valid():
+        return confirmation_page(request, event, _reseat_confirmation(event, rnd))
     try:
         services.reseat_round(rnd, request.user)
         messages.success(request, _("Round seated again."))
@@ -575,6 +636,9 @@ def final(request, event):
             )
             return _back(event, "final")
         action, data = form.cleaned_data["action"], form.cleaned_data
+        unconfirmed = not ConfirmForm(request.POST).is_valid()
+        if action == form.START and final_round is None and unconfirmed:
+            return confirmation_page(request, event, _final_confirmation(event))
         try:
             if action == form.START:
                 services.start_final(event, request.user)

@@ -23,8 +23,9 @@ from django.views.decorators.http import require_POST
 from events import headcount, round_clock, rulesets, sanctions
 from events import swiss_services as ss
 from events.access import round_or_404, staff_required, user_permissions
+from events.confirmations import Confirmation, confirmation_page
 from events.errors import ConflictError, UserError
-from events.forms import MatchResultForm, PlayerResultForm, RematchesForm
+from events.forms import ConfirmForm, MatchResultForm, PlayerResultForm, RematchesForm
 from events.models import Event, Registration, Seat, Table
 from events.permissions import Permission as P
 from penalties.time_extensions import extension_minutes_by_table
@@ -386,6 +387,12 @@ repair = staff_required(P.MANAGE_SEATING)(require_POST(repair_view))
 def top_cut(request, event):
     """Pair the next top-cut round (the seeds, then the winners)."""
     _require_myl(event)
+    # Asked once, when the last Swiss round is paired and no top-cut round is (before
+    # that the service refuses anyway; the later stages only pair the winners).
+    rounds = list(event.rounds.values_list("is_top_cut", flat=True))
+    starting = not any(rounds) and len(rounds) >= event.preliminary_rounds
+    if event.top_cut and starting and not ConfirmForm(request.POST).is_valid():
+        return confirmation_page(request, event, _top_cut_confirmation(event))
     try:
         rnd = ss.pair_top_cut(event, request.user)
     except UserError as exc:
@@ -393,6 +400,22 @@ def top_cut(request, event):
         return _back(event)
     messages.success(request, _("%(round)s paired.") % {"round": ss.round_label(rnd)})
     return _back(event, "round", number=rnd.number)
+
+
+def _top_cut_confirmation(event) -> Confirmation:
+    """Starting the top cut: the seeds come from the Swiss standings as they are."""
+    return Confirmation(
+        title=_("Start the top %(n)s?") % {"n": event.top_cut},
+        consequences=[
+            _("The top %(n)s players are seeded from the Swiss standings as they are now.")
+            % {"n": event.top_cut},
+            _("No further Swiss round can be paired."),
+        ],
+        action=reverse("manage:myl-top-cut", kwargs={"slug": event.slug}),
+        fields={},
+        button=_("Start the top %(n)s") % {"n": event.top_cut},
+        cancel_url=reverse("manage:dashboard", kwargs={"slug": event.slug}),
+    )
 
 
 # ---------------------------------------------------------------- players

@@ -276,6 +276,12 @@ def _live(today: dt.date):
     return Q(lifted_at__isnull=True) & (Q(ends_on__isnull=True) | Q(ends_on__gte=today))
 
 
+def live_sanctions(today: dt.date):
+    """Sanctions not lifted and not over on ``today`` (a queryset): the ones the
+    authority page lists (and the navigation's badge counts, ``penalties.badges``)."""
+    return Sanction.objects.filter(_live(today))
+
+
 def _with_appeals(qs):
     return qs.select_related("person", *SANCTION_RELATED).prefetch_related(
         Prefetch(

@@ -402,9 +402,11 @@ class RoundClockForm(forms.Form):
 
 
 class ApproveResultsForm(forms.Form):
-    """Approve (``approved=1``) or reopen the event's results (JG §1.2.5)."""
+    """Approve (``approved=1``) or reopen the event's results (JG §1.2.5); ``confirm``
+    (``"1"``): the judge has seen the consequences (the view's confirmation step)."""
 
     approved = FlagField("1")
+    confirm = FlagField("1")
 
 
 NUMBERS = _("Incomplete form: check the numbers.")

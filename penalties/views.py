@@ -13,11 +13,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from events import rulesets
 from events.access import round_or_404, staff_required
 from events.audit import entries_about
+from events.confirmations import Confirmation, confirmation_page
 from events.errors import UserError
 from events.forms import PersonSearchForm
 from events.limits import csv_text
@@ -210,7 +212,9 @@ def incident_new(request, event):
                 )
             else:
                 messages.info(request, _("Already saved (this submission was received before)."))
-            return redirect("manage:penalty", slug=event.slug, pk=logged.penalty.pk)
+            # From a table: the penalty's page offers the way back to the round.
+            page = reverse("manage:penalty", kwargs={"slug": event.slug, "pk": logged.penalty.pk})
+            return redirect(page + ("?from=table" if table else ""))
         error = ctx["error"]
         show_preview()
         ctx["error"] = error  # log_penalty's reason
@@ -437,11 +441,52 @@ def approve_results(request, event):
     form = ApproveResultsForm(request.POST)
     form.is_valid()  # never invalid: anything but approved=1 reopens
     approved = form.cleaned_data["approved"]
+    if approved != event.results_approved and not form.cleaned_data["confirm"]:
+        return confirmation_page(request, event, _approval_confirmation(event, approved))
     services.set_results_approved(event, approved, request.user)
     messages.success(
         request, _("Results approved and locked.") if approved else _("Results reopened.")
     )
     return redirect("manage:standings", slug=event.slug)
+
+
+def _approval_confirmation(event, approved: bool) -> Confirmation:
+    """Approving or reopening the results, with what follows (JG §1.2.5, issue 14)."""
+    if approved:
+        title, button = _("Approve the results?"), _("Approve results")
+        consequences = [
+            _("Every score sheet and result is locked: nobody can change them."),
+            _(
+                "The penalties are final: none can be logged, changed or voided (except "
+                "a fraud case referred to the ethics committee)."
+            ),
+            _("Approving does not publish or hide the standings."),
+        ]
+        waiting = Penalty.objects.filter(event=event, status=Penalty.Status.PENDING).count()
+        if waiting:  # JG §1.2.2: the head judge confirms them before the results close
+            consequences.insert(
+                0,
+                ngettext(
+                    "%(n)s penalty is still pending confirmation: confirm or void it first.",
+                    "%(n)s penalties are still pending confirmation: confirm or void them first.",
+                    waiting,
+                )
+                % {"n": waiting},
+            )
+    else:
+        title, button = _("Reopen the results?"), _("Reopen results")
+        consequences = [
+            _("The score sheets, results and penalties can be changed again."),
+            _("Reports already sent elsewhere are not withdrawn."),
+        ]
+    return Confirmation(
+        title=title,
+        consequences=consequences,
+        action=reverse("manage:approve-results", kwargs={"slug": event.slug}),
+        fields={"approved": "1" if approved else "0"},
+        button=button,
+        cancel_url=reverse("manage:standings", kwargs={"slug": event.slug}),
+    )
 
 
 def _penalty_rows(event):

@@ -13,6 +13,7 @@ anything else is a bug (500)."""
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from events.access import staff_required
@@ -163,7 +164,9 @@ def incident_new(request, event):
                 )
             else:
                 messages.info(request, _("Already saved (this submission was received before)."))
-            return redirect("manage:penalty", slug=event.slug, pk=logged.penalty.pk)
+            # From a table: the penalty's page offers the way back to the round.
+            page = reverse("manage:penalty", kwargs={"slug": event.slug, "pk": logged.penalty.pk})
+            return redirect(page + ("?from=table" if table else ""))
         return render(request, "penalties/myl/incident.html", ctx, status=400)
     if request.htmx and posted:
         return render(request, "penalties/myl/incident.html#preview", ctx)

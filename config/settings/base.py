@@ -67,6 +67,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "events.limits.template_context",
+                "penalties.badges.pending_items",
             ],
         },
     },

@@ -157,8 +157,11 @@ def play_round(page: Page, result_for) -> list[dict]:
 
 def top_cut_step(page: Page, button: str, heading: str):
     """Tap a top-cut button ("Start the top 8", "Pair the semi-finals"…) and land on the
-    new round's page, whose heading is ``heading``."""
+    new round's page, whose heading is ``heading``. Starting the top cut asks first
+    (issue 14): the confirmation page's button has the same words."""
     tap_and_wait(page, page.get_by_role("button", name=button))
+    if button.startswith("Start the top"):
+        tap_and_wait(page, page.locator("#confirm").get_by_role("button", name=button))
     expect(messages(page)).to_contain_text(f"{heading} paired.")
     expect(page.get_by_role("heading", level=2, name=re.compile(heading))).to_be_visible()
 

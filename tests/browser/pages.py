@@ -66,9 +66,12 @@ def player_row(page: Page, name: str):
 
 
 def set_player_status(page: Page, name: str, button: str, badge: str):
-    """Click "Drop" or "Check in" on a player's row (an htmx swap of that row)."""
+    """Click "Drop" or "Check in" on a player's row (an htmx swap of that row); a drop
+    asks first (issue 14): the row becomes the confirmation card, "Drop <name>"."""
     row = player_row(page, name)
     row.get_by_role("button", name=button, exact=True).click()
+    if button == "Drop":
+        page.locator(".confirm").get_by_role("button", name=f"Drop {name}").click()
     expect(player_row(page, name).locator(".badge")).to_have_text(badge)
 
 

@@ -295,6 +295,8 @@ def test_vekn_event_day(live_server, organiser, organisation, new_context, shots
     click_and_wait(staff, staff.locator("nav.tabs").get_by_role("link", name="Final"))
     expect(staff.locator("main")).to_contain_text("Finalists: " + ", ".join(finalists))
     click_and_wait(staff, staff.get_by_role("button", name="Start the final"))
+    # It asks first (issue 14): the confirmation page's button has the same words.
+    click_and_wait(staff, staff.locator("#confirm").get_by_role("button", name="Start the final"))
     expect(staff.get_by_role("heading", name="Seating ritual")).to_be_visible()
     row: tuple = ()
     for turn, (player, position) in enumerate(

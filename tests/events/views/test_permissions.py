@@ -342,7 +342,7 @@ MATRIX = [
     R("manage:check-in-all-undo", "post", "vekn", **a_staff(302, judge=403), coordinator=403),
     R("manage:round-seat", "post", "vekn", **a_staff(302, scorekeeper=403), coordinator=403),
     R("manage:round", "get", "vekn_round", **a_staff(200), coordinator=200),
-    R("manage:round-reseat", "post", "vekn_round", **a_staff(302, scorekeeper=403), coordinator=403),
+    R("manage:round-reseat", "post", "vekn_round", data=CONFIRMED, **a_staff(302, scorekeeper=403), coordinator=403),
     R("manage:round-swap", "post", "vekn_round", **a_staff(302, scorekeeper=403), coordinator=403),
     R("manage:round-publish", "post", "vekn_round",
       **a_staff(302, judge=403, scorekeeper=403), coordinator=403),
@@ -400,7 +400,7 @@ MATRIX = [
     R("manage:myl-pair", "post", "myl", **a_staff(302, scorekeeper=403), authority=403),
     R("manage:myl-repair", "post", "myl_round", **a_staff(302, scorekeeper=403), authority=403),
     R("manage:myl-match", "get", "myl_table", **a_staff(200), authority=403),
-    R("manage:myl-top-cut", "post", "myl", **a_staff(302, judge=403, scorekeeper=403), authority=403),
+    R("manage:myl-top-cut", "post", "myl", data=CONFIRMED, **a_staff(302, judge=403, scorekeeper=403), authority=403),
     R("manage:export-archondata", "get", "myl", **a_staff(404)),  # VEKN only
     R("manage:incident-new", "get", "myl_incident", **a_staff(200, scorekeeper=403), authority=403),
     R("manage:incident-new", "get", "myl_preview", **a_staff(200, scorekeeper=403), authority=403),

@@ -136,7 +136,7 @@ def test_pair_enter_results_and_run_the_top_cut_through_the_pages(client, myl):
     client.post(url("manage:round-seat", event))  # the VEKN button pairs MyL events too
     play(event.rounds.get(number=3), random.Random(3))
     assert "Start the top 4" in client.get(url("manage:dashboard", event)).content.decode()
-    response = client.post(url("manage:myl-top-cut", event))
+    response = client.post(url("manage:myl-top-cut", event), {"confirm": "1"})
     assert response.url == url("manage:round", event, number=4)
     semi = event.rounds.get(number=4)
     page = client.get(response.url).content.decode()

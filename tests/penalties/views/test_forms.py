@@ -256,10 +256,10 @@ def test_approve_results_reads_only_approved_1(client, vekn):
     event = vekn["event"]
     url = _url("manage:approve-results", event)
     client.force_login(vekn["users"]["head_judge"])
-    assert client.post(url, {"approved": "1"}).status_code == 302
+    assert client.post(url, {"approved": "1", "confirm": "1"}).status_code == 302
     event.refresh_from_db()
     assert event.results_approved
-    assert client.post(url, {"approved": "yes"}).status_code == 302
+    assert client.post(url, {"approved": "yes", "confirm": "1"}).status_code == 302
     event.refresh_from_db()
     assert not event.results_approved
 

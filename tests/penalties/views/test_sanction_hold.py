@@ -239,7 +239,7 @@ def test_a_confirmed_ban_keeps_a_checked_in_player_out_of_the_pairing(client, tw
     # Dropped: the round is paired without them.
     client.post(
         reverse("manage:player-status", kwargs={"slug": "a-myl", "reg_id": reg.pk}),
-        {"status": "dropped"},
+        {"status": "dropped", "confirm": "1"},
     )
     rnd = swiss_services.pair_next_round(w["a_myl"])
     assert not rnd.seats.filter(registration=reg).exists()
