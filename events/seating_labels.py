@@ -4,7 +4,7 @@
 :class:`~events.seating_rules.Violation` carry English texts (``description``,
 ``detail``) and, for the pages, stable codes with params (``code``; ``kind`` and
 ``params``). This module turns those codes into the reader's language (gettext; numbers
-through :func:`django.utils.formats.number_format`, so ``2.50`` in English and ``2,50``
+with the language's decimal separator, so ``2.50`` in English and ``2,50``
 in Spanish, docs/i18n.md). A code without a label shows its English text unchanged.
 Source of the criteria: docs/rules-vekn.md "Seating" (TR §3.1.2).
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.formats import number_format
+from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -115,7 +115,9 @@ def rounds_text(rounds) -> str:
 
 
 def _number(value: float) -> str:
-    return number_format(value, 2)
+    """Two decimals, rounded as the English detail rounds them (``f"{v:.2f}"``), with
+    the language's decimal separator."""
+    return f"{value:.2f}".replace(".", str(get_format("DECIMAL_SEPARATOR")))
 
 
 def violation_text(violation: Violation) -> str:
