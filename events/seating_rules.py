@@ -131,9 +131,10 @@ class Violation:
     ``rule`` is a :class:`Rule` code, ``players`` the players concerned (a pair for the
     pair rules R1, R2, R4, R6, R9 — predator first for R1 —, one player for R3, R5,
     R7, R8), ``detail`` an English sentence and ``rounds`` the 1-based round numbers
-    involved, when known. ``kind`` and ``params`` say the same as ``detail`` as a stable
-    code and its values (names as ``str``, numbers as ``int``/``float``), for the pages
-    to render in the reader's language (:mod:`events.seating_labels`); kinds:
+    involved, when known. ``kind`` and ``params`` (not compared: two violations are equal
+    by the four fields above) say the same as ``detail`` as a stable code and its values
+    (names as ``str``, numbers as ``int``/``float``), for the pages to render in the
+    reader's language (:mod:`events.seating_labels`); kinds:
     ``together_every_round`` (a, b), ``together_again`` (a, b, count),
     ``across_again`` (a, b), ``relation_again`` (a, b, relation: one of
     ``prey grand-prey grand-predator predator``, b is a's relation), ``predator_again``
@@ -147,7 +148,7 @@ class Violation:
     players: tuple[Hashable, ...]
     detail: str
     rounds: tuple[int, ...] = ()
-    kind: str = ""
+    kind: str = field(default="", compare=False)
     params: dict = field(default_factory=dict, compare=False, hash=False)
 
 

@@ -23,7 +23,14 @@ from events.forms import PersonSearchForm
 from events.limits import csv_text
 from events.models import Person, Seat, Table
 from events.permissions import Permission as P
-from penalties import jg5_services, rulebooks, services, time_extensions, views_myl
+from penalties import (
+    explanations,
+    jg5_services,
+    rulebooks,
+    services,
+    time_extensions,
+    views_myl,
+)
 from penalties.authority import confirmed_hold, hold_words
 from penalties.forms import (
     ApproveResultsForm,
@@ -269,6 +276,8 @@ def penalty_detail(request, event, pk):
         {
             "event": event,
             "penalty": penalty,
+            "explanation": explanations.explanation(penalty),
+            "void_reason": explanations.void_reason(penalty),
             "inf": services.RULESET.catalogue.get(penalty.infraction),
             "also_labels": [_also_label(x) for x in penalty.also],
             "state": services.state_token(penalty),
