@@ -527,6 +527,8 @@ def my_sanctions(request):
         else []
     )
     views_myl.annotate_my_penalties(penalties, person)
+    for p in penalties:  # an appeal's revert reason in the reader's language
+        p.void_reason_shown = explanations.void_reason(p)
     return render(
         request, "penalties/my_sanctions.html", {"person": person, "penalties": penalties}
     )

@@ -13,6 +13,18 @@ from events import seating_labels, services
 from events.seating_rules import RULES, Violation, score_rounds
 
 
+@pytest.fixture(autouse=True)
+def _language_restored():
+    """The pages below activate Spanish for the thread (LocaleMiddleware): put back what
+    was active, so that the tests after these read their usual English."""
+    before = translation.get_language()
+    yield
+    if before:
+        translation.activate(before)
+    else:
+        translation.deactivate()
+
+
 def round_page(client, event, number, language):
     url = reverse("manage:round", kwargs={"slug": event.slug, "number": number})
     return client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
@@ -91,7 +103,8 @@ def test_django_messages_in_chilean_spanish(field, value, spanish):
     with translation.override("es"):
         with pytest.raises(forms.ValidationError) as error:
             field.clean(value)
-    assert error.value.messages[0].startswith(spanish)
+        message = str(error.value.messages[0])
+    assert message.startswith(spanish), message
 
 
 def test_one_number_and_date_format_per_language():

@@ -4,6 +4,7 @@ stored text, an appeal's revert reason re-worded with its free text kept."""
 
 import uuid
 
+import pytest
 from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
@@ -12,6 +13,18 @@ from events.access import user_permissions
 from penalties import explanations, services
 from penalties.models import Penalty
 from tests.conftest import add_players
+
+
+@pytest.fixture(autouse=True)
+def _language_restored():
+    """The pages below activate Spanish for the thread (LocaleMiddleware): put back what
+    was active, so that the tests after these read their usual English."""
+    before = translation.get_language()
+    yield
+    if before:
+        translation.activate(before)
+    else:
+        translation.deactivate()
 
 
 def _log(event, reg, user, language):
@@ -88,3 +101,16 @@ def test_appeal_revert_reason_in_the_readers_language():
         )
         other = Penalty(void_reason="Wrong player")
         assert explanations.void_reason(other) == "Wrong player"
+
+
+def test_my_sanctions_shows_the_revert_reason_in_the_readers_language(client, event, staff):
+    reg = add_players(event, 4)[0]
+    penalty = _log(event, reg, staff["head_judge"], "en")
+    Penalty.objects.filter(pk=penalty.pk).update(
+        status=Penalty.Status.VOIDED, void_reason="Reverted on written appeal: Video"
+    )
+    reg.person.user = staff["outsider"]
+    reg.person.save()
+    client.force_login(staff["outsider"])
+    page = client.get(reverse("my-sanctions"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Revertida en apelación escrita: Video" in page
