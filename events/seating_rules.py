@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 Table = list[Hashable]
@@ -131,13 +131,25 @@ class Violation:
     ``rule`` is a :class:`Rule` code, ``players`` the players concerned (a pair for the
     pair rules R1, R2, R4, R6, R9 — predator first for R1 —, one player for R3, R5,
     R7, R8), ``detail`` an English sentence and ``rounds`` the 1-based round numbers
-    involved, when known.
+    involved, when known. ``kind`` and ``params`` (not compared: two violations are equal
+    by the four fields above) say the same as ``detail`` as a stable code and its values
+    (names as ``str``, numbers as ``int``/``float``), for the pages to render in the
+    reader's language (:mod:`events.seating_labels`); kinds:
+    ``together_every_round`` (a, b), ``together_again`` (a, b, count),
+    ``across_again`` (a, b), ``relation_again`` (a, b, relation: one of
+    ``prey grand-prey grand-predator predator``, b is a's relation), ``predator_again``
+    (predator, prey), ``group_again`` (a, b, group: ``neighbours``/``non-neighbours``),
+    ``seat_again`` (player, seat), ``vp_share`` (player, value, mean, side),
+    ``transfer_share`` (player, value, mean, seats: list of ints); every kind also has
+    ``rounds`` in ``rounds``.
     """
 
     rule: str
     players: tuple[Hashable, ...]
     detail: str
     rounds: tuple[int, ...] = ()
+    kind: str = field(default="", compare=False)
+    params: dict = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,6 +429,8 @@ def score_rounds(rounds: Sequence[Seating]) -> SeatingScore:
                     f"{name(i)} and {name(j)} share a table in every round "
                     f"({_rounds_text(together)})",
                     tuple(together),
+                    "together_every_round",
+                    {"a": name(i), "b": name(j)},
                 )
             )
         if len(together) > 1:
@@ -427,6 +441,8 @@ def score_rounds(rounds: Sequence[Seating]) -> SeatingScore:
                     f"{name(i)} and {name(j)} share a table {len(together)} times "
                     f"({_rounds_text(together)})",
                     tuple(together),
+                    "together_again",
+                    {"a": name(i), "b": name(j), "count": len(together)},
                 )
             )
         for rel in range(5):
@@ -436,9 +452,12 @@ def score_rounds(rounds: Sequence[Seating]) -> SeatingScore:
             when = _rounds_text(seen)
             if rel == _CROSS:
                 text = f"{name(i)} and {name(j)} sit across the table again ({when})"
+                kind, params = "across_again", {"a": name(i), "b": name(j)}
             else:
                 text = f"{name(j)} is {name(i)}'s {_REL_NAMES[rel]} again ({when})"
-            r6.append(Violation("R6", (names[i], names[j]), text, tuple(seen)))
+                kind = "relation_again"
+                params = {"a": name(i), "b": name(j), "relation": _REL_NAMES[rel]}
+            r6.append(Violation("R6", (names[i], names[j]), text, tuple(seen), kind, params))
             if rel in (_PREY, _PRED):
                 predator, prey = (i, j) if rel == _PREY else (j, i)
                 r1.append(
@@ -447,6 +466,8 @@ def score_rounds(rounds: Sequence[Seating]) -> SeatingScore:
                         (names[predator], names[prey]),
                         f"{name(predator)} is {name(prey)}'s predator again ({when})",
                         tuple(seen),
+                        "predator_again",
+                        {"predator": name(predator), "prey": name(prey)},
                     )
                 )
         for group, label in ((0, "neighbours"), (1, "non-neighbours")):
@@ -458,6 +479,8 @@ def score_rounds(rounds: Sequence[Seating]) -> SeatingScore:
                         (names[i], names[j]),
                         f"{name(i)} and {name(j)} are {label} again ({_rounds_text(seen)})",
                         tuple(seen),
+                        "group_again",
+                        {"a": name(i), "b": name(j), "group": label},
                     )
                 )
     r5: list[Violation] = []
@@ -466,9 +489,10 @@ def score_rounds(rounds: Sequence[Seating]) -> SeatingScore:
         for seat, seen in enumerate(seats):
             if len(seen) > 1:
                 text = f"{name(i)} sits in seat {seat + 1} again ({_rounds_text(seen)})"
-                r7.append(Violation("R7", (names[i],), text, tuple(seen)))
+                params = {"player": name(i), "seat": seat + 1}
+                r7.append(Violation("R7", (names[i],), text, tuple(seen), "seat_again", params))
                 if seat == 4:
-                    r5.append(Violation("R5", (names[i],), text, tuple(seen)))
+                    r5.append(Violation("R5", (names[i],), text, tuple(seen), "seat_again", params))
 
     r3_list = []
     for i, value in far_vps:
@@ -482,6 +506,8 @@ def score_rounds(rounds: Sequence[Seating]) -> SeatingScore:
                 f"{mean_vps - 1:.2f} on average ({side}-player tables in "
                 f"{_rounds_text(when)})",
                 when,
+                "vp_share",
+                {"player": name(i), "value": value - 1, "mean": mean_vps - 1, "side": side},
             )
         )
     r8_list = []
@@ -495,6 +521,13 @@ def score_rounds(rounds: Sequence[Seating]) -> SeatingScore:
                 f"{name(i)} averages {value:.2f} starting transfers against "
                 f"{mean_transfers:.2f} on average (seats {seats})",
                 tuple(r for r, _, _ in sits),
+                "transfer_share",
+                {
+                    "player": name(i),
+                    "value": value,
+                    "mean": mean_transfers,
+                    "seats": [seat + 1 for _, _, seat in sits],
+                },
             )
         )
 

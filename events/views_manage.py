@@ -20,6 +20,7 @@ from events import (
     round_clock,
     rulesets,
     sanctions,
+    seating_labels,
     services,
     staffing,
     views_swiss,
@@ -377,7 +378,11 @@ def round_detail(request, event, number):
     if score and rnd.number > 1:
         # In round 1 there is no history: every criterion about repeats is moot and the
         # VP/transfer spreads are what a single round gives.
-        violations = [v for v in score.violations if rnd.number in v.rounds or not v.rounds]
+        violations = [
+            seating_labels.violation_row(v)
+            for v in score.violations
+            if rnd.number in v.rounds or not v.rounds
+        ]
     return render(
         request,
         "manage/round.html",
@@ -387,7 +392,10 @@ def round_detail(request, event, number):
             "tables": tables,
             "score": score,
             "violations": violations,
-            "rule_rows": list(zip(services.seating_rules.RULES, score.rules, strict=True))
+            "rule_rows": [
+                (seating_labels.rule_row(rule), value)
+                for rule, value in zip(services.seating_rules.RULES, score.rules, strict=True)
+            ]
             if score
             else [],
             "names": names,

@@ -25,7 +25,14 @@ from events.forms import PersonSearchForm
 from events.limits import csv_text
 from events.models import Person, Seat, Table
 from events.permissions import Permission as P
-from penalties import jg5_services, rulebooks, services, time_extensions, views_myl
+from penalties import (
+    explanations,
+    jg5_services,
+    rulebooks,
+    services,
+    time_extensions,
+    views_myl,
+)
 from penalties.authority import confirmed_hold, hold_words
 from penalties.forms import (
     ApproveResultsForm,
@@ -273,6 +280,8 @@ def penalty_detail(request, event, pk):
         {
             "event": event,
             "penalty": penalty,
+            "explanation": explanations.explanation(penalty),
+            "void_reason": explanations.void_reason(penalty),
             "inf": services.RULESET.catalogue.get(penalty.infraction),
             "also_labels": [_also_label(x) for x in penalty.also],
             "state": services.state_token(penalty),
@@ -563,6 +572,8 @@ def my_sanctions(request):
         else []
     )
     views_myl.annotate_my_penalties(penalties, person)
+    for p in penalties:  # an appeal's revert reason in the reader's language
+        p.void_reason_shown = explanations.void_reason(p)
     return render(
         request, "penalties/my_sanctions.html", {"person": person, "penalties": penalties}
     )

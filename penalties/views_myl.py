@@ -21,7 +21,7 @@ from events.audit import entries_about
 from events.errors import UserError
 from events.models import Person
 from events.permissions import Permission as P
-from penalties import myl_reports
+from penalties import explanations, myl_reports
 from penalties import myl_rules as rules
 from penalties import myl_services as services
 from penalties.authority import confirmed_hold, hold_words
@@ -202,6 +202,7 @@ def penalty_detail(request, event, penalty):
         {
             "event": event,
             "penalty": penalty,
+            "void_reason": explanations.void_reason(penalty),
             "inf": inf,
             "name": services.infraction_name(penalty.infraction),
             "level_label": level_label(penalty.level),

@@ -103,6 +103,10 @@ LOGOUT_REDIRECT_URL = "home"
 LANGUAGE_CODE = "es"
 LANGUAGES = [("es", _("Spanish")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# One number and date format per language (docs/i18n.md "Numbers and dates"): Chile's
+# Spanish (decimal comma, day first) and English with a decimal point, 24-hour clock in both.
+FORMAT_MODULE_PATH = ["config.formats"]
+USE_THOUSAND_SEPARATOR = False
 TIME_ZONE = "America/Santiago"
 USE_I18N = True
 USE_TZ = True
