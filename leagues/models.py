@@ -300,7 +300,8 @@ class TiePause(models.Model):
         verbose_name = _("paused tie")
         verbose_name_plural = _("paused ties")
         constraints = [
-            models.UniqueConstraint(fields=["competition", "tie"], name="one_pause_per_tie")
+            models.UniqueConstraint(fields=["competition", "tie"], name="one_pause_per_tie"),
+            length_constraint("leagues_tiepause", "reason"),
         ]
 
     def __str__(self):

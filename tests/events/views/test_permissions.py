@@ -300,6 +300,7 @@ MATRIX = [
       **league(302, tribunal=403)),
     R("leagues:competition-bracket-slot", "post", "cup", **league(302, tribunal=403)),
     R("leagues:competition-bracket-award", "post", "cup", **league(302, league_staff=403)),
+    R("leagues:competition-bracket-pause", "post", "cup", **league(302)),
     R("leagues:competition-bracket-third-home", "post", "cup", **league(302, tribunal=403)),
     R("leagues:competition-bracket-final-four", "post", "cup", **league(302)),
     R("leagues:competition-relegation", "post", "league", **league(302, tribunal=403)),

@@ -409,7 +409,9 @@ def test_players_page_and_authority_page_run_bounded_queries(
         if i % 2:  # every other one with a pending written appeal
             myl_services.submit_written_appeal(p, "No", person.user, on=myl_services.penalty_day(p))
     client.force_login(w["org_a"])
-    with django_assert_max_num_queries(14):
+    # 15: one more since the players page shows the shared player counts (issue 14);
+    # the same for 1 and 3 players, so still no query per player.
+    with django_assert_max_num_queries(15):
         page = client.get(_url("manage:players", w["a_myl"])).content.decode()
     assert page.count("Permanent ban") >= players
     assert page.count("Written appeal pending") == players // 2
