@@ -66,8 +66,13 @@ def open_my_event(page: Page, name: str):
 
 def open_tab(page: Page, name: str):
     """One of the staff tabs (Overview, Round 2, Standings, Penalties…)."""
-    tap_and_wait(page, page.locator("nav.tabs").get_by_role("link", name=name, exact=True))
-    expect(page.locator("nav.tabs a.active")).to_have_text(name)
+    # A tab may carry a pending-items badge after its name ("Penalties 2 (2 penalties to
+    # confirm)"): the name is matched as the link's start.
+    tab = page.locator("nav.tabs").get_by_role(
+        "link", name=re.compile(rf"^{re.escape(name)}(\s|$)")
+    )
+    tap_and_wait(page, tab)
+    expect(page.locator("nav.tabs a.active")).to_have_text(re.compile(rf"^{re.escape(name)}(\s|$)"))
 
 
 # --------------------------------------------------------------------------- incident flow
@@ -105,7 +110,8 @@ def confirm_button(page: Page):
 
 
 def penalty_pk(page: Page) -> int:
-    match = re.search(r"/penalties/(\d+)/$", page.url)
+    # "?from=table": logged from a table, the page offers "back to the round".
+    match = re.search(r"/penalties/(\d+)/(\?from=table)?$", page.url)
     assert match, page.url
     return int(match.group(1))
 

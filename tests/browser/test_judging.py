@@ -203,7 +203,7 @@ def test_judging_during_a_running_round(live_server, cast, new_context, browser_
     # (ERR_ABORTED) for the second one, so wait for where the page ends, not for a
     # particular navigation (which raced: the flake the reruns hid).
     confirm_button(fj).dblclick()
-    fj.wait_for_url(re.compile(r"/penalties/\d+/$"))
+    fj.wait_for_url(re.compile(r"/penalties/\d+/(\?from=table)?$"))
     expect(fj.locator(".messages")).to_contain_text("aved")
     second_caution = penalty_pk(fj)
     expect(h1(fj)).to_have_text(f"Caution · {slow}")
