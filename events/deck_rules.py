@@ -1,0 +1,813 @@
+"""VEKN decklists: reading the text players paste, and the deck construction rules.
+
+Pure: frozen dataclasses in and out, no ORM, no request (docs/architecture.md). The card
+data comes from the ``krcg`` package (MIT), offline: its packaged VEKN card lists, or the
+file an operator stored with ``manage.py update_card_data`` (:func:`set_card_data_dir`).
+The rules (docs/decks.md): deck sizes (VEKN TR §6.2), crypt groups (at most two
+consecutive groups, JG §3.1.1 "incorrect crypt grouping"), the banned list (TR §4.1.1),
+the V5 card pool (TR §6.4), limited minimums (TR §7.2.1) and set restrictions (TR §6.1.1).
+
+The public interface, which the deck pages and the API build on:
+
+- :func:`parse_deck` — text → :class:`ParsedDeck` (cards and the lines that name no card),
+  raising :class:`DeckTextError` when the text names no card at all;
+- :func:`check_deck` — text → :class:`DeckCheck` (``valid`` exactly when ``problems`` is
+  empty; each :class:`DeckProblem` has a stable ``code``, its ``params`` for translated
+  pages (``events.deck_labels``) and an English ``message`` for the API);
+- :func:`deck_summary` — counts by card type, clan and discipline (published decks);
+- :func:`twd_entry` — a Tournament Winning Deck Archive entry (``export_event --twd``);
+- :func:`card_index` — the process-wide card index, built once, lazily, thread-safe.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import difflib
+import functools
+import importlib.metadata
+import importlib.resources
+import json
+import re
+import threading
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+from krcg import collections as krcg_collections
+from krcg import models as krcg_models
+from krcg import parser as krcg_parser
+from krcg import vekn_csv
+from krcg.utils import normalize
+
+from events.errors import UserError
+
+GAME_FORMATS = ("standard", "v5", "limited")
+"""The deck formats (stable codes, docs/contracts.md §8): Standard Constructed (TR §6.1),
+V5 (TR §6.4) and limited (TR §7)."""
+
+Section = Literal["crypt", "library"]
+
+CRYPT_MINIMUM = 12
+LIBRARY_MINIMUM = 60
+LIBRARY_MAXIMUM = 90
+"""Constructed deck sizes (TR §6.2): a library of 60 to 90 cards, a crypt of at least 12."""
+
+LIMITED_TABLE = {
+    12: (12, 40),
+    11: (11, 40),
+    10: (10, 40),
+    9: (9, 40),
+    8: (8, 40),
+    7: (7, 35),
+    6: (6, 30),
+    5: (5, 25),
+    4: (4, 20),
+    3: (3, 15),
+    2: (2, 10),
+    1: (1, 5),
+}
+"""Limited minimums (TR §7.2.1): boosters per player → (crypt, library). With starters,
+or without a number of boosters, the minimums are 12 and 40 **[choice]**."""
+
+V5_SETS = ("V5", "V5A", "V5C", "NB", "NB2", "NB3", "FoL", "SoB", "30th", "PP3", "PP4", "SV5")
+"""The V5 card pool (TR §6.4) as krcg set codes: the Fifth Edition preconstructed decks
+(V5, V5A "Anarch", V5C "Companion"), the New Blood packs (NB, NB2, NB3), Fall of London,
+Shadows of Berlin, the 30th Anniversary, Promo Packs 3 and 4 and Sabbat V5. A card is in
+the pool when any of its prints is in one of these sets ("any legal print version of the
+above cards is legal", TR §6.4)."""
+
+PROBLEM_CODES = (
+    "unknown_card",
+    "crypt_too_small",
+    "library_too_small",
+    "library_too_large",
+    "crypt_groups",
+    "banned",
+    "not_in_format",
+    "not_in_sets",
+)
+"""The stable problem codes (docs/contracts.md §8), in the order problems are listed."""
+
+MESSAGES = {
+    "unknown_card": "line {line}: no card is called “{name}”",
+    "crypt_too_small": "the crypt has {count} cards; it needs at least {minimum} ({source})",
+    "library_too_small": "the library has {count} cards; it needs at least {minimum} ({source})",
+    "library_too_large": "the library has {count} cards; it may have at most {maximum} ({source})",
+    "crypt_groups": (
+        "the crypt has vampires of groups {groups}: a crypt may only mix two "
+        "consecutive groups (JG §3.1.1)"
+    ),
+    "banned": "{name} is banned (TR §4.1.1)",
+    "not_in_format": "{name} is not in the {format} card pool ({source})",
+    "not_in_sets": "{name} has no print in the allowed sets: {sets} (TR §6.1.1)",
+}
+"""Problem code → English message template, filled with the problem's ``params``."""
+
+MAX_TEXT_LENGTH = 20_000
+"""Longest decklist text read, in characters (a 90-card list in any format is under 5,000)."""
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCard:
+    """One card of a deck: the krcg/VEKN card ``id``, its unique ``name`` (with a group or
+    advanced suffix where it has one, e.g. ``"Theo Bell (G6)"``), how many copies
+    (``count`` ≥ 1) and the ``section`` (``"crypt"`` or ``"library"``)."""
+
+    id: int
+    name: str
+    count: int
+    section: Section
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownLine:
+    """A line that gives a count and a name that is no card: its 1-based ``line`` number,
+    the ``text`` as written, the ``name`` read from it, the ``count`` and up to five card
+    names it may have meant (``suggestions``, best first)."""
+
+    line: int
+    text: str
+    name: str
+    count: int
+    suggestions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedDeck:
+    """What a decklist text says: its ``cards`` (crypt first, then library, each in the
+    order first written; repeated lines added up) and the ``unknown`` lines. Lines that are
+    neither (headers, deck name, comments) are ignored."""
+
+    cards: tuple[DeckCard, ...]
+    unknown: tuple[UnknownLine, ...] = ()
+
+    @property
+    def crypt_count(self) -> int:
+        return sum(card.count for card in self.cards if card.section == "crypt")
+
+    @property
+    def library_count(self) -> int:
+        return sum(card.count for card in self.cards if card.section == "library")
+
+
+@dataclass(frozen=True)
+class DeckProblem:
+    """One reason a deck is not legal.
+
+    ``code``: one of :data:`PROBLEM_CODES` (stable); ``card``: the card's name when the
+    problem is about one card (for ``unknown_card``, the name as written), else ``None``;
+    ``message``: the English text (the API's); ``suggestions``: card names for
+    ``unknown_card``; ``params``: the values of the message, for translated pages
+    (``events.deck_labels.problem_label``). Do not mutate ``params``.
+    """
+
+    code: str
+    card: str | None
+    message: str
+    suggestions: tuple[str, ...] = ()
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCheck:
+    """The verdict on a decklist: ``valid`` is true exactly when ``problems`` is empty;
+    ``crypt_count`` and ``library_count`` count copies of recognised cards."""
+
+    valid: bool
+    crypt_count: int
+    library_count: int
+    cards: tuple[DeckCard, ...]
+    problems: tuple[DeckProblem, ...]
+
+
+class DeckTextError(UserError):
+    """The decklist text is empty, too long, or names no card at all (HTTP 400 in the API)."""
+
+
+# --------------------------------------------------------------------------- card index
+
+
+class _CardDict(krcg_collections.CardDict):
+    """krcg's card dictionary, whose fuzzy match (a misspelt name) does not remember the
+    misspelling: krcg's adds it as an alias, which would grow the shared index with every
+    typo a visitor sends."""
+
+    def _fuzzy_match(self, key):
+        if not isinstance(key, str) or len(key) < self._threshold:
+            return None
+        matches = difflib.get_close_matches(key, self._names(), n=1, cutoff=self._cutoff)
+        return matches[0] if matches else None
+
+    def _names(self) -> list[str]:
+        names = self.__dict__.get("_name_keys")
+        if names is None:
+            names = [key for key in self._dict if isinstance(key, str)]
+            self.__dict__["_name_keys"] = names
+        return names
+
+
+class CardIndex:
+    """The VTES cards by id and by name as players write them (case, accents, "The",
+    ``(ADV)``, group suffixes ``(G5)``, misspellings close enough; krcg's matching), and
+    the expansions. Read-only once built; safe to share between threads.
+
+    ``source`` says where the data came from (``"krcg <version>"`` or the stored file).
+    """
+
+    def __init__(self, cards: krcg_collections.CardDict, source: str):
+        self.cards = cards
+        self.source = source
+        names = sorted({card.unique_name for card in cards.cards()})
+        self._suggestion_keys = {normalize(name): name for name in names}
+        self._set_codes: dict[str, str] = {}
+        for key, expansion in cards.sets.items():
+            if isinstance(key, str):
+                self._set_codes[normalize(key)] = expansion.code
+        self.lookup = functools.lru_cache(maxsize=8192)(self._lookup)
+
+    def _lookup(self, name: str) -> krcg_models.Card | None:
+        """The card a name means, or ``None`` (cached per name: a page checking a list as
+        it is typed looks the same names up again and again)."""
+        try:
+            return self.cards[name]
+        except KeyError:
+            return None
+
+    def exact(self, name: str) -> krcg_models.Card | None:
+        """The card whose name (or alias) is exactly ``name``, without fuzzy matching."""
+        key = normalize(name)
+        known = self.cards._dict
+        if key in known:
+            return known[key]
+        alias = self.cards._aliases.get(key)
+        return None if alias is None else known.get(normalize(alias))
+
+    def suggestions(self, name: str, limit: int = 5) -> tuple[str, ...]:
+        """Up to ``limit`` card names close to ``name``, best first (krcg's completion,
+        then names that look alike)."""
+        found: list[str] = []
+        for card in self.cards.complete(name)[:limit]:
+            if card.unique_name not in found:
+                found.append(card.unique_name)
+        close = difflib.get_close_matches(
+            normalize(name), list(self._suggestion_keys), n=limit, cutoff=0.6
+        )
+        for key in close:
+            full = self._suggestion_keys[key]
+            if full not in found:
+                found.append(full)
+        return tuple(found[:limit])
+
+    def set_code(self, name: str) -> str | None:
+        """The krcg code of an expansion given by code, name or id (``"Anthology"``,
+        ``"Ant1"``…), case and accents ignored; ``None`` if there is no such set."""
+        return self._set_codes.get(normalize(str(name)))
+
+
+_index: CardIndex | None = None
+_index_lock = threading.Lock()
+_data_dir: Path | None = None
+
+CARDS_FILE = "cards.json"
+SETS_FILE = "sets.json"
+
+
+def set_card_data_dir(path: str | Path | None) -> None:
+    """Use the card data stored in ``path`` (``cards.json``, optional ``sets.json``:
+    ``manage.py update_card_data``) when it is there, the packaged krcg data otherwise.
+    Forgets the current index (the next :func:`card_index` builds it again)."""
+    global _data_dir, _index
+    with _index_lock:
+        _data_dir = Path(path) if path else None
+        _index = None
+
+
+def card_index() -> CardIndex:
+    """The process-wide :class:`CardIndex`, built on first use (about 2 s) and kept.
+
+    Built from ``cards.json`` in the card data dir when there is one, else from the VEKN
+    card lists krcg packages. Never from the network, and never from krcg's own pickle
+    cache (``krcg.loader.load``): that file sits in the shared temp dir, where anyone on
+    the machine could plant a pickle, and loading a pickle runs code **[choice]**.
+    """
+    global _index
+    index = _index
+    if index is not None:
+        return index
+    with _index_lock:
+        if _index is None:
+            _index = build_index(_data_dir)
+        return _index
+
+
+def build_index(data_dir: Path | None = None) -> CardIndex:
+    """A new :class:`CardIndex` from ``data_dir``'s ``cards.json`` (and ``sets.json``) if
+    present, else from krcg's packaged VEKN lists. Raises ``ValueError`` when the stored
+    file is not a krcg card list (:func:`cards_from_json`)."""
+    cards_file = data_dir / CARDS_FILE if data_dir else None
+    if cards_file is not None and cards_file.is_file():
+        sets_file = data_dir / SETS_FILE
+        cards = cards_from_json(
+            cards_file.read_bytes(), sets_file.read_bytes() if sets_file.is_file() else None
+        )
+        return CardIndex(cards, str(cards_file.name))
+    raw, sets = vekn_csv.from_files()
+    cards = _CardDict(raw)
+    cards.sets = sets
+    cards.index()
+    return CardIndex(cards, f"krcg {importlib.metadata.version('krcg')}")
+
+
+def cards_from_json(cards_json: bytes, sets_json: bytes | None = None) -> krcg_collections.CardDict:
+    """A krcg card dictionary from a krcg card list (the ``vtes.json`` of krcg's static
+    data: a JSON list of cards, each with ``kind`` ``"Crypt"`` or ``"Library"``) and an
+    optional list of expansions (krcg's ``expansions.json``; the packaged expansions
+    otherwise). Raises ``ValueError`` naming what is wrong."""
+    try:
+        data = json.loads(cards_json)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise ValueError(f"the card file is not JSON: {error}") from None
+    if isinstance(data, dict):
+        data = list(data.values())
+    if not isinstance(data, list) or not data:
+        raise ValueError("the card file must be a non-empty JSON list of cards")
+    cards = _CardDict()
+    kinds = Counter()
+    for number, item in enumerate(data, start=1):
+        if not isinstance(item, dict):
+            raise ValueError(f"card {number}: not an object")
+        kind = item.get("kind")
+        cls = {"Crypt": krcg_models.CryptCard, "Library": krcg_models.LibraryCard}.get(kind)
+        if cls is None:
+            raise ValueError(f"card {number}: kind must be Crypt or Library, not {kind!r}")
+        try:
+            cards.add(msgspec.convert(item, type=cls))
+        except msgspec.ValidationError as error:
+            raise ValueError(f"card {number}: {error}") from None
+        kinds[kind] += 1
+    if not kinds["Crypt"] or not kinds["Library"]:
+        raise ValueError("the card file must hold crypt and library cards")
+    if sets_json is not None:
+        try:
+            expansions = msgspec.json.decode(sets_json, type=list[krcg_models.Set])
+        except (msgspec.ValidationError, msgspec.DecodeError) as error:
+            raise ValueError(f"the sets file: {error}") from None
+        for expansion in expansions:
+            for key in (expansion.id, expansion.code, expansion.name):
+                if key:
+                    cards.sets[key] = expansion
+    else:
+        cards.sets = _packaged_sets()
+    cards.index()
+    return cards
+
+
+def _packaged_sets() -> dict:
+    """The expansions krcg packages, keyed as ``vekn_csv.from_files`` keys them (id, code
+    and name), without building the cards."""
+    sets: dict = {
+        "Promo": krcg_models.Set(code="Promo", name="Promo"),
+        "POD": krcg_models.Set(code="POD", name="Print on Demand"),
+    }
+    package = importlib.resources.files("krcg.cards")
+    with package.joinpath(vekn_csv.BASE_SETS).open(encoding="utf-8-sig") as f:
+        for line in csv.DictReader(f):
+            expansion = vekn_csv.set_from_vekn(line)
+            sets[expansion.id] = sets[expansion.code] = sets[expansion.name] = expansion
+    with package.joinpath(vekn_csv.BASE_BUNDLES).open(encoding="utf-8-sig") as f:
+        for line in csv.DictReader(f):
+            vekn_csv.add_bundle(sets, line)
+    return sets
+
+
+# --------------------------------------------------------------------------- parsing
+
+# Header lines of VDB / TWD / Amaranth / Lackey lists and TWD entries: never cards.
+_SECTION_HEADER = re.compile(r"^(crypt|library)\b[^a-z']*(\W.*)?$")
+_TWD_HEADERS = (
+    re.compile(r"^\d+\s*r\s*(\+\s*f|\(no final\))?$"),  # "3R+F"
+    re.compile(r"^(\d+|\?+)\s*players?\b"),  # "24 players"
+    re.compile(r"^-*\s*\d\s*gw\s*\d"),  # "-- 4GW9 + 3vp in the final"
+)
+
+
+def _clean(line: str) -> str:
+    # The clean-up krcg's parser does before matching (krcg.parser.Parser.parse_line).
+    line = line.rstrip().replace("\u00a0", " ")
+    return line.replace(" :", ":").replace("( ", "(").replace(" )", ")")
+
+
+def _is_header(normal: str) -> bool:
+    if re.match(krcg_parser._HEADERS_RE, normal):
+        return True
+    if _SECTION_HEADER.match(normal) and not re.match(r"^\d", normal):
+        return True
+    return any(pattern.match(normal) for pattern in _TWD_HEADERS)
+
+
+def _read_line(
+    index: CardIndex, line: str, seen_card: bool
+) -> tuple[krcg_models.Card | None, str, int, bool]:
+    """(card or None, name read, count, whether the line gave a count)."""
+    normal = normalize(line)
+    match = re.match(krcg_parser._RE, normal)
+    if not match or not match.group("name"):
+        return None, "", 0, False
+    name = match.group("name").strip()
+    # The name as written (case and accents kept) for messages: the same match on the
+    # line only lowercased, when it has the same length.
+    written = name
+    lower = line.lower()
+    if len(lower) == len(normal) or len(lower) == len(line):
+        same = re.match(krcg_parser._RE, lower)
+        if same and same.group("name"):
+            start, end = same.span("name")
+            written = line[start:end].strip() or name
+    ante = match.group("ante_count")
+    post = match.group("post_count")
+    tail = match.group("crypt_tail")
+    counted = bool(ante or post)
+    count = int(ante or post or 1)
+    if tail:
+        group = tail.strip()[-1:]
+        if group.isdigit() and not name.endswith(")"):
+            name = f"{name} (g{group})"
+    if not counted:
+        # A line without a count is a card only once the cards began, and only when it
+        # is exactly a card's name: a description often mentions card names.
+        card = index.exact(name) if seen_card else None
+        return card, written, count, False
+    card = index.lookup(name)
+    if card is not None:
+        crypt = card.kind == krcg_models.Card.Kind.CRYPT
+        if (tail and not crypt) or (post and not ante and crypt):
+            card = None
+    return card, written, count, True
+
+
+def parse_deck(text: str, index: CardIndex | None = None) -> ParsedDeck:
+    """Read a decklist as players paste it: VDB / TWD text (``Crypt (12 cards, min=…)``,
+    ``3x Card Name``, crypt lines with capacity and disciplines), Lackey (``3<TAB>Card``,
+    a ``Crypt:`` line), JOL (``3x Card``), Amaranth's text export. Names are matched by
+    krcg as people write them (case, accents, ``The``, ``(ADV)``, ``(G5)``, close
+    misspellings).
+
+    A line with a count whose name is no card becomes an :class:`UnknownLine` with
+    suggestions. Raises :class:`DeckTextError` when ``text`` is empty, longer than
+    :data:`MAX_TEXT_LENGTH`, or names no card and has no line with a count.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise DeckTextError("the decklist is empty", field="deck")
+    if len(text) > MAX_TEXT_LENGTH:
+        raise DeckTextError(
+            f"the decklist is longer than {MAX_TEXT_LENGTH} characters", field="deck"
+        )
+    index = index or card_index()
+    counts: dict[int, int] = {}
+    found: dict[int, krcg_models.Card] = {}
+    unknown: list[UnknownLine] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = _clean(raw)
+        normal = normalize(line)
+        if not normal or set(normal) <= set("-=_*# "):
+            continue
+        if _is_header(normal):
+            continue
+        card, name, count, counted = _read_line(index, line, bool(found))
+        if card is not None:
+            if count <= 0:
+                continue
+            found.setdefault(card.id, card)
+            counts[card.id] = counts.get(card.id, 0) + count
+        elif counted and count > 0:
+            unknown.append(
+                UnknownLine(
+                    line=number,
+                    text=raw.strip(),
+                    name=name,
+                    count=count,
+                    suggestions=index.suggestions(normalize(name)),
+                )
+            )
+    if not found and not unknown:
+        raise DeckTextError("no card could be read from the decklist", field="deck")
+    crypt = [c for c in found.values() if c.kind == krcg_models.Card.Kind.CRYPT]
+    library = [c for c in found.values() if c.kind != krcg_models.Card.Kind.CRYPT]
+    cards = tuple(
+        DeckCard(id=c.id, name=c.unique_name, count=counts[c.id], section=section)
+        for section, group in (("crypt", crypt), ("library", library))
+        for c in group
+    )
+    return ParsedDeck(cards=cards, unknown=tuple(unknown))
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def _problem(code: str, card: str | None = None, suggestions=(), **params) -> DeckProblem:
+    return DeckProblem(
+        code=code,
+        card=card,
+        message=MESSAGES[code].format(**params),
+        suggestions=tuple(suggestions),
+        params=params,
+    )
+
+
+def size_limits(game_format: str, boosters: int | None = None) -> tuple[int, int, int]:
+    """(crypt minimum, library minimum, library maximum) of a format: 12, 60, 90 for
+    ``standard`` and ``v5`` (TR §6.2); for ``limited``, the TR §7.2.1 table by
+    ``boosters`` per player (12 and 40 with starters or ``None`` **[choice]**), at most
+    90 cards of library."""
+    if game_format == "limited":
+        if boosters is None:
+            crypt, library = LIMITED_TABLE[12]
+        else:
+            crypt, library = LIMITED_TABLE[min(max(int(boosters), 1), 12)]
+        return crypt, library, LIBRARY_MAXIMUM
+    return CRYPT_MINIMUM, LIBRARY_MINIMUM, LIBRARY_MAXIMUM
+
+
+def _group_problem(cards: Iterable[krcg_models.Card]) -> DeckProblem | None:
+    groups = sorted(
+        {
+            int(card.group.value[1:])
+            for card in cards
+            if getattr(card, "group", None) and card.group != krcg_models.Group.Any
+        }
+    )
+    if groups and groups[-1] - groups[0] > 1:
+        return _problem("crypt_groups", groups=", ".join(str(g) for g in groups))
+    return None
+
+
+def _print_sets(card: krcg_models.Card) -> set[str]:
+    return {p.set.code for p in card.prints}
+
+
+def check_deck(
+    text: str,
+    game_format: str = "standard",
+    sets: tuple[str, ...] = (),
+    *,
+    boosters: int | None = None,
+    index: CardIndex | None = None,
+) -> DeckCheck:
+    """Check a decklist text against the VEKN deck construction rules (docs/decks.md).
+
+    ``game_format``: ``standard`` (TR §6.1), ``v5`` (TR §6.4: every card in
+    :data:`V5_SETS`) or ``limited`` (TR §7.2.1: the minimums of ``boosters`` per player,
+    crypt groups not limited, any card pool). ``sets``: a set-restricted event's sets
+    (TR §6.1.1), by code or name (``"Anthology"``, ``"Ant1"``); each card needs a print in
+    one of them. The banned list (TR §4.1.1) applies in every format.
+
+    Problems, in :data:`PROBLEM_CODES` order (unknown cards in line order, the others in
+    deck order): ``unknown_card``, ``crypt_too_small``, ``library_too_small``,
+    ``library_too_large``, ``crypt_groups``, ``banned``, ``not_in_format``,
+    ``not_in_sets``. Unknown cards count towards no section.
+
+    Raises :class:`DeckTextError` (see :func:`parse_deck`), and for an unknown
+    ``game_format`` or set name.
+    """
+    if game_format not in GAME_FORMATS:
+        raise DeckTextError(
+            f"unknown format {game_format!r}: use one of {', '.join(GAME_FORMATS)}",
+            field="format",
+        )
+    index = index or card_index()
+    allowed: list[str] = []
+    for name in sets:
+        code = index.set_code(name)
+        if code is None:
+            raise DeckTextError(f"unknown set {name!r}", field="sets")
+        if code not in allowed:
+            allowed.append(code)
+    parsed = parse_deck(text, index)
+    problems: list[DeckProblem] = [
+        _problem(
+            "unknown_card",
+            line.name,
+            line.suggestions,
+            line=line.line,
+            name=line.name,
+            text=line.text,
+        )
+        for line in parsed.unknown
+    ]
+    crypt_min, library_min, library_max = size_limits(game_format, boosters)
+    source = "TR §7.2.1" if game_format == "limited" else "TR §6.2"
+    crypt_count, library_count = parsed.crypt_count, parsed.library_count
+    if crypt_count < crypt_min:
+        problems.append(
+            _problem("crypt_too_small", count=crypt_count, minimum=crypt_min, source=source)
+        )
+    if library_count < library_min:
+        problems.append(
+            _problem("library_too_small", count=library_count, minimum=library_min, source=source)
+        )
+    if library_count > library_max:
+        problems.append(
+            _problem("library_too_large", count=library_count, maximum=library_max, source=source)
+        )
+    cards = [index.cards[card.id] for card in parsed.cards]
+    if game_format != "limited":
+        group_problem = _group_problem(c for c in cards if c.kind == krcg_models.Card.Kind.CRYPT)
+        if group_problem:
+            problems.append(group_problem)
+    problems += [_problem("banned", c.unique_name, name=c.unique_name) for c in cards if c.banned]
+    if game_format == "v5":
+        problems += [
+            _problem(
+                "not_in_format", c.unique_name, name=c.unique_name, format="V5", source="TR §6.4"
+            )
+            for c in cards
+            if not _print_sets(c) & set(V5_SETS)
+        ]
+    if allowed:
+        problems += [
+            _problem("not_in_sets", c.unique_name, name=c.unique_name, sets=", ".join(allowed))
+            for c in cards
+            if not _print_sets(c) & set(allowed)
+        ]
+    return DeckCheck(
+        valid=not problems,
+        crypt_count=crypt_count,
+        library_count=library_count,
+        cards=parsed.cards,
+        problems=tuple(problems),
+    )
+
+
+# --------------------------------------------------------------------------- summary
+
+
+@dataclass(frozen=True, slots=True)
+class DeckSummary:
+    """A deck at a glance (the public page of a published deck): copies by library card
+    ``types`` (a multi-type card counts under each of its types, e.g.
+    ``"Action Modifier/Reaction"`` under both), crypt copies by ``clans``, and by
+    ``disciplines`` the crypt copies having each (superior or inferior, krcg trigrams
+    such as ``"dom"``). Each is a tuple of (name, copies), most copies first, then by
+    name."""
+
+    crypt_count: int
+    library_count: int
+    types: tuple[tuple[str, int], ...]
+    clans: tuple[tuple[str, int], ...]
+    disciplines: tuple[tuple[str, int], ...]
+
+
+def _ranked(counter: Counter) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(counter.items(), key=lambda item: (-item[1], item[0])))
+
+
+def deck_summary(check: DeckCheck | ParsedDeck, index: CardIndex | None = None) -> DeckSummary:
+    """Counts by card type, clan and discipline of a checked (or parsed) deck."""
+    index = index or card_index()
+    types: Counter = Counter()
+    clans: Counter = Counter()
+    disciplines: Counter = Counter()
+    for entry in check.cards:
+        card = index.cards[entry.id]
+        if entry.section == "crypt":
+            if getattr(card, "clan", ""):
+                clans[card.clan] += entry.count
+            for discipline in {d.lower() for d in getattr(card, "disciplines", [])}:
+                disciplines[discipline] += entry.count
+        else:
+            for card_type in card.types:
+                types[str(card_type.value)] += entry.count
+    crypt_count = sum(c.count for c in check.cards if c.section == "crypt")
+    library_count = sum(c.count for c in check.cards if c.section == "library")
+    return DeckSummary(
+        crypt_count=crypt_count,
+        library_count=library_count,
+        types=_ranked(types),
+        clans=_ranked(clans),
+        disciplines=_ranked(disciplines),
+    )
+
+
+# --------------------------------------------------------------------------- TWD entry
+
+
+def _twd_date(day: datetime.date) -> str:
+    suffix = (
+        "th" if 10 <= day.day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day.day % 10, "th")
+    )
+    return f"{day.strftime('%B')} {day.day}{suffix} {day.year}"
+
+
+def twd_entry(
+    *,
+    event: str,
+    place: str,
+    date: datetime.date,
+    rounds: int,
+    final: bool,
+    players: int,
+    winner: str,
+    deck: DeckCheck | ParsedDeck,
+    url: str = "",
+    deck_name: str = "",
+    author: str = "",
+    score: str = "",
+    index: CardIndex | None = None,
+) -> str:
+    """A Tournament Winning Deck Archive entry, laid out as the TWDA's text files (the
+    layout krcg reads back with ``deck_from_txt(twda=True)``):
+
+    event name, place (``"Online"`` for an online event), date (``"May 1st 2026"``),
+    rounds (``"3R+F"``; ``"3R (no final)"`` without a final), ``"24 players"``, the
+    winner, the event's address if any, a blank line, then ``-- <score>`` if given
+    (e.g. ``"4GW9 + 3vp in the final"``), ``Deck Name:``, ``Created by:``, and the deck
+    in TWD layout: ``Crypt (12 cards, min=…, max=…, avg=…)``, one ``2x Name  capacity
+    disciplines  title  clan:group`` line per vampire, then ``Library (90 cards)`` with
+    a ``Type (n)`` block per card type (krcg's order)."""
+    index = index or card_index()
+    rounds_line = f"{rounds}R+F" if final else f"{rounds}R (no final)"
+    lines = [event, place, _twd_date(date), rounds_line, f"{players} players", winner]
+    if url:
+        lines.append(url)
+    lines.append("")
+    if score:
+        lines.append(f"-- {score}")
+        lines.append("")
+    if deck_name:
+        lines.append(f"Deck Name: {deck_name}")
+    if author and author != winner:
+        lines.append(f"Created by: {author}")
+    if deck_name or (author and author != winner):
+        lines.append("")
+    lines.extend(_deck_lines(deck, index))
+    return "\n".join(lines) + "\n"
+
+
+_TYPE_ORDER = [
+    "Master",
+    "Conviction",
+    "Action",
+    "Ally",
+    "Equipment",
+    "Political Action",
+    "Retainer",
+    "Power",
+    "Action Modifier",
+    "Reaction",
+    "Combat",
+    "Event",
+]
+
+
+def _deck_lines(deck: DeckCheck | ParsedDeck, index: CardIndex) -> list[str]:
+    crypt = [(entry, index.cards[entry.id]) for entry in deck.cards if entry.section == "crypt"]
+    library = [(entry, index.cards[entry.id]) for entry in deck.cards if entry.section == "library"]
+    crypt.sort(key=lambda pair: (-pair[0].count, -(pair[1].capacity or 0), pair[1].full_name))
+    crypt_count = sum(entry.count for entry, _card in crypt)
+    capacities = sorted(c.capacity or 0 for entry, c in crypt for _copy in range(entry.count))
+    header = f"Crypt ({crypt_count} cards"
+    if capacities:
+        low = sum(capacities[:4])
+        high = sum(capacities[-4:])
+        average = round(sum(capacities) / len(capacities), 2)
+        header += f", min={low}, max={high}, avg={average:g}"
+    lines = [header + ")", "-" * len(header + ")")]
+    name_width = max((len(card.unique_name) for _entry, card in crypt), default=0)
+    for entry, card in crypt:
+        disciplines = " ".join(card.disciplines) or "-none-"
+        title = card.title.value.lower() if card.title else ""
+        group = card.group.value[1:] if card.group and card.group.value != "Any" else "ANY"
+        lines.append(
+            f"{entry.count}x {card.unique_name:<{name_width}}  {card.capacity or '':>2}  "
+            f"{disciplines:<20} {title:<12} {card.clan}:{group}".rstrip()
+        )
+    library_count = sum(entry.count for entry, _card in library)
+    lines += ["", f"Library ({library_count} cards)"]
+    blocks: dict[str, list] = {}
+    for entry, card in library:
+        type_name = "/".join(t.value for t in card.types) or "Other"
+        blocks.setdefault(type_name, []).append((entry, card))
+
+    def order(type_name: str) -> tuple[int, str]:
+        first = type_name.split("/")[0]
+        rank = _TYPE_ORDER.index(first) if first in _TYPE_ORDER else len(_TYPE_ORDER)
+        return rank, type_name
+
+    for type_name in sorted(blocks, key=order):
+        entries = sorted(blocks[type_name], key=lambda pair: pair[1].full_name)
+        total = sum(entry.count for entry, _card in entries)
+        trifles = sum(entry.count for entry, card in entries if getattr(card, "trifle", False))
+        suffix = f"; {trifles} trifle" if trifles else ""
+        lines.append(f"{type_name} ({total}{suffix})")
+        lines += [f"{entry.count}x {card.unique_name}" for entry, card in entries]
+        lines.append("")
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
