@@ -79,6 +79,7 @@ urlpatterns = [
     path("", include("leagues.urls")),
     path("api/v1/events/<slug:slug>/standings", events_api.standings, name="api-standings"),
     path("api/v1/vekn/check-table", events_api.check_table, name="api-check-table"),
+    path("api/v1/vekn/check-deck", events_api.check_deck, name="api-check-deck"),
     path("api/v1/rulesets/<str:ruleset>/penalty", penalties_api.penalty, name="api-penalty"),
     path(
         "api/v1/competitions/<slug:slug>/table",

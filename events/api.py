@@ -1,4 +1,5 @@
-"""JSON API v1 of events (``docs/contracts.md``: standings, sheet check, penalty calculator)."""
+"""JSON API v1 of events (``docs/contracts.md``: standings, sheet check, deck check, penalty
+calculator)."""
 
 import json
 from decimal import Decimal, InvalidOperation
@@ -8,8 +9,10 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from events import cache as page_cache
+from events import deck_rules
 from events.access import user_permissions
 from events.models import Event
+from events.security import deck_check_allowed
 from standings import vekn
 from standings.services import event_standings, standings_document
 
@@ -79,3 +82,59 @@ def check_table(request):
             "reason": None if check.reason is None else str(check.reason),
         }
     )
+
+
+def deck_check_document(check: deck_rules.DeckCheck) -> dict:
+    """A :class:`~events.deck_rules.DeckCheck` as docs/contracts.md §8's JSON: ``valid``,
+    ``crypt_count``, ``library_count``, ``cards`` (``id``, ``name``, ``count``,
+    ``section``) and ``problems`` (``code``, ``card``, ``message``; ``suggestions`` on
+    ``unknown_card``)."""
+    problems = []
+    for problem in check.problems:
+        item = {"code": problem.code, "card": problem.card, "message": problem.message}
+        if problem.code == "unknown_card":
+            item["suggestions"] = list(problem.suggestions)
+        problems.append(item)
+    return {
+        "valid": check.valid,
+        "crypt_count": check.crypt_count,
+        "library_count": check.library_count,
+        "cards": [
+            {"id": card.id, "name": card.name, "count": card.count, "section": card.section}
+            for card in check.cards
+        ],
+        "problems": problems,
+    }
+
+
+@csrf_exempt
+@require_POST
+def check_deck(request):
+    """``POST /api/v1/vekn/check-deck`` — body ``{"deck": "<decklist text>", "format":
+    "standard" | "v5" | "limited", "sets": [...]}`` (``format`` defaults to ``standard``,
+    ``sets`` optional) → :func:`deck_check_document` (docs/contracts.md §8, docs/decks.md;
+    TR §4.1.1, §6.1.1, §6.2, §6.4, §7.2.1). Public, no database, writes nothing. A body that
+    is not such an object, an empty or unreadable decklist, an unknown format or set → 400
+    ``{"error": message}``; more than ``DECK_CHECK_LIMIT_PER_MINUTE`` checks a minute from
+    one address → 429."""
+    if not deck_check_allowed(request):
+        return _error(429, "too many deck checks from this address: wait a minute")
+    try:
+        body = json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return _error(400, "the body is not JSON")
+    if not isinstance(body, dict) or not isinstance(body.get("deck"), str):
+        return _error(400, 'the body must be an object with a "deck" text')
+    game_format = body.get("format", "standard")
+    if not isinstance(game_format, str):
+        return _error(400, '"format" must be one of ' + ", ".join(deck_rules.GAME_FORMATS))
+    sets = body.get("sets") or []
+    if not isinstance(sets, list) or not all(isinstance(name, str) for name in sets):
+        return _error(400, '"sets" must be a list of set names')
+    if len(sets) > 100:
+        return _error(400, '"sets" lists more than 100 sets')
+    try:
+        check = deck_rules.check_deck(body["deck"], game_format, tuple(sets))
+    except deck_rules.DeckTextError as error:
+        return _error(400, str(error))
+    return JsonResponse(deck_check_document(check))

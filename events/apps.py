@@ -1,5 +1,8 @@
 from django.apps import AppConfig
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
+
+from events import deck_rules
 
 
 class EventsConfig(AppConfig):
@@ -13,3 +16,6 @@ class EventsConfig(AppConfig):
         from events.security import count_failed_sign_in  # noqa: PLC0415 deferred: imports models
 
         user_login_failed.connect(count_failed_sign_in, dispatch_uid="arbitro-sign-in-address")
+        # The card data an operator stored (docs/decks.md "Card data"); the index itself
+        # is built on first use.
+        deck_rules.set_card_data_dir(getattr(settings, "CARD_DATA_DIR", None))

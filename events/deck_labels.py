@@ -42,6 +42,27 @@ LABELS = {
 """Problem code → translated message, with ``%(param)s`` placeholders."""
 
 
+ERROR_LABELS = {
+    "empty": gettext_lazy("the decklist is empty"),
+    "too_long": gettext_lazy("the decklist is longer than %(limit)s characters"),
+    "no_card": gettext_lazy("no card could be read from the decklist"),
+    "unknown_format": gettext_lazy("unknown format “%(format)s”: use one of %(formats)s"),
+    "unknown_set": gettext_lazy("unknown set “%(set)s”"),
+}
+"""``DeckTextError`` / ``MylDeckTextError`` code → translated message."""
+
+
+def error_label(error) -> str:
+    """A ``DeckTextError`` (or ``MylDeckTextError``) in the active language."""
+    label = ERROR_LABELS.get(getattr(error, "code", None))
+    if label is None:
+        return str(error)
+    try:
+        return str(label) % dict(error.params)
+    except (KeyError, TypeError, ValueError):
+        return str(error)
+
+
 def problem_label(problem) -> str:
     """The problem (a ``DeckProblem`` or ``MylDeckProblem``) in the active language."""
     label = LABELS.get(problem.code)

@@ -40,6 +40,7 @@ import msgspec
 from krcg import collections as krcg_collections
 from krcg import models as krcg_models
 from krcg import parser as krcg_parser
+from krcg import providers as krcg_providers
 from krcg import vekn_csv
 from krcg.utils import normalize
 
@@ -188,7 +189,26 @@ class DeckCheck:
 
 
 class DeckTextError(UserError):
-    """The decklist text is empty, too long, or names no card at all (HTTP 400 in the API)."""
+    """The decklist cannot be checked (HTTP 400 in the API): ``code`` (stable) is
+    ``empty``, ``too_long``, ``no_card`` (it names no card at all), ``unknown_format``
+    or ``unknown_set``; ``params`` fill its message; ``str(error)`` is the English
+    message (the API's; pages: ``events.deck_labels.error_label``); ``field`` names the
+    input (``deck``, ``format`` or ``sets``)."""
+
+    def __init__(self, code: str, *, field: str, **params):
+        super().__init__(ERROR_MESSAGES[code].format(**params), field=field)
+        self.code = code
+        self.params = params
+
+
+ERROR_MESSAGES = {
+    "empty": "the decklist is empty",
+    "too_long": "the decklist is longer than {limit} characters",
+    "no_card": "no card could be read from the decklist",
+    "unknown_format": "unknown format “{format}”: use one of {formats}",
+    "unknown_set": "unknown set “{set}”",
+}
+"""DeckTextError code → English message template."""
 
 
 # --------------------------------------------------------------------------- card index
@@ -395,6 +415,10 @@ _TWD_HEADERS = (
     re.compile(r"^\d+\s*r\s*(\+\s*f|\(no final\))?$"),  # "3R+F"
     re.compile(r"^(\d+|\?+)\s*players?\b"),  # "24 players"
     re.compile(r"^-*\s*\d\s*gw\s*\d"),  # "-- 4GW9 + 3vp in the final"
+    re.compile(r"^(deck\s*)?name\s*:"),  # "Deck Name: …"
+    re.compile(r"^((created|deck|played)\s*by|authors?|creators?|players?)\s*:"),
+    re.compile(r"^description\b"),
+    re.compile(r"^https?://"),
 )
 
 
@@ -402,6 +426,14 @@ def _clean(line: str) -> str:
     # The clean-up krcg's parser does before matching (krcg.parser.Parser.parse_line).
     line = line.rstrip().replace("\u00a0", " ")
     return line.replace(" :", ":").replace("( ", "(").replace(" )", ")")
+
+
+def _is_section(normal: str) -> bool:
+    """A header that starts the cards: ``Crypt…``, ``Library…`` or a card type block
+    (``Master (10)``) rather than a deck name or event line."""
+    return bool(re.match(krcg_parser._HEADERS_RE, normal)) and not any(
+        pattern.match(normal) for pattern in _TWD_HEADERS
+    )
 
 
 def _is_header(normal: str) -> bool:
@@ -412,44 +444,78 @@ def _is_header(normal: str) -> bool:
     return any(pattern.match(normal) for pattern in _TWD_HEADERS)
 
 
-def _read_line(
-    index: CardIndex, line: str, seen_card: bool
-) -> tuple[krcg_models.Card | None, str, int, bool]:
-    """(card or None, name read, count, whether the line gave a count)."""
+@dataclass(frozen=True, slots=True)
+class _Line:
+    card: krcg_models.Card | None
+    name: str  # as written
+    count: int
+    ante: bool  # the count came first ("3x Card")
+    post: bool  # the count came after the name ("Card x3")
+
+
+# "1. Name", "2º Name", "3a Jornada": a numbered list or an ordinal, not a count.
+_NUMBERED = re.compile(r"^\s*\d+(\s*[º°ª]|[.)ao])\s")
+# Count first, then the rest of the line (krcg's regex may read a trailing clan or
+# discipline as a comment: "4x Lord Tremere").
+_COUNT_AND_REST = re.compile(r"^\s*[xX*]?(\d{1,2})\s*[xX*]?\s+(\S.*?)\s*$")
+
+
+_MARKED_COUNT = re.compile(r"([x×*=]\s*\d{1,2}|\(\s*\d{1,2}\s*\))\s*$")
+
+
+def _card_shaped(name: str) -> bool:
+    """Whether a name could be a card's (so its line is reported as unknown): at most
+    eight words and 50 characters, not a sentence. Longer lines are comments."""
+    return len(name) <= 50 and len(name.split()) <= 8 and not re.search(r"[.!?]\s", name)
+
+
+def _read_line(index: CardIndex, line: str, started: bool) -> _Line | None:
+    """What one line says, or ``None`` for a line that is no card line. Before the cards
+    start (``started`` false: no card and no section header yet), a name must match
+    exactly unless it is card-shaped and counted first; a line without a count is a card
+    only once they started, and only by its exact name (descriptions name cards)."""
+    if _NUMBERED.match(line):
+        return None
     normal = normalize(line)
     match = re.match(krcg_parser._RE, normal)
     if not match or not match.group("name"):
-        return None, "", 0, False
+        return None
     name = match.group("name").strip()
     # The name as written (case and accents kept) for messages: the same match on the
-    # line only lowercased, when it has the same length.
+    # line only lowercased, when it keeps the length.
     written = name
     lower = line.lower()
-    if len(lower) == len(normal) or len(lower) == len(line):
+    if len(lower) == len(line):
         same = re.match(krcg_parser._RE, lower)
         if same and same.group("name"):
             start, end = same.span("name")
             written = line[start:end].strip() or name
-    ante = match.group("ante_count")
-    post = match.group("post_count")
+    ante = bool(match.group("ante_count"))
+    post = bool(match.group("post_count")) and not ante
     tail = match.group("crypt_tail")
-    counted = bool(ante or post)
-    count = int(ante or post or 1)
+    count = int(match.group("ante_count") or match.group("post_count") or 1)
     if tail:
         group = tail.strip()[-1:]
         if group.isdigit() and not name.endswith(")"):
             name = f"{name} (g{group})"
-    if not counted:
-        # A line without a count is a card only once the cards began, and only when it
-        # is exactly a card's name: a description often mentions card names.
-        card = index.exact(name) if seen_card else None
-        return card, written, count, False
-    card = index.lookup(name)
+    if not (ante or post):
+        card = index.exact(name) if started else None
+        return _Line(card, written, count, False, False)
+    if post and not started and not _MARKED_COUNT.search(normal):
+        # "Abomination 8" in a description: a count after the name, before the cards,
+        # needs a mark ("Blood Doll x3", "Blood Doll (3)").
+        return None
+    fuzzy = started or (ante and _card_shaped(name))
+    card = index.lookup(name) if fuzzy else index.exact(name)
+    if card is None and ante:
+        rest = _COUNT_AND_REST.match(normal)
+        if rest:
+            card = index.exact(rest.group(2))
     if card is not None:
         crypt = card.kind == krcg_models.Card.Kind.CRYPT
-        if (tail and not crypt) or (post and not ante and crypt):
+        if (tail and not crypt) or (post and crypt):
             card = None
-    return card, written, count, True
+    return _Line(card, written, count, ante, post)
 
 
 def parse_deck(text: str, index: CardIndex | None = None) -> ParsedDeck:
@@ -464,40 +530,45 @@ def parse_deck(text: str, index: CardIndex | None = None) -> ParsedDeck:
     :data:`MAX_TEXT_LENGTH`, or names no card and has no line with a count.
     """
     if not isinstance(text, str) or not text.strip():
-        raise DeckTextError("the decklist is empty", field="deck")
+        raise DeckTextError("empty", field="deck")
     if len(text) > MAX_TEXT_LENGTH:
-        raise DeckTextError(
-            f"the decklist is longer than {MAX_TEXT_LENGTH} characters", field="deck"
-        )
+        raise DeckTextError("too_long", field="deck", limit=MAX_TEXT_LENGTH)
     index = index or card_index()
     counts: dict[int, int] = {}
     found: dict[int, krcg_models.Card] = {}
     unknown: list[UnknownLine] = []
+    started = False  # a card or a section header was read
+    describing = False  # after "Description:", before the cards
     for number, raw in enumerate(text.splitlines(), start=1):
         line = _clean(raw)
         normal = normalize(line)
         if not normal or set(normal) <= set("-=_*# "):
             continue
         if _is_header(normal):
+            started = started or bool(_SECTION_HEADER.match(normal)) or _is_section(normal)
+            describing = not started and (describing or normal.startswith("description"))
             continue
-        card, name, count, counted = _read_line(index, line, bool(found))
-        if card is not None:
-            if count <= 0:
-                continue
-            found.setdefault(card.id, card)
-            counts[card.id] = counts.get(card.id, 0) + count
-        elif counted and count > 0:
+        read = _read_line(index, line, started)
+        if describing and read is not None and read.card is None:
+            continue  # "3 copies of everything" in a description
+        if read is None or read.count <= 0:
+            continue
+        if read.card is not None:
+            started = True
+            found.setdefault(read.card.id, read.card)
+            counts[read.card.id] = counts.get(read.card.id, 0) + read.count
+        elif (read.ante or (read.post and started)) and _card_shaped(read.name):
             unknown.append(
                 UnknownLine(
                     line=number,
                     text=raw.strip(),
-                    name=name,
-                    count=count,
-                    suggestions=index.suggestions(normalize(name)),
+                    name=read.name,
+                    count=read.count,
+                    suggestions=index.suggestions(normalize(read.name)),
                 )
             )
     if not found and not unknown:
-        raise DeckTextError("no card could be read from the decklist", field="deck")
+        raise DeckTextError("no_card", field="deck")
     crypt = [c for c in found.values() if c.kind == krcg_models.Card.Kind.CRYPT]
     library = [c for c in found.values() if c.kind != krcg_models.Card.Kind.CRYPT]
     cards = tuple(
@@ -578,15 +649,14 @@ def check_deck(
     """
     if game_format not in GAME_FORMATS:
         raise DeckTextError(
-            f"unknown format {game_format!r}: use one of {', '.join(GAME_FORMATS)}",
-            field="format",
+            "unknown_format", field="format", format=game_format, formats=", ".join(GAME_FORMATS)
         )
     index = index or card_index()
     allowed: list[str] = []
     for name in sets:
         code = index.set_code(name)
         if code is None:
-            raise DeckTextError(f"unknown set {name!r}", field="sets")
+            raise DeckTextError("unknown_set", field="sets", set=name)
         if code not in allowed:
             allowed.append(code)
     parsed = parse_deck(text, index)
@@ -698,11 +768,12 @@ def deck_summary(check: DeckCheck | ParsedDeck, index: CardIndex | None = None) 
 # --------------------------------------------------------------------------- TWD entry
 
 
-def _twd_date(day: datetime.date) -> str:
-    suffix = (
-        "th" if 10 <= day.day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day.day % 10, "th")
+def krcg_deck(deck: DeckCheck | ParsedDeck, index: CardIndex | None = None) -> krcg_models.Deck:
+    """The deck as a krcg ``Deck`` (for krcg's serialisers: ``krcg.providers``)."""
+    index = index or card_index()
+    return krcg_models.Deck(
+        cards=[krcg_models.CardInDeck.of(index.cards[c.id], c.count) for c in deck.cards]
     )
-    return f"{day.strftime('%B')} {day.day}{suffix} {day.year}"
 
 
 def twd_entry(
@@ -718,96 +789,38 @@ def twd_entry(
     url: str = "",
     deck_name: str = "",
     author: str = "",
-    score: str = "",
+    score: tuple[int, float, float] | None = None,
     index: CardIndex | None = None,
 ) -> str:
-    """A Tournament Winning Deck Archive entry, laid out as the TWDA's text files (the
-    layout krcg reads back with ``deck_from_txt(twda=True)``):
+    """A Tournament Winning Deck Archive entry, in the archive's text layout (krcg's
+    ``providers.serialize_twd``, which krcg's parser reads back with ``twda=True``):
 
-    event name, place (``"Online"`` for an online event), date (``"May 1st 2026"``),
-    rounds (``"3R+F"``; ``"3R (no final)"`` without a final), ``"24 players"``, the
-    winner, the event's address if any, a blank line, then ``-- <score>`` if given
-    (e.g. ``"4GW9 + 3vp in the final"``), ``Deck Name:``, ``Created by:``, and the deck
-    in TWD layout: ``Crypt (12 cards, min=…, max=…, avg=…)``, one ``2x Name  capacity
-    disciplines  title  clan:group`` line per vampire, then ``Library (90 cards)`` with
-    a ``Type (n)`` block per card type (krcg's order)."""
+    event name; ``place`` (``"Online"`` for an online event); the date (``"May 1st
+    2026"``); ``"3R+F"`` (``"3R (no final)"`` when ``final`` is false); ``"24 players"``;
+    the winner; the event's ``url`` if any; a blank line; ``-- 4GW9 + 3vp in final`` when
+    ``score`` = (preliminary game wins, preliminary VP, final VP) is given; ``Deck Name:``,
+    ``Created by:`` (only when ``author`` is not the winner); then the crypt
+    (``Crypt (12 cards, min=…, max=…, avg=…)``, one ``2x Name  capacity  disciplines
+    title  clan:group`` line per vampire) and the library by card type
+    (``Master (10; 2 trifle)``…). Ends with a newline."""
     index = index or card_index()
-    rounds_line = f"{rounds}R+F" if final else f"{rounds}R (no final)"
-    lines = [event, place, _twd_date(date), rounds_line, f"{players} players", winner]
-    if url:
-        lines.append(url)
-    lines.append("")
-    if score:
-        lines.append(f"-- {score}")
-        lines.append("")
-    if deck_name:
-        lines.append(f"Deck Name: {deck_name}")
-    if author and author != winner:
-        lines.append(f"Created by: {author}")
-    if deck_name or (author and author != winner):
-        lines.append("")
-    lines.extend(_deck_lines(deck, index))
-    return "\n".join(lines) + "\n"
-
-
-_TYPE_ORDER = [
-    "Master",
-    "Conviction",
-    "Action",
-    "Ally",
-    "Equipment",
-    "Political Action",
-    "Retainer",
-    "Power",
-    "Action Modifier",
-    "Reaction",
-    "Combat",
-    "Event",
-]
-
-
-def _deck_lines(deck: DeckCheck | ParsedDeck, index: CardIndex) -> list[str]:
-    crypt = [(entry, index.cards[entry.id]) for entry in deck.cards if entry.section == "crypt"]
-    library = [(entry, index.cards[entry.id]) for entry in deck.cards if entry.section == "library"]
-    crypt.sort(key=lambda pair: (-pair[0].count, -(pair[1].capacity or 0), pair[1].full_name))
-    crypt_count = sum(entry.count for entry, _card in crypt)
-    capacities = sorted(c.capacity or 0 for entry, c in crypt for _copy in range(entry.count))
-    header = f"Crypt ({crypt_count} cards"
-    if capacities:
-        low = sum(capacities[:4])
-        high = sum(capacities[-4:])
-        average = round(sum(capacities) / len(capacities), 2)
-        header += f", min={low}, max={high}, avg={average:g}"
-    lines = [header + ")", "-" * len(header + ")")]
-    name_width = max((len(card.unique_name) for _entry, card in crypt), default=0)
-    for entry, card in crypt:
-        disciplines = " ".join(card.disciplines) or "-none-"
-        title = card.title.value.lower() if card.title else ""
-        group = card.group.value[1:] if card.group and card.group.value != "Any" else "ANY"
-        lines.append(
-            f"{entry.count}x {card.unique_name:<{name_width}}  {card.capacity or '':>2}  "
-            f"{disciplines:<20} {title:<12} {card.clan}:{group}".rstrip()
+    twd = krcg_deck(deck, index)
+    twd.event = krcg_models.Event(
+        name=event,
+        place=place,
+        date=date,
+        rounds=rounds,
+        finals=final,
+        players_count=players,
+        url=url,
+        online=place.strip().lower() == "online",
+    )
+    twd.player = winner
+    twd.name = deck_name
+    twd.author = author if author and author != winner else ""
+    if score is not None:
+        gw, vp, final_vp = score
+        twd.score = krcg_models.Score(
+            round_gw=int(gw), round_vp=float(vp), finals_vp=float(final_vp), win=True
         )
-    library_count = sum(entry.count for entry, _card in library)
-    lines += ["", f"Library ({library_count} cards)"]
-    blocks: dict[str, list] = {}
-    for entry, card in library:
-        type_name = "/".join(t.value for t in card.types) or "Other"
-        blocks.setdefault(type_name, []).append((entry, card))
-
-    def order(type_name: str) -> tuple[int, str]:
-        first = type_name.split("/")[0]
-        rank = _TYPE_ORDER.index(first) if first in _TYPE_ORDER else len(_TYPE_ORDER)
-        return rank, type_name
-
-    for type_name in sorted(blocks, key=order):
-        entries = sorted(blocks[type_name], key=lambda pair: pair[1].full_name)
-        total = sum(entry.count for entry, _card in entries)
-        trifles = sum(entry.count for entry, card in entries if getattr(card, "trifle", False))
-        suffix = f"; {trifles} trifle" if trifles else ""
-        lines.append(f"{type_name} ({total}{suffix})")
-        lines += [f"{entry.count}x {card.unique_name}" for entry, card in entries]
-        lines.append("")
-    while lines and not lines[-1]:
-        lines.pop()
-    return lines
+    return krcg_providers.serialize_twd(twd, index.cards).rstrip("\n") + "\n"

@@ -74,7 +74,18 @@ class MylDeckCheck:
 
 
 class MylDeckTextError(UserError):
-    """The registration is empty or longer than :data:`MAX_TEXT_LENGTH` characters."""
+    """The registration is empty (``code`` ``empty``) or longer than
+    :data:`MAX_TEXT_LENGTH` characters (``too_long``); ``params`` fill the message
+    (pages: ``events.deck_labels.error_label``)."""
+
+    def __init__(self, code: str, **params):
+        text = {
+            "empty": "the decklist is empty",
+            "too_long": "the decklist is longer than {limit} characters",
+        }[code]
+        super().__init__(text.format(**params), field="deck")
+        self.code = code
+        self.params = params
 
 
 MAX_TEXT_LENGTH = 20_000
@@ -123,11 +134,9 @@ def check_myl_deck(text: str, limits: MylDeckLimits | None = None) -> MylDeckChe
     """
     limits = limits or MylDeckLimits()
     if not isinstance(text, str) or not text.strip():
-        raise MylDeckTextError("the decklist is empty", field="deck")
+        raise MylDeckTextError("empty")
     if len(text) > MAX_TEXT_LENGTH:
-        raise MylDeckTextError(
-            f"the decklist is longer than {MAX_TEXT_LENGTH} characters", field="deck"
-        )
+        raise MylDeckTextError("too_long", limit=MAX_TEXT_LENGTH)
     section: MylSection = "main"
     counts: dict[tuple[MylSection, str], int] = {}
     names: dict[str, str] = {}

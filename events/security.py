@@ -1,5 +1,5 @@
 """Security and privacy helpers: the player's own data export, the login lockout page and
-the throttles (sign-in per client address, password-reset e-mails).
+the throttles (sign-in per client address, password-reset e-mails, public deck checks).
 
 ``player_data`` gathers everything the application keeps about one account — the account,
 its person record and claims, registrations, penalties (voided ones included, with their
@@ -362,4 +362,17 @@ def password_reset_allowed(request, email: str) -> bool:
         return False
     for key, _limit in keys:
         _hit(key, window)
+    return True
+
+
+def deck_check_allowed(request) -> bool:
+    """Whether one more public deck check (``POST /api/v1/vekn/check-deck``,
+    docs/contracts.md §8) may run for the request's client address, counting it if so: at
+    most ``DECK_CHECK_LIMIT_PER_MINUTE`` a minute. The check writes nothing but costs a few
+    milliseconds of CPU per list, so one address cannot keep a worker busy."""
+
+    key = f"throttle:deck-check:address:{_digest(_address(request))}"
+    if _hits(key) >= settings.DECK_CHECK_LIMIT_PER_MINUTE:
+        return False
+    _hit(key, 60)
     return True

@@ -118,6 +118,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # deployment needs no extra web-server rule; point MEDIA_ROOT at a persistent volume.
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 MEDIA_URL = "media/"
+# VTES card data stored by ``manage.py update_card_data FILE`` (docs/decks.md "Card data"):
+# used instead of the data krcg packages when it holds a cards.json; never fetched.
+CARD_DATA_DIR = Path(env_str("CARD_DATA_DIR", str(BASE_DIR / "var" / "cards")))
 # Screenshots and evidence images: accepted formats and largest size (leagues.forms).
 LEAGUE_IMAGE_MAX_BYTES = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
@@ -171,6 +174,10 @@ LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30)
 PASSWORD_RESET_LIMIT_PER_EMAIL = env_int("PASSWORD_RESET_LIMIT_PER_EMAIL", 3)
 PASSWORD_RESET_LIMIT_PER_ADDRESS = env_int("PASSWORD_RESET_LIMIT_PER_ADDRESS", 10)
 PASSWORD_RESET_LIMIT_MINUTES = env_int("PASSWORD_RESET_LIMIT_MINUTES", 60)
+# POST /api/v1/vekn/check-deck (docs/contracts.md §8): checks per client address per minute
+# (events.security.deck_check_allowed); high enough for a venue's players sharing one
+# Wi-Fi address to check their lists at once.
+DECK_CHECK_LIMIT_PER_MINUTE = env_int("DECK_CHECK_LIMIT_PER_MINUTE", 300)
 
 # E-mail (password reset), with Django 6.1's MAILERS: development prints messages on the
 # console; production sends through SMTP (config/settings/prod.py; variables EMAIL_HOST,

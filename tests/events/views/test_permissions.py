@@ -240,6 +240,7 @@ MATRIX = [
     R("api-standings", "get", "vekn", others=404, **dict.fromkeys(A_STAFF, 200), coordinator=200),
     R("api-standings", "get", "myl", others=404, **dict.fromkeys(A_STAFF, 200), authority=200),
     R("api-check-table", "post", "none", others=400),
+    R("api-check-deck", "post", "none", others=400),
     R("api-penalty", "post", "ruleset_vekn", others=400),
     R("api-penalty", "post", "ruleset_myl", others=400),
     # --- league: public pages and read API
