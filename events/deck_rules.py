@@ -214,23 +214,49 @@ ERROR_MESSAGES = {
 # --------------------------------------------------------------------------- card index
 
 
+class _Fuzzy:
+    """Close names, fast: ``difflib.get_close_matches`` run over only the ``pool`` keys
+    sharing the most trigrams with the word (a close misspelling shares most of them)
+    instead of over all ~10,000 names, so a list of nonsense lines stays cheap."""
+
+    def __init__(self, keys, pool: int = 150):
+        self.keys = list(dict.fromkeys(keys))
+        self.pool = pool
+        self.postings: dict[str, list[int]] = {}
+        for number, key in enumerate(self.keys):
+            for gram in self._grams(key):
+                self.postings.setdefault(gram, []).append(number)
+
+    @staticmethod
+    def _grams(word: str) -> set[str]:
+        padded = f"  {word} "
+        return {padded[i : i + 3] for i in range(len(padded) - 2)}
+
+    def close(self, word: str, n: int, cutoff: float) -> list[str]:
+        shared: Counter = Counter()
+        for gram in self._grams(word):
+            shared.update(self.postings.get(gram, ()))
+        candidates = [self.keys[number] for number, _count in shared.most_common(self.pool)]
+        return difflib.get_close_matches(word, candidates, n=n, cutoff=cutoff)
+
+
 class _CardDict(krcg_collections.CardDict):
     """krcg's card dictionary, whose fuzzy match (a misspelt name) does not remember the
     misspelling: krcg's adds it as an alias, which would grow the shared index with every
-    typo a visitor sends."""
+    typo a visitor sends. Same matching as krcg's otherwise (difflib, cutoff 0.85, names
+    of 6 characters or more)."""
+
+    def prepare(self) -> None:
+        """Build the fuzzy-match index now (part of building the card index, once)."""
+        self.__dict__["_fuzzy"] = _Fuzzy(k for k in self._dict if isinstance(k, str))
 
     def _fuzzy_match(self, key):
         if not isinstance(key, str) or len(key) < self._threshold:
             return None
-        matches = difflib.get_close_matches(key, self._names(), n=1, cutoff=self._cutoff)
+        if "_fuzzy" not in self.__dict__:
+            self.prepare()
+        matches = self.__dict__["_fuzzy"].close(key, 1, self._cutoff)
         return matches[0] if matches else None
-
-    def _names(self) -> list[str]:
-        names = self.__dict__.get("_name_keys")
-        if names is None:
-            names = [key for key in self._dict if isinstance(key, str)]
-            self.__dict__["_name_keys"] = names
-        return names
 
 
 class CardIndex:
@@ -244,13 +270,17 @@ class CardIndex:
     def __init__(self, cards: krcg_collections.CardDict, source: str):
         self.cards = cards
         self.source = source
+        if isinstance(cards, _CardDict):
+            cards.prepare()
         names = sorted({card.unique_name for card in cards.cards()})
         self._suggestion_keys = {normalize(name): name for name in names}
+        self._suggestion_fuzzy = _Fuzzy(self._suggestion_keys)
         self._set_codes: dict[str, str] = {}
         for key, expansion in cards.sets.items():
             if isinstance(key, str):
                 self._set_codes[normalize(key)] = expansion.code
         self.lookup = functools.lru_cache(maxsize=8192)(self._lookup)
+        self.suggestions = functools.lru_cache(maxsize=2048)(self._suggestions)
 
     def _lookup(self, name: str) -> krcg_models.Card | None:
         """The card a name means, or ``None`` (cached per name: a page checking a list as
@@ -269,16 +299,14 @@ class CardIndex:
         alias = self.cards._aliases.get(key)
         return None if alias is None else known.get(normalize(alias))
 
-    def suggestions(self, name: str, limit: int = 5) -> tuple[str, ...]:
+    def _suggestions(self, name: str, limit: int = 5) -> tuple[str, ...]:
         """Up to ``limit`` card names close to ``name``, best first (krcg's completion,
-        then names that look alike)."""
+        then names that look alike); ``suggestions`` is this, cached."""
         found: list[str] = []
         for card in self.cards.complete(name)[:limit]:
             if card.unique_name not in found:
                 found.append(card.unique_name)
-        close = difflib.get_close_matches(
-            normalize(name), list(self._suggestion_keys), n=limit, cutoff=0.6
-        )
+        close = self._suggestion_fuzzy.close(normalize(name), limit, 0.6)
         for key in close:
             full = self._suggestion_keys[key]
             if full not in found:
