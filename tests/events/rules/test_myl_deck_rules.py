@@ -5,6 +5,7 @@ import pytest
 
 from events.errors import UserError
 from events.myl_deck_rules import MylDeckLimits, MylDeckTextError, check_myl_deck
+from events.presets import get_preset
 
 
 def codes(check):
@@ -23,6 +24,13 @@ def test_defaults_are_documented_values():
     limits = MylDeckLimits()
     assert (limits.main_deck_size, limits.side_deck_size, limits.max_copies) == (50, 15, 3)
     assert limits.unlimited == ("Oro",)
+
+
+def test_the_myl_preset_carries_the_limits_and_no_event_field_for_them():
+    preset = get_preset("myl-2026")
+    assert preset.deck_limits == MylDeckLimits()
+    assert "deck_limits" not in preset.event_fields()
+    assert get_preset("vekn-2026").deck_limits is None
 
 
 def test_a_legal_registration():
