@@ -277,8 +277,7 @@ class CardIndex:
         self._suggestion_fuzzy = _Fuzzy(self._suggestion_keys)
         self._set_codes: dict[str, str] = {}
         for key, expansion in cards.sets.items():
-            if isinstance(key, str):
-                self._set_codes[normalize(key)] = expansion.code
+            self._set_codes[normalize(str(key))] = expansion.code
         self.lookup = functools.lru_cache(maxsize=8192)(self._lookup)
         self.suggestions = functools.lru_cache(maxsize=2048)(self._suggestions)
 
@@ -291,7 +290,9 @@ class CardIndex:
             return None
 
     def exact(self, name: str) -> krcg_models.Card | None:
-        """The card whose name (or alias) is exactly ``name``, without fuzzy matching."""
+        """The card whose name (or alias) is exactly ``name``, without fuzzy matching.
+        (krcg's ``FuzzyDict`` offers no exact lookup, so this reads its ``_dict`` and
+        ``_aliases``; krcg is pinned below 6 and the tests cover it.)"""
         key = normalize(name)
         known = self.cards._dict
         if key in known:
@@ -491,6 +492,10 @@ _COUNT_AND_REST = re.compile(r"^\s*[xX*]?(\d{1,2})\s*[xX*]?\s+(\S.*?)\s*$")
 _MARKED_COUNT = re.compile(r"([x×*=]\s*\d{1,2}|\(\s*\d{1,2}\s*\))\s*$")
 
 
+_COLUMNS = re.compile(r"\t|\s{2,}")
+_GROUP_TAIL = re.compile(r":\s*(\d)\s*$")
+
+
 def _card_shaped(name: str) -> bool:
     """Whether a name could be a card's (so its line is reported as unknown): at most
     eight words and 50 characters, not a sentence. Longer lines are comments."""
@@ -536,9 +541,20 @@ def _read_line(index: CardIndex, line: str, started: bool) -> _Line | None:
     fuzzy = started or (ante and _card_shaped(name))
     card = index.lookup(name) if fuzzy else index.exact(name)
     if card is None and ante:
+        # The name alone, then the first column of a crypt line whose tail krcg's regex
+        # does not know ("2x Nakhthorheb   10 OBF PRE SER   Follower :4": ARDB and
+        # Amaranth columns are separated by tabs or runs of spaces), with its group.
         rest = _COUNT_AND_REST.match(normal)
         if rest:
             card = index.exact(rest.group(2))
+            first = _COLUMNS.split(rest.group(2))[0].strip()
+            if card is None and first != rest.group(2):
+                group = _GROUP_TAIL.search(rest.group(2))
+                if group and not first.endswith(")"):
+                    card = index.lookup(f"{first} (g{group.group(1)})")
+                card = card or (index.lookup(first) if fuzzy else index.exact(first))
+                written = _COLUMNS.split(line.strip())[0]
+                written = _COUNT_AND_REST.sub(r"\2", written).strip() or written
     if card is not None:
         crypt = card.kind == krcg_models.Card.Kind.CRYPT
         if (tail and not crypt) or (post and crypt):

@@ -136,6 +136,42 @@ def test_vdb_and_amaranth_text_exports(text):
     assert counts(check)["The Unmasking"] == 3
 
 
+ARDB = """Deck Name : Followers of Set
+Author : L. Scott Johnson
+Description :
+Followers of Set Preconstructed Starter, 12 vampires.
+
+Crypt [12 vampires] Capacity min: 2 max: 10 average: 5.84
+------------------------------------------------------------
+2x Nakhthorheb\t\t\t  10 OBF PRE SER           Follower :4
+2x Theo Bell\t\t\t  7 CEL DOM POT pre  prince  Brujah antitribux :6
+8x Sébastien Goulet (Adv)\t  8 DOM OBF cel pre pro  Gangrel antitribu :3
+
+Library [60 cards]
+------------------------------------------------------------
+Action [20]
+  20x Deflection
+Combat [40]
+  40x Earth Meld
+"""
+
+
+def test_ardb_columns_with_a_clan_the_parser_does_not_know():
+    # Amaranth's text export follows the ARDB layout: columns split by tabs or spaces,
+    # the group after the clan ("Follower :4"); the group picks the vampire.
+    check = check_deck(ARDB)
+    assert counts(check) == {
+        "Nakhthorheb": 2,
+        "Theo Bell (G6)": 2,
+        "Sébastien Goulet (ADV)": 8,
+        "Deflection": 20,
+        "Earth Meld": 40,
+    }
+    assert codes(check) == ["crypt_groups"]  # groups 3, 4 and 6
+    unknown = check_deck(ARDB.replace("Nakhthorheb", "Xyzzyq Bar")).problems[0]
+    assert (unknown.code, unknown.card) == ("unknown_card", "Xyzzyq Bar")
+
+
 def test_lackey_with_windows_line_ends_and_crypt_line():
     text = "30\tLost in Crowds\r\n30\tEarth Meld\r\nCrypt:\r\n12\tSebastien Goulet\r\n"
     check = check_deck(text)
