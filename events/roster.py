@@ -16,7 +16,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
-from events import player_lists, rulesets
+from events import player_lists, rulesets, waitlist
 from events.audit import audit
 from events.errors import UserError
 from events.limits import is_vekn_number
@@ -165,6 +165,7 @@ def remove_registration(reg: Registration, actor=None) -> None:
     """Delete ``reg`` (a typo, a player who never came), under a lock on the event.
     ``UserError`` with :func:`removal_refusal`'s reason, or when the results are approved.
     The person record stays (it may have other events; one with none is harmless).
+    The first player of the waitlist takes the place (``events.waitlist.move_up``).
     Audited (``player.remove``, about the registration)."""
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=reg.event_id)
@@ -186,6 +187,8 @@ def remove_registration(reg: Registration, actor=None) -> None:
             about=reg,
         )
         reg.delete()
+        # The freed place goes to the first player waiting (docs/players.md "The waitlist").
+        waitlist.move_up(event, actor)
         page_cache.invalidate(event)
 
 
