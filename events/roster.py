@@ -20,7 +20,7 @@ from events import player_lists, rulesets, waitlist
 from events.audit import audit
 from events.errors import UserError
 from events.limits import is_vekn_number
-from events.models import AuditLog, Event, Person, Registration
+from events.models import AuditLog, Event, Person, Registration, WaitlistEntry
 from events.permissions import Permission
 from events.player_lists import Candidate, ListError, Outcome, name_key
 from events.sanctions import blocking_sanction, list_sanctions
@@ -193,6 +193,14 @@ def remove_registration(reg: Registration, actor=None) -> None:
 
 
 # --------------------------------------------------------------------------- merging
+def _events_of(person: Person) -> set[int]:
+    """The ids of the events ``person`` is registered in or waiting for. Two queries."""
+    registered = set(Registration.objects.filter(person=person).values_list("event_id", flat=True))
+    return registered | set(
+        WaitlistEntry.objects.filter(person=person).values_list("event_id", flat=True)
+    )
+
+
 def merge_people(reg: Registration, other_id: int, actor, perms) -> Person:
     """Merge the person with id ``other_id`` into ``reg``'s person (two records of one
     human): every row that points at the other record (registrations, their seats with
@@ -229,12 +237,13 @@ def merge_people(reg: Registration, other_id: int, actor, perms) -> Person:
             _only_here(keep, event.organisation) and _only_here(other, event.organisation)
         ):
             raise _elsewhere_error()
-        both = Registration.objects.filter(person=keep).values("event_id")
-        clash = Registration.objects.filter(person=other, event_id__in=both).select_related("event")
-        if clash.exists():
+        # One event each record is in, registered or on the waitlist (docs/players.md
+        # "The waitlist"), cannot hold both.
+        shared = _events_of(keep) & _events_of(other)
+        if shared:
             raise UserError(
                 _("Both records are registered in %(event)s: remove one registration first.")
-                % {"event": clash.first().event.name}
+                % {"event": Event.objects.get(pk=min(shared)).name}
             )
         if keep.vekn_number and other.vekn_number and keep.vekn_number != other.vekn_number:
             raise UserError(

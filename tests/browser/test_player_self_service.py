@@ -57,8 +57,11 @@ def test_player_registers_checks_in_by_qr_and_sees_their_seat(
         log_in(staff, base, organiser.username, organiser.password)
         create_event(staff, base, organisation.slug, name="QR Open 2026", slug=SLUG, rounds=2)
         click_and_wait(staff, staff.locator("nav.tabs").get_by_role("link", name="Players"))
-        for name, number in (("Ana Rojas", "3200001"), ("Bruno Díaz", "3200002"),
-                             ("Carla Soto", "3200003")):
+        for name, number in (
+            ("Ana Rojas", "3200001"),
+            ("Bruno Díaz", "3200002"),
+            ("Carla Soto", "3200003"),
+        ):
             add_player(staff, name, number)
         click_and_wait(staff, staff.get_by_role("link", name="Registration and waitlist"))
         staff.get_by_label("Players register themselves").check()

@@ -289,3 +289,20 @@ def test_a_waiting_person_kept_out_by_a_sanction_is_skipped(monkeypatch):
     self_service.self_unregister(event, ana)
     assert event.registrations.get().person.name == "Cris"
     assert AuditLog.objects.filter(action="player.waitlist_skipped", target="Bea").exists()
+
+
+def test_merging_a_record_waiting_where_the_other_is_registered_is_refused():
+    from events.permissions import ROLE_PERMISSIONS, Role
+
+    event = open_event(capacity=1)
+    ana = player("Ana")
+    self_service.self_register(event, ana)
+    twin = player("Ana Twin")
+    self_service.self_register(event, twin)  # waiting
+    reg = event.registrations.get()
+    other = Person.objects.get(user=twin)
+    # The twin record played in another event of the organisation: a merge candidate.
+    services.register(EventFactory(organisation=event.organisation), other)
+    with pytest.raises(UserError, match="Both records"):
+        roster.merge_people(reg, other.pk, None, ROLE_PERMISSIONS[Role.ORGANISER])
+    assert event.waitlist.get().person == other

@@ -267,3 +267,14 @@ def test_check_in_code_page_shows_a_qr_of_a_valid_address(client):
         reverse("manage:check-in-code", args=[event.slug]), headers={"HX-Request": "true"}
     )
     assert "<h1>" not in fragment.content.decode() and "<svg" in fragment.content.decode()
+
+
+def test_my_data_lists_the_waitlist(client):
+    event = EventFactory(self_registration=True, capacity=1)
+    client.force_login(player("Ana"))
+    client.post(url("self-register", event), {"action": "register"})
+    bea = player("Bea")
+    client.force_login(bea)
+    client.post(url("self-register", event), {"action": "register"})
+    data = client.get(reverse("my-data")).json()
+    assert [w["event"] for w in data["waitlist"]] == [event.slug] and data["registrations"] == []
