@@ -202,7 +202,7 @@ def my_page(request):
     # The events under way (not approved yet) show the player's seat, polled by htmx
     # (events.views_self_service.my_seat); at most LIVE_EVENTS of them.
     live = [
-        views_self_service.seat_context(r)
+        views_self_service.seat_box(request, r)
         for r in registrations
         if r.active and not r.event.results_approved
     ][:LIVE_EVENTS]

@@ -218,8 +218,17 @@ def test_my_page_polls_the_seat(client, django_assert_max_num_queries):
     services.set_seating_published(rnd, True)
     client.force_login(ana)
     html = client.get(reverse("my-page")).content.decode()
-    assert f'hx-get="{url("my-seat", event)}"' in html and 'hx-trigger="every 5s"' in html
+    assert f'hx-get="{url("my-seat", event)}?v=' in html and 'hx-trigger="every 5s"' in html
     assert "data-clock-now" in html
+    version = re.search(r"my-seat/\?v=([0-9a-f]+)", html).group(1)
+    # The poll of an unchanged box: an empty 204 (htmx swaps nothing).
+    unchanged = client.get(url("my-seat", event), {"v": version})
+    assert unchanged.status_code == 204 and unchanged.content == b""
+    # Once the clock starts, the box changes: the new one, with its new version.
+    type(rnd).objects.filter(pk=rnd.pk).update(started_at=timezone.now())
+    changed = client.get(url("my-seat", event), {"v": version})
+    assert changed.status_code == 200 and f"?v={version}" not in changed.content.decode()
+    assert "Time left" in changed.content.decode()
 
 
 def test_registration_settings_and_waitlist_move_up(client):
