@@ -217,7 +217,9 @@ def test_my_page_polls_the_seat(client, django_assert_max_num_queries):
     rnd = services.seat_next_round(event, seed=1)
     services.set_seating_published(rnd, True)
     client.force_login(ana)
-    html = client.get(reverse("my-page")).content.decode()
+    # The page's own queries, plus at most four per event under way (its seat).
+    with django_assert_max_num_queries(14):
+        html = client.get(reverse("my-page")).content.decode()
     assert f'hx-get="{url("my-seat", event)}?v=' in html and 'hx-trigger="every 5s"' in html
     assert "data-clock-now" in html
     version = re.search(r"my-seat/\?v=([0-9a-f]+)", html).group(1)
