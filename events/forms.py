@@ -633,3 +633,31 @@ class PlayerResultForm(VersionedForm):
 
     own = forms.CharField(required=False)
     opponent = forms.CharField(required=False)
+
+
+class RegistrationSettingsForm(forms.ModelForm):
+    """The organiser's self-registration settings (``events.self_service``): open or
+    not, the capacity (empty: no limit) and the closing time, typed in the event's time
+    zone (the view activates it)."""
+
+    class Meta:
+        model = Event
+        fields = ["self_registration", "capacity", "registration_closes_at"]
+        widgets = {
+            "registration_closes_at": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            )
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["capacity"].min_value = 1
+        self.fields["capacity"].validators.append(MaxValueValidator(2000))
+        self.fields["registration_closes_at"].input_formats = ["%Y-%m-%dT%H:%M"]
+
+
+class SelfRegistrationForm(forms.Form):
+    """A player's own registration button on the event page: ``register`` (or join the
+    waitlist) or ``unregister`` (or leave it)."""
+
+    action = forms.ChoiceField(choices=[("register", "register"), ("unregister", "unregister")])

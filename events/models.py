@@ -214,6 +214,28 @@ class Event(models.Model):
             "part of its cache key."
         ),
     )
+    # Players' self-service (docs/players.md): registering from the event's page, a
+    # capacity with a waitlist beyond it, and a closing time.
+    self_registration = models.BooleanField(
+        _("players register themselves"),
+        default=False,
+        help_text=_("Signed-in players register and unregister from the event's page."),
+    )
+    capacity = models.PositiveSmallIntegerField(
+        _("capacity"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "The most players registered (empty: no limit). Beyond it players join a "
+            "waitlist that moves up in order when a place frees."
+        ),
+    )
+    registration_closes_at = models.DateTimeField(
+        _("registration closes at"),
+        null=True,
+        blank=True,
+        help_text=_("Players can no longer register themselves after this time (empty: open)."),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -248,6 +270,10 @@ class Event(models.Model):
                 name="events_event_unsanctioned_needs_reason",
             ),
             length_constraint("events_event", "force_majeure_report"),
+            models.CheckConstraint(
+                condition=Q(capacity__isnull=True) | Q(capacity__gte=1),
+                name="events_event_capacity_positive",
+            ),
         ]
 
     def __str__(self):
@@ -408,6 +434,32 @@ class Registration(models.Model):
     @property
     def active(self) -> bool:
         return self.status in (self.Status.REGISTERED, self.Status.CHECKED_IN)
+
+
+class WaitlistEntry(models.Model):
+    """A person waiting for a place in a full event (docs/players.md "The waitlist"). Not
+    a registration: nothing of the event day (seating, standings, files) sees it. The
+    first entry (``created_at``, then ``id``) becomes a registration when a place frees
+    (``events.waitlist.move_up``)."""
+
+    event = models.ForeignKey(
+        Event, models.CASCADE, related_name="waitlist", verbose_name=_("event")
+    )
+    person = models.ForeignKey(
+        Person, models.CASCADE, related_name="waitlist_entries", verbose_name=_("person")
+    )
+    created_at = models.DateTimeField(_("joined at"), default=timezone.now, editable=False)
+
+    class Meta:
+        verbose_name = _("waitlist entry")
+        verbose_name_plural = _("waitlist")
+        ordering = ["event", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "person"], name="events_waitlist_once")
+        ]
+
+    def __str__(self):
+        return f"{self.person.name} (waitlist) @ {self.event_id}"
 
 
 class Round(models.Model):

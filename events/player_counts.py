@@ -33,7 +33,9 @@ class PlayerCounts:
     - ``not_checked_in``: registered but not checked in;
     - ``dropped``, ``disqualified``: out of the event (they keep their results);
     - ``non_competing``: people registered only to receive a penalty or to substitute
-      (JG §5.1.1), never counted as players.
+      (JG §5.1.1), never counted as players;
+    - ``waitlisted``: people waiting for a place in a full event (docs/players.md "The
+      waitlist"): not registered, so in none of the counts above.
     """
 
     registered: int = 0
@@ -44,6 +46,7 @@ class PlayerCounts:
     dropped: int = 0
     disqualified: int = 0
     non_competing: int = 0
+    waitlisted: int = 0
 
     @property
     def still_in(self) -> int:
@@ -56,14 +59,19 @@ class PlayerCounts:
         return self.dropped + self.disqualified
 
 
-def count_players(rows: Iterable[tuple[str, bool, int]], latest_round: int) -> PlayerCounts:
+def count_players(
+    rows: Iterable[tuple[str, bool, int]], latest_round: int, waitlisted: int = 0
+) -> PlayerCounts:
     """The :class:`PlayerCounts` of the registrations ``rows`` — ``(status code,
     competing, first round)`` each — when the latest round seated or paired is number
-    ``latest_round`` (0 before the first). ``ValueError`` for an unknown status."""
+    ``latest_round`` (0 before the first), with ``waitlisted`` people on the waitlist
+    (≥ 0). ``ValueError`` for an unknown status or a negative waitlist."""
+    if waitlisted < 0:
+        raise ValueError("waitlisted must be >= 0")
     totals = dict.fromkeys(
         ("registered", "checked_in", "playing", "late", "not_checked_in", "dropped"), 0
     )
-    totals |= {"disqualified": 0, "non_competing": 0}
+    totals |= {"disqualified": 0, "non_competing": 0, "waitlisted": waitlisted}
     current = max(latest_round, 1)
     for status, competing, first_round in rows:
         if status not in STATUSES:

@@ -16,11 +16,11 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
-from events import player_lists, rulesets
+from events import player_lists, rulesets, waitlist
 from events.audit import audit
 from events.errors import UserError
 from events.limits import is_vekn_number
-from events.models import AuditLog, Event, Person, Registration
+from events.models import AuditLog, Event, Person, Registration, WaitlistEntry
 from events.permissions import Permission
 from events.player_lists import Candidate, ListError, Outcome, name_key
 from events.sanctions import blocking_sanction, list_sanctions
@@ -165,6 +165,7 @@ def remove_registration(reg: Registration, actor=None) -> None:
     """Delete ``reg`` (a typo, a player who never came), under a lock on the event.
     ``UserError`` with :func:`removal_refusal`'s reason, or when the results are approved.
     The person record stays (it may have other events; one with none is harmless).
+    The first player of the waitlist takes the place (``events.waitlist.move_up``).
     Audited (``player.remove``, about the registration)."""
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=reg.event_id)
@@ -186,10 +187,20 @@ def remove_registration(reg: Registration, actor=None) -> None:
             about=reg,
         )
         reg.delete()
+        # The freed place goes to the first player waiting (docs/players.md "The waitlist").
+        waitlist.move_up(event, actor)
         page_cache.invalidate(event)
 
 
 # --------------------------------------------------------------------------- merging
+def _events_of(person: Person) -> set[int]:
+    """The ids of the events ``person`` is registered in or waiting for. Two queries."""
+    registered = set(Registration.objects.filter(person=person).values_list("event_id", flat=True))
+    return registered | set(
+        WaitlistEntry.objects.filter(person=person).values_list("event_id", flat=True)
+    )
+
+
 def merge_people(reg: Registration, other_id: int, actor, perms) -> Person:
     """Merge the person with id ``other_id`` into ``reg``'s person (two records of one
     human): every row that points at the other record (registrations, their seats with
@@ -226,12 +237,13 @@ def merge_people(reg: Registration, other_id: int, actor, perms) -> Person:
             _only_here(keep, event.organisation) and _only_here(other, event.organisation)
         ):
             raise _elsewhere_error()
-        both = Registration.objects.filter(person=keep).values("event_id")
-        clash = Registration.objects.filter(person=other, event_id__in=both).select_related("event")
-        if clash.exists():
+        # One event each record is in, registered or on the waitlist (docs/players.md
+        # "The waitlist"), cannot hold both.
+        shared = _events_of(keep) & _events_of(other)
+        if shared:
             raise UserError(
                 _("Both records are registered in %(event)s: remove one registration first.")
-                % {"event": clash.first().event.name}
+                % {"event": Event.objects.get(pk=min(shared)).name}
             )
         if keep.vekn_number and other.vekn_number and keep.vekn_number != other.vekn_number:
             raise UserError(

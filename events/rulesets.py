@@ -56,6 +56,8 @@ class RulesetSpec:
       ("VEKN 1234", "N.º 1234");
     - ``drop_consequence``: what dropping a player means in this game, shown on the
       drop's confirmation page (VEKN: TR §3.1.4);
+    - ``drop_deadline``: until when a player may drop themselves, and what happens
+      after, shown on the player's own drop page (docs/players.md "Dropping");
     - ``top_cut_stages``: the names of the top-cut rounds by their number of matches
       (``{2: "Semi-finals", 1: "Top-cut final"}``), read by :func:`round_label`; empty
       for a ruleset without a top cut (a VEKN final is a ``Round.is_final``);
@@ -81,6 +83,10 @@ class RulesetSpec:
     drop_consequence: str = _(
         "Their results so far stay in the standings; they are not seated in any further "
         "round (TR §3.1.4)."
+    )
+    drop_deadline: str = _(
+        "Drop before the next round is seated: once it is, leaving gives you a Loss in "
+        "that round, and only a judge can drop you (TR §3.1.4, §3.3.2)."
     )
 
     def adapter(self, role: str):
@@ -136,6 +142,10 @@ MYL = RulesetSpec(
     player_number_prefix=_("No."),
     drop_consequence=_(
         "The matches they played stay in the standings; they are not paired in any further round."
+    ),
+    drop_deadline=_(
+        "Drop before the next round is paired: once it is, tell the head judge, who drops "
+        "you (MyL conduct rules §3.2.5)."
     ),
     top_cut_stages=MappingProxyType(
         {4: _("Quarter-finals"), 2: _("Semi-finals"), 1: _("Top-cut final")}

@@ -2,7 +2,7 @@
 the throttles (sign-in per client address, password-reset e-mails, public deck checks).
 
 ``player_data`` gathers everything the application keeps about one account — the account,
-its person record and claims, registrations, penalties (voided ones included, with their
+its person record and claims, registrations, waitlist places, penalties (voided ones included, with their
 reasons), suspensions, appeals, league teams with their adjustments, excuses and result
 reports — in a fixed number of queries whatever the history's length. Other people's
 identities (the judges and staff who acted) are left out: the export is the player's data.
@@ -20,7 +20,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.shortcuts import render
 
-from events.models import Person, PlayerClaim, Registration
+from events.models import Person, PlayerClaim, Registration, WaitlistEntry
 from leagues.models import Adjustment, Excuse, ResultReport, Team
 from penalties.models import Appeal, Penalty, Sanction
 
@@ -58,6 +58,7 @@ def player_data(user) -> dict:
             for c in PlayerClaim.objects.filter(user=user).order_by("created_at", "id")
         ],
         "registrations": [],
+        "waitlist": [],
         "penalties": [],
         "sanctions": [],
         "league_teams": [],
@@ -85,6 +86,13 @@ def player_data(user) -> dict:
             for r in Registration.objects.filter(person=person)
             .select_related("event")
             .order_by("event__date", "id")
+        ]
+        # Waiting for a place in a full event (docs/players.md "The waitlist").
+        document["waitlist"] = [
+            {"event": w.event.slug, "event_name": w.event.name, **_row(w, ["created_at"])}
+            for w in WaitlistEntry.objects.filter(person=person)
+            .select_related("event")
+            .order_by("created_at", "id")
         ]
         appeals: dict[int, list] = {}
         for a in Appeal.objects.filter(penalty__person=person).order_by("submitted_at", "id"):

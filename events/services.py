@@ -172,14 +172,15 @@ def register(event: Event, person: Person, actor=None, *, check_in: bool = False
     return reg
 
 
-def set_status(reg: Registration, status: str, actor=None) -> Registration:
+def set_status(reg: Registration, status: str, actor=None, *, comment: str = "") -> Registration:
     """Check in, drop or reinstate a player.
 
     Dropping after the next round was seated gives the player a "Loss" in that round if
     its result is not entered yet (TR §3.1.4, §3.3.2): 0 VP, last at the table [choice].
     Disqualification is a penalty (``penalties``), not a status change made here. A
     player whose suspension or ban covers the event's date (registered before it was
-    given) cannot be checked in (:func:`blocking_sanction`).
+    given) cannot be checked in (:func:`blocking_sanction`). ``comment`` goes to the
+    audit entry (how it was done: "QR code", "by the player").
     """
     allowed = {
         Registration.Status.REGISTERED,
@@ -229,6 +230,7 @@ def set_status(reg: Registration, status: str, actor=None) -> Registration:
             reg.person.name,
             before,
             {"status": status, "loss_in_round": loss_round},
+            comment,
         )
         page_cache.invalidate(event)
     return reg

@@ -6,6 +6,7 @@ from events import views_manage as v
 from events import views_offline as off
 from events import views_players as pl
 from events import views_print as pr
+from events import views_self_service as ss
 from events import views_swiss as sv
 from penalties import views as pv
 from penalties import views_myl as pmyl
@@ -26,6 +27,9 @@ urlpatterns = [
     path("players/list/save/", pl.player_list_save, name="player-list-save"),
     path("players/check-in-all/", pl.check_in_all, name="check-in-all"),
     path("players/check-in-all/undo/", pl.check_in_all_undo, name="check-in-all-undo"),
+    # The players' self-service (events/views_self_service.py, docs/players.md)
+    path("players/registration/", ss.registration_settings, name="registration-settings"),
+    path("players/check-in-code/", ss.check_in_code, name="check-in-code"),
     path("rounds/seat/", v.round_seat, name="round-seat"),
     path("rounds/<int:number>/", v.round_detail, name="round"),
     path("rounds/<int:number>/reseat/", v.round_reseat, name="round-reseat"),

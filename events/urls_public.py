@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from events import views, views_print, views_screen, views_swiss
+from events import views, views_print, views_screen, views_self_service, views_swiss
 
 app_name = "events"
 urlpatterns = [
@@ -36,4 +36,13 @@ urlpatterns = [
     ),
     path("events/<slug:slug>/results/", views.results_page, name="public-results"),
     path("events/<slug:slug>/my-match/", views_swiss.my_match, name="my-match"),
+    # The players' self-service (events/views_self_service.py, docs/players.md)
+    path("events/<slug:slug>/register/", views_self_service.register, name="self-register"),
+    path(
+        "events/<slug:slug>/check-in/<str:token>/",
+        views_self_service.check_in,
+        name="check-in",
+    ),
+    path("events/<slug:slug>/drop/", views_self_service.drop, name="self-drop"),
+    path("events/<slug:slug>/my-seat/", views_self_service.my_seat, name="my-seat"),
 ]

@@ -13,11 +13,21 @@ from django.db import IntegrityError, transaction
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
-from events import headcount, results, rulesets, security, services
+from events import (
+    headcount,
+    results,
+    round_clock,
+    rulesets,
+    security,
+    self_service,
+    services,
+    views_self_service,
+)
 from events.access import authority_rulesets, user_permissions
 from events.forms import SignupForm
 from events.models import Event, Person, PlayerClaim, Registration
@@ -25,6 +35,9 @@ from events.views_swiss import public_standings
 from leagues.models import Season
 from standings.services import event_standings
 from standings.tables import StandingsTable
+
+LIVE_EVENTS = 3
+"""The most events whose current seat my page shows at once."""
 
 
 def home(request):
@@ -97,6 +110,8 @@ def event_page(request, slug):
                 "players": counts.registered,
                 "current": rounds[-1] if rounds else None,
                 "is_staff": _is_staff(request, event),
+                # Anonymous: the same for everyone (the page is cached); signed in: theirs.
+                "panel": self_service.registration_panel(event, request.user),
             },
             request=request,
         )
@@ -176,16 +191,29 @@ def results_page(request, slug):
 def my_page(request):
     person = Person.objects.filter(user=request.user).first()
     registrations = (
-        Registration.objects.filter(person=person).select_related("event").order_by("-event__date")
+        list(
+            Registration.objects.filter(person=person)
+            .select_related("event")
+            .order_by("-event__date")
+        )
         if person
         else []
     )
+    # The events under way (not approved yet) show the player's seat, polled by htmx
+    # (events.views_self_service.my_seat); at most LIVE_EVENTS of them.
+    live = [
+        views_self_service.seat_box(request, r)
+        for r in registrations
+        if r.active and not r.event.results_approved
+    ][:LIVE_EVENTS]
     return render(
         request,
         "events/my_page.html",
         {
             "person": person,
             "registrations": registrations,
+            "live": live,
+            "clock_now": round_clock.epoch_ms(timezone.now()),
             "staff_events": services.staff_events_for(request.user),
             # The national authority's page (Organised Play manager, national coordinator).
             "is_authority": bool(authority_rulesets(request.user)),

@@ -43,3 +43,13 @@ def test_before_the_first_round_everyone_checked_in_plays():
 def test_an_unknown_status_is_a_bug():
     with pytest.raises(ValueError, match="unknown registration status"):
         count_players([("retired", True, 1)], 0)
+
+
+def test_the_waitlist_is_counted_apart():
+    """People waiting for a place (docs/players.md "The waitlist") are in no other count."""
+    rows = [("registered", True, 1), ("checked_in", True, 1)]
+    counts = count_players(rows, 0, waitlisted=3)
+    assert (counts.registered, counts.still_in, counts.waitlisted) == (2, 2, 3)
+    assert count_players(rows, 0).waitlisted == 0
+    with pytest.raises(ValueError):
+        count_players(rows, 0, waitlisted=-1)

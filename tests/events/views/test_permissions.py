@@ -52,7 +52,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from PIL import Image
 
-from events import services, swiss_services
+from events import check_in_tokens, services, swiss_services
 from events.models import AuthorityRole, EventRole, OrganisationRole, PlayerClaim, Registration
 from events.permissions import ROLE_PERMISSIONS, Role
 from leagues import reporting
@@ -236,6 +236,15 @@ MATRIX = [
     # play no match there); a VEKN event has none
     R("events:my-match", "get", "myl", **signed_in(200)),
     R("events:my-match", "get", "vekn", **signed_in(404)),
+    # the players' self-service (docs/players.md): any account may ask, the service
+    # answers for its own person only (not registered: back to the event page)
+    R("events:self-register", "post", "vekn", **signed_in(302)),
+    R("events:self-drop", "get", "vekn", **signed_in(302, player=200)),
+    R("events:my-seat", "get", "vekn", **signed_in(200)),
+    # the QR code's address: a valid token sends a visitor to sign in, checks in the
+    # player, sends others back to the event page; an old or forged one is refused
+    R("events:check-in", "get", "vekn_token", others=302),
+    R("events:check-in", "get", "vekn_bad_token", others=403),
     # --- API (the VEKN standings are unpublished: staff only)
     R("api-standings", "get", "vekn", others=404, **dict.fromkeys(A_STAFF, 200), coordinator=200),
     R("api-standings", "get", "myl", others=404, **dict.fromkeys(A_STAFF, 200), authority=200),
@@ -342,6 +351,10 @@ MATRIX = [
     R("manage:player-list-save", "post", "vekn", **a_staff(302, judge=403), coordinator=403),
     R("manage:check-in-all", "get", "vekn", **a_staff(200, judge=403), coordinator=403),
     R("manage:check-in-all-undo", "post", "vekn", **a_staff(302, judge=403), coordinator=403),
+    # self-registration settings: staff see them, the organiser changes them
+    R("manage:registration-settings", "get", "vekn", **a_staff(200), coordinator=200),
+    R("manage:registration-settings", "post", "vekn_form", **a_staff(403, organiser=302), coordinator=403),
+    R("manage:check-in-code", "get", "vekn", **a_staff(200, judge=403), coordinator=403),
     R("manage:round-seat", "post", "vekn", **a_staff(302, scorekeeper=403), coordinator=403),
     R("manage:round", "get", "vekn_round", **a_staff(200), coordinator=200),
     R("manage:round-reseat", "post", "vekn_round", data=CONFIRMED, **a_staff(302, scorekeeper=403), coordinator=403),
@@ -694,6 +707,12 @@ TARGETS = {
     "myl": lambda w: _event(w, "myl"),
     "event_b": lambda w: _event(w, "event_b"),
     "vekn_reg": lambda w: {**_event(w, "vekn"), "reg_id": w["vekn_reg"].pk},
+    "vekn_token": lambda w: {
+        **_event(w, "vekn"),
+        "token": check_in_tokens.make_token(w["vekn"], timezone.now()),
+    },
+    "vekn_form": lambda w: _event(w, "vekn"),  # the same page, posted
+    "vekn_bad_token": lambda w: {**_event(w, "vekn"), "token": "12345:forged"},
     "vekn_round": lambda w: {**_event(w, "vekn"), "number": 1},
     "myl_round": lambda w: {**_event(w, "myl"), "number": 1},
     "vekn_table": lambda w: {**_event(w, "vekn"), "number": 1, "table_number": 1},
