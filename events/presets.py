@@ -8,6 +8,8 @@ from dataclasses import asdict, dataclass
 
 from django.utils.translation import gettext_lazy as _
 
+from events.myl_deck_rules import MylDeckLimits
+
 
 @dataclass(frozen=True, slots=True)
 class Preset:
@@ -20,6 +22,8 @@ class Preset:
     Mitos y Leyendas (docs/rules-myl.md): ``preliminary_rounds`` are the Swiss rounds,
     ``round_minutes`` 40–60 (conduct rules §5.5), ``best_of`` 1 or 3 games per match and
     ``top_cut`` 0, 4 or 8. ``None`` (VEKN presets) leaves the model's default.
+    ``deck_limits``: the Mitos y Leyendas deck registration limits (main deck, side deck,
+    copies; docs/decks-pages.md "Mitos y Leyendas"), ``None`` for VEKN (its sizes are TR §6.2's).
     """
 
     code: str
@@ -34,12 +38,14 @@ class Preset:
     format: str = "constructed"
     best_of: int | None = None
     top_cut: int | None = None
+    deck_limits: MylDeckLimits | None = None
 
     def event_fields(self) -> dict:
         """The Event field values this preset sets (everything but code and label; fields
         left ``None`` are not set)."""
         fields = {k: v for k, v in asdict(self).items() if v is not None}
         fields.pop("label")
+        fields.pop("deck_limits", None)
         fields["preset"] = fields.pop("code")
         return fields
 
@@ -68,6 +74,8 @@ MYL_2026 = Preset(
     finalists_count=5,
     best_of=3,
     top_cut=0,
+    # Community tournament tools: a 50-card main deck, a side deck of up to 15, 3 copies.
+    deck_limits=MylDeckLimits(main_deck_size=50, side_deck_size=15, max_copies=3),
 )
 
 PRESETS: dict[str, Preset] = {p.code: p for p in (VEKN_2026, MYL_2026)}

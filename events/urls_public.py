@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from events import views, views_print, views_screen, views_swiss
+from events import views, views_decks, views_print, views_screen, views_swiss
 
 app_name = "events"
 urlpatterns = [
@@ -36,4 +36,8 @@ urlpatterns = [
     ),
     path("events/<slug:slug>/results/", views.results_page, name="public-results"),
     path("events/<slug:slug>/my-match/", views_swiss.my_match, name="my-match"),
+    # Decks (events/views_decks.py, docs/decks-pages.md)
+    path("events/<slug:slug>/my-deck/", views_decks.my_deck, name="my-deck"),
+    path("events/<slug:slug>/my-deck/check/", views_decks.deck_check, name="deck-check"),
+    path("events/<slug:slug>/decks/", views_decks.public_decks, name="public-decks"),
 ]
