@@ -59,8 +59,11 @@ def has_started(event) -> bool:
 
 def is_locked(event, *, now: datetime.datetime | None = None, started: bool | None = None) -> bool:
     """Whether ``event``'s lists are locked (TR §6.3: once received, the deck may not be
-    altered): its ``decklist_deadline`` has passed, or ``decklists_lock_at_start`` is set
-    and the event has started (``started``; asked of the database when ``None``)."""
+    altered): the event has ended (:func:`has_ended`), its ``decklist_deadline`` has
+    passed, or ``decklists_lock_at_start`` is set and the event has started (``started``;
+    asked of the database when ``None``)."""
+    if has_ended(event):
+        return True
     now = now or timezone.now()
     if event.decklist_deadline is not None and now >= event.decklist_deadline:
         return True
