@@ -7,9 +7,9 @@ import datetime as dt
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
-from events import deck_services
+from events import deck_labels, deck_services
 from events.interchange import import_event
 from events.models import Deck
 from events.permissions import Role
@@ -58,15 +58,16 @@ def test_the_live_check_names_problems_and_suggests_card_names(client, player, e
     assert Deck.objects.count() == 0  # the check saves nothing
 
 
-def test_the_live_check_speaks_the_readers_language(client, player, event):
+def test_the_live_check_words_problems_by_code_through_deck_labels(
+    client, player, event, monkeypatch
+):
+    """The fragment shows ``events.deck_labels``' sentence (the reader's language), never
+    the rules' English ``message``."""
     user, _reg = player
     client.force_login(user)
-    with translation.override("es"):
-        response = client.post(
-            url("events:deck-check", event), {"text": TYPO}, HTTP_ACCEPT_LANGUAGE="es"
-        )
-    assert response.status_code == 200
-    assert "Deflection" in response.content.decode()
+    monkeypatch.setitem(deck_labels.LABELS, "unknown_card", "sin carta «%(name)s»")
+    html = client.post(url("events:deck-check", event), {"text": TYPO}).content.decode()
+    assert "sin carta «Deflecshun»" in html and "no card is called" not in html
 
 
 def test_saving_an_invalid_list_flags_it_and_shows_it_registered(client, player, event):
