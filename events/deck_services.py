@@ -26,7 +26,15 @@ from events.audit import audit
 from events.deck_checkers import DeckVerdict, stored_problems
 from events.errors import UserError
 from events.limits import check_free_text
-from events.models import Deck, DeckPublication, Event, Registration, Round, Seat
+from events.models import (
+    DECK_TEXT_MAX_LENGTH,
+    Deck,
+    DeckPublication,
+    Event,
+    Registration,
+    Round,
+    Seat,
+)
 from events.permissions import Permission as P
 from standings.services import event_standings
 
@@ -164,7 +172,9 @@ def _locked_registration(registration) -> Registration:
 
 
 def _clean_text(text) -> str:
-    text = (text or "").replace("\r\n", "\n").strip()
+    """The list as stored: Windows line breaks made ``\\n``, stripped; ``UserError`` for
+    an empty one, a NUL character or more than ``DECK_TEXT_MAX_LENGTH`` characters."""
+    text = check_free_text(text, _("Decklist"), limit=DECK_TEXT_MAX_LENGTH, field="text").strip()
     if not text:
         raise UserError(_("Paste your decklist."), field="text")
     return text
@@ -224,6 +234,7 @@ def import_decks(event, texts: dict[Registration, str], actor=None) -> list[str]
     verdicts = {}
     for reg, text in texts.items():
         try:
+            texts[reg] = text = _clean_text(text)
             verdicts[reg] = check_text(event, text)
         except UserError as exc:
             errors.append(f"player {reg.code}: deck: {exc.message}")
@@ -316,9 +327,10 @@ def _winner_and_finalists(event) -> tuple[int | None, list[int]]:
         else []
     )
     result = event_standings(event)
-    winner = getattr(result, "champion", None)
-    if winner is None and hasattr(result, "standings"):
-        winner = next((r.player for r in result.standings.rows if r.winner), None)
+    winner = getattr(result, "champion", None)  # Mitos y Leyendas: the top cut's champion
+    if winner is None:
+        rows = getattr(result.standings, "rows", ())
+        winner = next((r.player for r in rows if getattr(r, "winner", False)), None)
     return winner, finalists
 
 

@@ -260,3 +260,12 @@ def test_publication_follows_the_organisers_choice(finished, django_assert_max_n
     event.results_approved = False
     event.save()
     assert deck_services.published_decks(event) == []  # not before the event ends
+
+
+def test_a_nul_character_or_an_over_long_list_is_refused(player):
+    user, reg = player
+    with pytest.raises(UserError, match="Null characters"):
+        deck_services.submit_own(reg, LEGAL + "\x00", user)
+    with pytest.raises(UserError, match="at most 20000 characters"):
+        deck_services.submit_own(reg, LEGAL + "#" * 20_001, user)
+    assert not Deck.objects.exists()
