@@ -665,6 +665,7 @@ def import_event(
                 "players": len(ef.players),
                 "rounds": len(ef.rounds),
                 "incidents": len(ef.incidents),
+                "decks": sum(1 for p in ef.players if p.deck),
             },
         )
     return event

@@ -135,6 +135,10 @@ def test_staff_enter_before_the_lock_and_only_judges_correct_after(client, playe
     assert client.post(entry, {"text": LEGAL, "reason": "Deflection, as played"}).status_code == 302
     deck = Deck.objects.get(registration=reg)
     assert deck.valid and deck.version == 2
+    client.force_login(staff["organiser"])
+    html = client.get(url("manage:audit", event)).content.decode()
+    assert "Deck: corrected by a judge (JG §3.1.1)" in html and "Deflection, as played" in html
+    assert "Deck: entered by staff" in html
 
 
 def test_the_overview_and_printed_lists_run_bounded_queries(
