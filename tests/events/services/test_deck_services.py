@@ -3,6 +3,7 @@ judge's correction (JG §3.1.1), the audit, the database's invariants, the organ
 overview in bounded queries, publication, the event file's ``deck`` and ``--twd``."""
 
 import datetime as dt
+import random
 from io import StringIO
 
 import pytest
@@ -11,13 +12,15 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from events import deck_services, rulesets, services
+from events import deck_services, rulesets, services, swiss_services
 from events.audit import entries_about
 from events.errors import UserError
 from events.interchange import EventFileError, export_event, import_event
 from events.models import Deck, Event
 from events.permissions import ROLE_PERMISSIONS, Role
 from tests.events.services.test_interchange import make_file
+from tests.events.services.test_swiss_services import make_event as make_myl_event
+from tests.events.services.test_swiss_services import play, play_swiss
 from tests.factories import EventFactory, PersonFactory, RegistrationFactory, UserFactory
 
 LEGAL = (
@@ -269,3 +272,27 @@ def test_a_nul_character_or_an_over_long_list_is_refused(player):
     with pytest.raises(UserError, match="at most 20000 characters"):
         deck_services.submit_own(reg, LEGAL + "#" * 20_001, user)
     assert not Deck.objects.exists()
+
+
+def test_mitos_y_leyendas_publishes_the_champions_and_the_top_cuts_decks(db):
+    event, regs = make_myl_event(8, top_cut=4, preliminary_rounds=2)
+    for reg in regs:
+        deck_services.enter_for_player(
+            reg, MYL_LEGAL, None, ROLE_PERMISSIONS[Role.ORGANISER], reason="paper list"
+        )
+    play_swiss(event)
+    semi = swiss_services.pair_top_cut(event)
+    cut = list(semi.seats.values_list("registration_id", flat=True))
+    play(semi, random.Random(0), [(2, 1)])
+    final = swiss_services.pair_top_cut(event)
+    play(final, random.Random(0), [(2, 0)])
+    champion = swiss_services.myl_standings(event).champion
+    event.results_approved = True
+    event.deck_publication = "finalists"
+    event.save()
+    published = deck_services.published_decks(event)
+    assert sorted(d.deck.registration_id for d in published) == sorted(cut)
+    assert published[0].deck.registration_id == champion and published[0].place == "winner"
+    assert published[0].summary is None  # no card database: the list only
+    with pytest.raises(UserError, match="no Tournament Winning Deck Archive"):
+        deck_services.twd_entry(event)
