@@ -164,8 +164,9 @@ def _save(registration, text: str, actor, *, label: str, action: str, reason: st
 
 
 def _locked_registration(registration) -> Registration:
+    """The registration row locked (not its person's or event's: ``of=("self",)``)."""
     return (
-        Registration.objects.select_for_update()
+        Registration.objects.select_for_update(of=("self",))
         .select_related("person", "event")
         .get(pk=registration.pk)
     )
