@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from events import player_lists, rulesets, staffing
 from events.errors import UserError
 from events.limits import FREE_TEXT_MAX_LENGTH, date_window_message, in_date_window
-from events.models import Event, Organisation, Registration
+from events.models import DECK_TEXT_MAX_LENGTH, Event, Organisation, Registration
 from events.permissions import Role
 from events.presets import PRESETS
 
@@ -206,16 +206,32 @@ class EventSettingsForm(EventCreateForm):
             "round_minutes",
             "final_minutes",
             "decklists_required",
+            "decklist_deadline",
+            "decklists_lock_at_start",
+            "deck_publication",
+            "decks_attributed",
             "final_mode",
             "best_of",
             "tie_breaker_order",
             "top_cut",
             "time_zone",
         ]
+        widgets = {
+            **EventCreateForm.Meta.widgets,
+            "decklist_deadline": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            ),
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields.pop("preset", None)
+        # A post that leaves the publication out (an older page, a script) keeps the
+        # event's choice rather than failing on a field it never showed.
+        self.fields["deck_publication"].required = False
+
+    def clean_deck_publication(self):
+        return self.cleaned_data.get("deck_publication") or self.instance.deck_publication
 
 
 class AddPlayerForm(forms.Form):
@@ -661,3 +677,34 @@ class SelfRegistrationForm(forms.Form):
     waitlist) or ``unregister`` (or leave it)."""
 
     action = forms.ChoiceField(choices=[("register", "register"), ("unregister", "unregister")])
+
+
+class DeckForm(forms.Form):
+    """A decklist as pasted (docs/decks-pages.md): the player's own, or entered for them by
+    staff; ``reason`` is required by the service once lists are locked (JG §3.1.1)."""
+
+    text = forms.CharField(
+        label=_("Decklist"),
+        max_length=DECK_TEXT_MAX_LENGTH,
+        strip=False,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 14,
+                "spellcheck": "false",
+                "autocapitalize": "off",
+                "autocomplete": "off",
+            }
+        ),
+    )
+    reason = forms.CharField(
+        label=_("Reason for the correction"),
+        required=False,
+        max_length=FREE_TEXT_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+
+class DeckPreviewForm(forms.Form):
+    """The live check of a list being typed (nothing saved): the text, possibly empty."""
+
+    text = forms.CharField(required=False, max_length=DECK_TEXT_MAX_LENGTH, strip=False)

@@ -29,10 +29,11 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
-from events import rulesets
+from events import deck_services, rulesets
 from events.audit import audit
+from events.errors import UserError
 from events.limits import FREE_TEXT_MAX_LENGTH, is_vekn_number
-from events.models import Event, Organisation, Person, Registration, Round, Seat, Table
+from events.models import Deck, Event, Organisation, Person, Registration, Round, Seat, Table
 from events.presets import get_preset
 from penalties import services as penalty_services
 from penalties import vekn_guide as guide
@@ -57,6 +58,7 @@ class FilePlayer:
     name: str
     vekn: str
     competing: bool = True
+    deck: str = ""
 
 
 @dataclass(frozen=True)
@@ -192,9 +194,24 @@ def validate_event_file(data) -> EventFile:
         if not isinstance(competing, bool):
             problems.append(f"{where} ({pid}): competing must be true or false")
             competing = True
+        deck = p.get("deck", "")
+        if deck is None:
+            deck = ""
+        if not isinstance(deck, str):
+            problems.append(f"{where} ({pid}): deck must be the decklist's text")
+            deck = ""
+        elif deck.strip():
+            deck = deck.replace("\r\n", "\n").strip()
+            reason = _deck_problem(data.get("ruleset"), deck)
+            if reason:
+                problems.append(f"{where} ({pid}): deck: {reason}")
         players.append(
             FilePlayer(
-                pid, (pname or "").strip() if isinstance(pname, str) else "", number, competing
+                pid,
+                (pname or "").strip() if isinstance(pname, str) else "",
+                number,
+                competing,
+                deck.strip(),
             )
         )
     numbers = [p.vekn for p in players if p.vekn]
@@ -633,6 +650,11 @@ def import_event(
                     for pos, s in enumerate(t.seats, start=1)
                 ]
             )
+        deck_errors = deck_services.import_decks(
+            event, {regs[p.id]: p.deck for p in ef.players if p.deck}, actor
+        )
+        if deck_errors:
+            raise EventFileError(deck_errors)
         _import_incidents(event, ef, regs)
         audit(
             event,
@@ -643,6 +665,7 @@ def import_event(
                 "players": len(ef.players),
                 "rounds": len(ef.rounds),
                 "incidents": len(ef.incidents),
+                "decks": sum(1 for p in ef.players if p.deck),
             },
         )
     return event
@@ -729,11 +752,31 @@ def _import_incidents(event, ef: EventFile, regs) -> None:
         penalty_services.apply_effects(saved[i.id])
 
 
+def _deck_problem(ruleset, text: str) -> str:
+    """Why a player's ``deck`` text cannot be read (the ruleset's deck checker,
+    ``events.deck_checkers``: an empty, too long or cardless list), or ``""``. The file's
+    event does not exist yet: the list is read with the ruleset's default format."""
+    try:
+        spec = rulesets.get(ruleset)
+    except rulesets.UnknownRuleset:
+        return ""
+    try:
+        spec.adapter("decks").check(text, None)
+    except UserError as exc:
+        return str(exc.message)
+    return ""
+
+
 def export_event(event) -> dict:
     """The event as an ``arbitro.event/1`` document (docs/contracts.md §1), in bounded queries."""
 
     regs = list(event.registrations.select_related("person").order_by("id"))
     code = {r.id: r.code for r in regs}
+    decks = dict(
+        Deck.objects.filter(registration__event=event, label="").values_list(
+            "registration_id", "text"
+        )
+    )
     rounds = list(event.rounds.order_by("number").prefetch_related("tables"))
     myl_event = rulesets.of(event).pairs_matches
     seats: dict[int, list] = {}
@@ -774,6 +817,7 @@ def export_event(event) -> dict:
         "players": [
             {"id": r.code, "name": r.person.name, "vekn": r.person.vekn_number}
             | ({} if r.competing else {"competing": False})
+            | ({"deck": decks[r.id]} if r.id in decks else {})
             for r in regs
         ],
         "rounds": doc_rounds,

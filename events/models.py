@@ -125,6 +125,16 @@ class Ruleset(models.TextChoices):
     MYL = "myl", _("Mitos y Leyendas")
 
 
+class DeckPublication(models.TextChoices):
+    """Which decks the public event page shows once the event has ended (docs/decks-pages.md).
+    Stored codes: never rename."""
+
+    NONE = "none", _("None")
+    WINNER = "winner", _("The winner's")
+    FINALISTS = "finalists", _("The finalists' (or the top cut's)")
+    ALL = "all", _("Every player's")
+
+
 class Event(models.Model):
     """A tournament. Its rules are copied from a preset (``events.presets``) at creation
     and may be overridden per event (TR §3.1, §3.1.1, §3.1.6)."""
@@ -153,6 +163,28 @@ class Event(models.Model):
     round_minutes = models.PositiveSmallIntegerField(_("round time (minutes)"), default=120)
     final_minutes = models.PositiveSmallIntegerField(_("final time (minutes)"), default=120)
     decklists_required = models.BooleanField(_("decklists required"), default=True)
+    decklist_deadline = models.DateTimeField(
+        _("decklist deadline"),
+        null=True,
+        blank=True,
+        help_text=_("After it, a player's list is locked (VEKN TR §6.3); empty: no deadline."),
+    )
+    decklists_lock_at_start = models.BooleanField(
+        _("lock decklists when the first round starts"),
+        default=True,
+        help_text=_("Lists are locked once the first round has started, deadline or not."),
+    )
+    deck_publication = models.CharField(
+        _("decks published after the event"),
+        max_length=12,
+        choices=DeckPublication,
+        default=DeckPublication.NONE,
+    )
+    decks_attributed = models.BooleanField(
+        _("published decks show the player's name"),
+        default=True,
+        help_text=_("Untick to publish the decks without their players' names."),
+    )
     final_mode = models.CharField(
         _("final"), max_length=20, choices=FinalMode, default=FinalMode.FINAL
     )
@@ -273,6 +305,10 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=Q(capacity__isnull=True) | Q(capacity__gte=1),
                 name="events_event_capacity_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(deck_publication__in=DeckPublication.values),
+                name="events_event_deck_publication_known",
             ),
         ]
 
@@ -802,3 +838,63 @@ class ResultSubmission(models.Model):
 
     def __str__(self):
         return f"{self.table} v{self.version} ({self.client_id})"
+
+
+DECK_TEXT_MAX_LENGTH = 20_000
+"""Characters of a registered decklist (``events.deck_rules.MAX_TEXT_LENGTH``, the same as
+``events.myl_deck_rules.MAX_TEXT_LENGTH``; a 90-card list in any format is under 5,000)."""
+
+
+class Deck(models.Model):
+    """A registered decklist (VEKN TR §6.3; Mitos y Leyendas §3.3.2): the ``text`` as the
+    player (or a staff member for them, or an event file) submitted it, the ``cards`` read
+    from it (a list of ``{"name", "count", "section"}``, plus ``"id"`` for VEKN cards) for
+    display, and the verdict at save: ``valid`` and ``problems`` (a list of
+    ``{"code", "card", "message", "params", "suggestions"}``, empty exactly when valid).
+    An invalid list may be saved (it is what the player submitted), flagged.
+
+    ``label`` names the deck in a multi-deck event (TR §3.1.5; ``""`` for the one deck of
+    an ordinary event): one deck per registration and label. ``format`` is the format it
+    was checked against (``standard`` | ``v5`` | ``limited`` | ``mitos``, Mitos y Leyendas). ``version`` grows
+    with every save (the audit log has each change, ``events.deck_services``)."""
+
+    registration = models.ForeignKey(
+        Registration, models.CASCADE, related_name="decks", verbose_name=_("registration")
+    )
+    label = models.CharField(_("deck label"), max_length=60, blank=True, default="")
+    text = models.TextField(_("decklist"), max_length=DECK_TEXT_MAX_LENGTH)
+    cards = models.JSONField(_("cards"), default=list)
+    valid = models.BooleanField(_("valid"), default=False)
+    problems = models.JSONField(_("problems"), default=list)
+    format = models.CharField(_("format"), max_length=20)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("submitted by"),
+    )
+    submitted_at = models.DateTimeField(_("submitted at"), default=timezone.now)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    version = models.PositiveIntegerField(_("version"), default=1)
+
+    class Meta:
+        verbose_name = _("deck")
+        verbose_name_plural = _("decks")
+        ordering = ["registration", "label"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["registration", "label"], name="events_deck_one_per_label"
+            ),
+            models.CheckConstraint(condition=~Q(text=""), name="events_deck_text_not_empty"),
+            length_constraint("events_deck", "text", DECK_TEXT_MAX_LENGTH),
+            models.CheckConstraint(
+                condition=Q(valid=True, problems=[]) | (Q(valid=False) & ~Q(problems=[])),
+                name="events_deck_valid_iff_no_problems",
+            ),
+            models.CheckConstraint(condition=Q(version__gte=1), name="events_deck_version"),
+        ]
+
+    def __str__(self):
+        return f"{self.label or _('deck')} · {self.registration_id}"

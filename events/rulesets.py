@@ -10,6 +10,7 @@ per layer that differs between the games:
                 manager's round pages (``events`` event-day layer)
 ``standings``   computing standings from stored results (``standings`` layer)
 ``penalties``   judging: preview, log, void, change of a penalty (``penalties`` layer)
+``decks``       checking a registered decklist (``events.deck_checkers``, kernel)
 
 Adapters are named by dotted path and imported on first use
 (``django.utils.module_loading.import_string``), as Django names its authentication and
@@ -122,7 +123,9 @@ VEKN = RulesetSpec(
     pairs_matches=False,
     screen_tables_per_page=8,
     reports_player_numbers=True,
-    adapters=MappingProxyType({"penalties": "penalties.services"}),
+    adapters=MappingProxyType(
+        {"penalties": "penalties.services", "decks": "events.deck_checkers.VEKN_DECKS"}
+    ),
 )
 
 MYL = RulesetSpec(
@@ -136,6 +139,7 @@ MYL = RulesetSpec(
             "standings": "standings.myl_services",
             "penalties": "penalties.myl_services",
             "file_incidents": "penalties.myl_files",
+            "decks": "events.deck_checkers.MYL_DECKS",
         }
     ),
     player_number_label=_("Player number"),

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from events import views_decks as dk
 from events import views_manage as v
 from events import views_offline as off
 from events import views_players as pl
@@ -25,6 +26,10 @@ urlpatterns = [
     path("players/<int:reg_id>/merge/", pl.registration_merge, name="registration-merge"),
     path("players/list/", pl.player_list, name="player-list"),
     path("players/list/save/", pl.player_list_save, name="player-list-save"),
+    # Decks (events/views_decks.py, docs/decks-pages.md)
+    path("players/<int:reg_id>/deck/", dk.deck_entry, name="deck-entry"),
+    path("decks/", dk.decks, name="decks"),
+    path("decks/print/", dk.print_decks, name="print-decks"),
     path("players/check-in-all/", pl.check_in_all, name="check-in-all"),
     path("players/check-in-all/undo/", pl.check_in_all_undo, name="check-in-all-undo"),
     # The players' self-service (events/views_self_service.py, docs/players.md)

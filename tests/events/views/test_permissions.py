@@ -53,6 +53,7 @@ from django.utils import timezone
 from PIL import Image
 
 from events import check_in_tokens, services, swiss_services
+from events import deck_services as decks
 from events.models import AuthorityRole, EventRole, OrganisationRole, PlayerClaim, Registration
 from events.permissions import ROLE_PERMISSIONS, Role
 from leagues import reporting
@@ -61,6 +62,7 @@ from leagues.models import Match, SeasonRole
 from leagues.views import feed_token
 from penalties import myl_services
 from penalties import services as penalty_services
+from tests.events.services.test_deck_services import LEGAL
 from tests.factories import (
     EventFactory,
     OrganisationFactory,
@@ -177,6 +179,10 @@ def EXCUSE(w):  # noqa: N802
 
 def CONFIRMED(w):  # noqa: N802
     return {"confirm": "on"}
+
+
+def DECK(w):  # noqa: N802
+    return {"text": LEGAL, "reason": "The list said Deflexion; the deck has Deflection."}
 
 
 def APPROVE(w):  # noqa: N802
@@ -403,6 +409,21 @@ MATRIX = [
             ("print-slips", "vekn_round"),
         )
     ],
+    # decklists (docs/decks-pages.md): the player's own page and the live check (the
+    # event's players and staff), staff pages for whoever sees them; round 1 is seated, so
+    # the lists are locked and only judges correct one (with a reason, JG §3.1.1)
+    R("events:my-deck", "get", "vekn", **signed_in(404, player=200)),
+    R("events:my-deck", "get", "myl", **signed_in(404, player=200)),
+    R("events:deck-check", "post", "vekn", data=DECK,
+      **a_staff(200, player=200), coordinator=200),
+    R("events:deck-check", "post", "myl", data=DECK, **a_staff(200, player=200), authority=200),
+    R("events:public-decks", "get", "decks_public", others=200),
+    R("manage:decks", "get", "vekn", **a_staff(200), coordinator=200),
+    R("manage:decks", "get", "myl", **a_staff(200), authority=200),
+    R("manage:print-decks", "get", "vekn", **a_staff(200), coordinator=200),
+    R("manage:deck-entry", "get", "vekn_reg", **a_staff(200), coordinator=200),
+    R("manage:deck-entry", "post", "player_vekn_reg", data=DECK,
+      **a_staff(302, scorekeeper=403), coordinator=403),
     # MyL-only addresses on a VEKN event: 404 once the permission is held
     R("manage:myl-pair", "post", "vekn", **a_staff(404, scorekeeper=403), coordinator=403),
     R("manage:myl-top-cut", "post", "vekn", **a_staff(404, judge=403, scorekeeper=403), coordinator=403),
@@ -572,6 +593,21 @@ def build_world() -> dict:
         name=claimed.name,
     )
     myl_regs = [RegistrationFactory(event=myl, person=person)]
+    # An ended event of A that publishes every deck (docs/decks-pages.md).
+    decks_event = EventFactory(
+        organisation=org_a,
+        slug="decks-a",
+        name="Decks A",
+        results_approved=True,
+        deck_publication="all",
+    )
+    decks.enter_for_player(
+        RegistrationFactory(event=decks_event),
+        LEGAL,
+        users["organiser"],
+        ROLE_PERMISSIONS[Role.ORGANISER],
+        reason="Entered from the paper list after the event.",
+    )
     myl_regs += [RegistrationFactory(event=myl) for _ in range(3)]
     myl_round = swiss_services.pair_next_round(myl, seed=1)
     services.set_seating_published(myl_round, True)
@@ -658,6 +694,7 @@ def build_world() -> dict:
         "vekn": vekn,
         "myl": myl,
         "event_b": event_b,
+        "decks_event": decks_event,
         "org_a": org_a,
         "org_b": org_b,
         "season": season,
@@ -704,6 +741,7 @@ TARGETS = {
     "org_a_role": lambda w: {"org_slug": w["org_a"].slug, "role_id": _org_role(w["org_a"])},
     "org_b_role_via_a": lambda w: {"org_slug": w["org_a"].slug, "role_id": _org_role(w["org_b"])},
     "vekn": lambda w: _event(w, "vekn"),
+    "decks_public": lambda w: _event(w, "decks_event"),
     "myl": lambda w: _event(w, "myl"),
     "event_b": lambda w: _event(w, "event_b"),
     "vekn_reg": lambda w: {**_event(w, "vekn"), "reg_id": w["vekn_reg"].pk},
@@ -713,6 +751,7 @@ TARGETS = {
     },
     "vekn_form": lambda w: _event(w, "vekn"),  # the same page, posted
     "vekn_bad_token": lambda w: {**_event(w, "vekn"), "token": "12345:forged"},
+    "player_vekn_reg": lambda w: {**_event(w, "vekn"), "reg_id": w["player_vekn_reg"].pk},
     "vekn_round": lambda w: {**_event(w, "vekn"), "number": 1},
     "myl_round": lambda w: {**_event(w, "myl"), "number": 1},
     "vekn_table": lambda w: {**_event(w, "vekn"), "number": 1, "table_number": 1},
