@@ -33,6 +33,7 @@ from events import rulesets
 from events.audit import audit
 from events.limits import FREE_TEXT_MAX_LENGTH, is_vekn_number
 from events.models import Event, Organisation, Person, Registration, Round, Seat, Table
+from events.player_lists import MAX_NAME_LENGTH, NamesDisagree, PersonNames, person_names
 from events.presets import get_preset
 from penalties import services as penalty_services
 from penalties import vekn_guide as guide
@@ -57,6 +58,8 @@ class FilePlayer:
     name: str
     vekn: str
     competing: bool = True
+    first_name: str = ""
+    last_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,29 @@ def _vp(value, where: str, problems: list[str]) -> Decimal | None:
     return vp
 
 
+def _file_names(p: dict, where: str, pid: str, pname, problems: list[str]) -> PersonNames:
+    """A file player's names: ``name`` and the optional ``first_name`` and ``last_name``
+    (docs/contracts.md §1), which, when given, make the name together
+    (``player_lists.person_names``); a problem otherwise."""
+    name = pname.strip() if isinstance(pname, str) else ""
+    parts = []
+    for key in ("first_name", "last_name"):
+        value = p.get(key, "")
+        if not isinstance(value, str) or len(value) > MAX_NAME_LENGTH:
+            problems.append(
+                f"{where} ({pid}): {key} must be a string of at most {MAX_NAME_LENGTH} characters"
+            )
+            value = ""
+        parts.append(value)
+    try:
+        return person_names(name, *parts)
+    except NamesDisagree as exc:
+        problems.append(
+            f"{where} ({pid}): name {name!r} is not first_name and last_name together ({exc.expected!r})"
+        )
+        return PersonNames(name)
+
+
 def validate_event_file(data) -> EventFile:
     """Check a decoded event file against docs/contracts.md §1 and the VEKN sheet rule
     (TR §3.7.2, §3.5, §3.6; docs/rules-vekn.md "Result sheets"). Returns an ``EventFile``; raises
@@ -192,11 +218,8 @@ def validate_event_file(data) -> EventFile:
         if not isinstance(competing, bool):
             problems.append(f"{where} ({pid}): competing must be true or false")
             competing = True
-        players.append(
-            FilePlayer(
-                pid, (pname or "").strip() if isinstance(pname, str) else "", number, competing
-            )
-        )
+        names = _file_names(p, where, pid, pname, problems)
+        players.append(FilePlayer(pid, names.name, number, competing, names.first, names.last))
     numbers = [p.vekn for p in players if p.vekn]
     for dup in sorted({n for n in numbers if numbers.count(n) > 1}):
         problems.append(f"players: VEKN number {dup} is given to more than one player")
@@ -591,7 +614,9 @@ def import_event(
         for p in ef.players:
             person = people_by_number.get(p.vekn) if p.vekn else None
             if person is None:
-                person = Person.objects.create(name=p.name, vekn_number=p.vekn)
+                person = Person.objects.create(
+                    name=p.name, vekn_number=p.vekn, first_name=p.first_name, last_name=p.last_name
+                )
             regs[p.id] = Registration.objects.create(
                 event=event,
                 person=person,
@@ -773,6 +798,7 @@ def export_event(event) -> dict:
         "final_mode": event.final_mode,
         "players": [
             {"id": r.code, "name": r.person.name, "vekn": r.person.vekn_number}
+            | {k: v for k in ("first_name", "last_name") if (v := getattr(r.person, k))}
             | ({} if r.competing else {"competing": False})
             for r in regs
         ],
