@@ -114,6 +114,17 @@ class EventCreateForm(forms.ModelForm):
             ) % {"low": low, "high": high}
             self.fields["preliminary_rounds"].label = _("Swiss rounds")
 
+    def ruleset_tabs(self) -> list[tuple[str, str, bool]]:
+        """The picker of the kind of event: for each ruleset of the registry
+        (``events.rulesets.REGISTRY``), its first preset's code, the ruleset's name and
+        whether it is this form's ruleset."""
+        tabs = []
+        for spec in rulesets.REGISTRY.values():
+            preset = next((p for p in PRESETS.values() if p.ruleset == spec.code), None)
+            if preset is not None:
+                tabs.append((preset.code, spec.label, spec.code == self.ruleset))
+        return tabs
+
     def _ruleset(self) -> str:
         """The ruleset this form is for: the event's, else the chosen preset's."""
         if self.instance.pk:
@@ -146,6 +157,10 @@ class EventCreateForm(forms.ModelForm):
     def clean_preliminary_rounds(self):
         value = self.cleaned_data["preliminary_rounds"]
         if value < 2:
+            if rulesets.get(self.ruleset).pairs_matches:
+                # The MyL conduct rules set no number of Swiss rounds: 2 to 20 is ours
+                # (docs/rules-myl.md "Running an event").
+                raise forms.ValidationError(_("At least 2 Swiss rounds."))
             raise forms.ValidationError(_("At least 2 preliminary rounds (TR §3.1)."))
         return value
 

@@ -56,6 +56,12 @@ class RulesetSpec:
       ("VEKN 1234", "N.º 1234");
     - ``drop_consequence``: what dropping a player means in this game, shown on the
       drop's confirmation page (VEKN: TR §3.1.4);
+    - ``person_search_hint`` and ``non_competing_hint``: the judges' search for a person
+      to penalise, its placeholder and who else may be penalised (VEKN: JG §1.2);
+    - ``penalty_report``: the event's penalties go to the VEKN penalty report (a CSV
+      export of the penalties page); ``written_appeals``: a penalty may be appealed in
+      writing to the national authority (MyL conduct §5.10), the penalties page links the
+      appeals (``events.permissions.AUTHORITIES`` says the same of the authority);
     - ``top_cut_stages``: the names of the top-cut rounds by their number of matches
       (``{2: "Semi-finals", 1: "Top-cut final"}``), read by :func:`round_label`; empty
       for a ruleset without a top cut (a VEKN final is a ``Round.is_final``);
@@ -82,6 +88,13 @@ class RulesetSpec:
         "Their results so far stay in the standings; they are not seated in any further "
         "round (TR §3.1.4)."
     )
+    person_search_hint: str = _("Name or VEKN number")
+    non_competing_hint: str = _(
+        "Spectators and staff can be penalised; for a standings adjustment or above they "
+        "are registered as non-competing and need a VEKN number (JG §1.2)."
+    )
+    penalty_report: bool = False
+    written_appeals: bool = False
 
     def adapter(self, role: str):
         """The adapter object of ``role`` (``"rounds"``, ``"standings"``,
@@ -116,6 +129,7 @@ VEKN = RulesetSpec(
     pairs_matches=False,
     screen_tables_per_page=8,
     reports_player_numbers=True,
+    penalty_report=True,
     adapters=MappingProxyType({"penalties": "penalties.services"}),
 )
 
@@ -134,6 +148,11 @@ MYL = RulesetSpec(
     ),
     player_number_label=_("Player number"),
     player_number_prefix=_("No."),
+    person_search_hint=_("Name or player number"),
+    non_competing_hint=_(
+        "Spectators and staff can be penalised too: they are registered as non-competing."
+    ),
+    written_appeals=True,
     drop_consequence=_(
         "The matches they played stay in the standings; they are not paired in any further round."
     ),
