@@ -48,12 +48,23 @@ def standings_csv_rows(result: EventStandings):
 
 
 def split_name(name: str) -> tuple[str, str]:
-    """First and last name from one name field: the first word, then the rest
-    **[choice]**: we store one name; the VEKN report asks for two."""
+    """First and last name guessed from one name field: the first word, then the rest
+    **[choice]**: the report asks for two, and a person whose names the organiser did not
+    give apart has one (:func:`report_names` prefers those given)."""
     parts = name.strip().split(None, 1)
     if not parts:
         return "", ""
     return parts[0], parts[1] if len(parts) > 1 else ""
+
+
+def report_names(name: str, first: str = "", last: str = "") -> tuple[str, str]:
+    """The first and last names the VEKN report lists (TR §9): those the organiser gave
+    (``first``, ``last``: ``Person.first_name``, ``last_name``), else :func:`split_name`'s
+    guess from ``name``. ("María José Herrera" given as "María José" + "Herrera" stays so;
+    guessed, it would be "María" + "José Herrera".)"""
+    if first or last:
+        return first, last
+    return split_name(name)
 
 
 ARCHON_HEADER = "2¤"
@@ -75,7 +86,7 @@ def archondata(result: EventStandings) -> str:
     """
     records = []
     for row, info in result.rows():
-        first, last = split_name(info.name)
+        first, last = report_names(info.name, info.first_name, info.last_name)
         fields = [
             str(row.rank),
             first,

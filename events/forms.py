@@ -114,6 +114,17 @@ class EventCreateForm(forms.ModelForm):
             ) % {"low": low, "high": high}
             self.fields["preliminary_rounds"].label = _("Swiss rounds")
 
+    def ruleset_tabs(self) -> list[tuple[str, str, bool]]:
+        """The picker of the kind of event: for each ruleset of the registry
+        (``events.rulesets.REGISTRY``), its first preset's code, the ruleset's name and
+        whether it is this form's ruleset."""
+        tabs = []
+        for spec in rulesets.REGISTRY.values():
+            preset = next((p for p in PRESETS.values() if p.ruleset == spec.code), None)
+            if preset is not None:
+                tabs.append((preset.code, spec.label, spec.code == self.ruleset))
+        return tabs
+
     def _ruleset(self) -> str:
         """The ruleset this form is for: the event's, else the chosen preset's."""
         if self.instance.pk:
@@ -146,6 +157,10 @@ class EventCreateForm(forms.ModelForm):
     def clean_preliminary_rounds(self):
         value = self.cleaned_data["preliminary_rounds"]
         if value < 2:
+            if rulesets.get(self.ruleset).pairs_matches:
+                # The MyL conduct rules set no number of Swiss rounds: 2 to 20 is ours
+                # (docs/rules-myl.md "Running an event").
+                raise forms.ValidationError(_("At least 2 Swiss rounds."))
             raise forms.ValidationError(_("At least 2 preliminary rounds (TR §3.1)."))
         return value
 
@@ -234,13 +249,53 @@ class EventSettingsForm(EventCreateForm):
         return self.cleaned_data.get("deck_publication") or self.instance.deck_publication
 
 
-class AddPlayerForm(forms.Form):
+def _name_part(label, help_text=""):
+    return forms.CharField(
+        label=label,
+        help_text=help_text,
+        max_length=player_lists.MAX_NAME_LENGTH,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+
+class _NamePartsMixin:
+    """The name in two optional parts (``first_name``, ``last_name``; docs/organisers.md
+    "Adding a player"): ``clean_names`` leaves in ``cleaned_data`` the stored names of
+    ``events.player_lists.person_names`` (the name is the parts together when they are
+    given), or an error on ``name`` when the name typed disagrees with them."""
+
+    def clean_names(self, data):
+        try:
+            names = player_lists.person_names(
+                data.get("name") or "", data.get("first_name") or "", data.get("last_name") or ""
+            )
+        except player_lists.NamesDisagree as exc:
+            self.add_error(
+                "name",
+                _(
+                    "The name is the first and last names together (“%(name)s”): "
+                    "correct one of them, or leave the name empty."
+                )
+                % {"name": exc.expected},
+            )
+            return data
+        if len(names.name) > player_lists.MAX_NAME_LENGTH:
+            self.add_error("name", _("The name is too long."))
+            return data
+        data.update(name=names.name, first_name=names.first, last_name=names.last)
+        return data
+
+
+class AddPlayerForm(_NamePartsMixin, forms.Form):
     name = forms.CharField(
         label=_("Name"),
         max_length=200,
         required=False,
         widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "off"}),
     )
+    first_name = _name_part(_("First name(s)"))
+    last_name = _name_part(_("Last name(s)"))
     vekn_number = forms.RegexField(
         label=_("VEKN number"),
         regex=r"^[0-9]{1,20}$",
@@ -260,7 +315,7 @@ class AddPlayerForm(forms.Form):
         _number_label(self, ruleset)
 
     def clean(self):
-        data = super().clean()
+        data = self.clean_names(super().clean())
         if not data.get("name") and not data.get("vekn_number"):
             raise forms.ValidationError(_("Give the player's name or VEKN number."))
         # Whether a number alone is enough is the service's to say, in the same words
@@ -277,10 +332,19 @@ def _number_label(form, ruleset: str) -> None:
         form.fields["vekn_number"].error_messages["invalid"] = _("A player number has only digits.")
 
 
-class EditRegistrationForm(forms.Form):
-    """A registration's person corrected: the name and the number (empty: none)."""
+class EditRegistrationForm(_NamePartsMixin, forms.Form):
+    """A registration's person corrected: the name (or its first and last names, which
+    make it), and the number (empty: none)."""
 
-    name = forms.CharField(label=_("Name"), max_length=player_lists.MAX_NAME_LENGTH)
+    name = forms.CharField(label=_("Name"), max_length=player_lists.MAX_NAME_LENGTH, required=False)
+    first_name = _name_part(_("First name(s)"))
+    last_name = _name_part(
+        _("Last name(s)"),
+        _(
+            "Optional: the name in two parts, for reports that list them apart. "
+            "The name is then both together."
+        ),
+    )
     vekn_number = forms.RegexField(
         label=_("VEKN number"),
         regex=r"^[0-9]{1,20}$",
@@ -293,6 +357,12 @@ class EditRegistrationForm(forms.Form):
     def __init__(self, *args, ruleset: str = rulesets.VEKN.code, **kwargs):
         super().__init__(*args, **kwargs)
         _number_label(self, ruleset)
+
+    def clean(self):
+        data = self.clean_names(super().clean())
+        if not data.get("name") and "name" not in self.errors:
+            self.add_error("name", _("Give the player's name."))
+        return data
 
 
 class MergeForm(forms.Form):

@@ -34,6 +34,7 @@ from events.audit import audit
 from events.errors import UserError
 from events.limits import FREE_TEXT_MAX_LENGTH, is_vekn_number
 from events.models import Deck, Event, Organisation, Person, Registration, Round, Seat, Table
+from events.player_lists import MAX_NAME_LENGTH, NamesDisagree, PersonNames, person_names
 from events.presets import get_preset
 from penalties import services as penalty_services
 from penalties import vekn_guide as guide
@@ -59,6 +60,8 @@ class FilePlayer:
     vekn: str
     competing: bool = True
     deck: str = ""
+    first_name: str = ""
+    last_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,29 @@ def _vp(value, where: str, problems: list[str]) -> Decimal | None:
     return vp
 
 
+def _file_names(p: dict, where: str, pid: str, pname, problems: list[str]) -> PersonNames:
+    """A file player's names: ``name`` and the optional ``first_name`` and ``last_name``
+    (docs/contracts.md §1), which, when given, make the name together
+    (``player_lists.person_names``); a problem otherwise."""
+    name = pname.strip() if isinstance(pname, str) else ""
+    parts = []
+    for key in ("first_name", "last_name"):
+        value = p.get(key, "")
+        if not isinstance(value, str) or len(value) > MAX_NAME_LENGTH:
+            problems.append(
+                f"{where} ({pid}): {key} must be a string of at most {MAX_NAME_LENGTH} characters"
+            )
+            value = ""
+        parts.append(value)
+    try:
+        return person_names(name, *parts)
+    except NamesDisagree as exc:
+        problems.append(
+            f"{where} ({pid}): name {name!r} is not first_name and last_name together ({exc.expected!r})"
+        )
+        return PersonNames(name)
+
+
 def validate_event_file(data) -> EventFile:
     """Check a decoded event file against docs/contracts.md §1 and the VEKN sheet rule
     (TR §3.7.2, §3.5, §3.6; docs/rules-vekn.md "Result sheets"). Returns an ``EventFile``; raises
@@ -194,6 +220,7 @@ def validate_event_file(data) -> EventFile:
         if not isinstance(competing, bool):
             problems.append(f"{where} ({pid}): competing must be true or false")
             competing = True
+        names = _file_names(p, where, pid, pname, problems)
         deck = p.get("deck", "")
         if deck is None:
             deck = ""
@@ -208,10 +235,12 @@ def validate_event_file(data) -> EventFile:
         players.append(
             FilePlayer(
                 pid,
-                (pname or "").strip() if isinstance(pname, str) else "",
+                names.name,
                 number,
                 competing,
-                deck.strip(),
+                deck=deck.strip(),
+                first_name=names.first,
+                last_name=names.last,
             )
         )
     numbers = [p.vekn for p in players if p.vekn]
@@ -608,7 +637,9 @@ def import_event(
         for p in ef.players:
             person = people_by_number.get(p.vekn) if p.vekn else None
             if person is None:
-                person = Person.objects.create(name=p.name, vekn_number=p.vekn)
+                person = Person.objects.create(
+                    name=p.name, vekn_number=p.vekn, first_name=p.first_name, last_name=p.last_name
+                )
             regs[p.id] = Registration.objects.create(
                 event=event,
                 person=person,
@@ -816,6 +847,7 @@ def export_event(event) -> dict:
         "final_mode": event.final_mode,
         "players": [
             {"id": r.code, "name": r.person.name, "vekn": r.person.vekn_number}
+            | {k: v for k in ("first_name", "last_name") if (v := getattr(r.person, k))}
             | ({} if r.competing else {"competing": False})
             | ({"deck": decks[r.id]} if r.id in decks else {})
             for r in regs

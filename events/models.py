@@ -9,7 +9,8 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Concat
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -87,6 +88,12 @@ class Person(models.Model):
     the player's account is linked later (``user``)."""
 
     name = models.CharField(_("name"), max_length=200)
+    # The name in two parts, when the organiser gave them (docs/organisers.md "Adding a
+    # player"): the VEKN report asks for both (TR §9). Empty on both: not given, the report
+    # guesses (events.exports.report_names). When given, ``name`` is both together
+    # (events.player_lists.person_names; the check below).
+    first_name = models.CharField(_("first name"), max_length=200, blank=True, default="")
+    last_name = models.CharField(_("last name"), max_length=200, blank=True, default="")
     vekn_number = models.CharField(
         _("VEKN number"), max_length=20, blank=True, default="", db_index=True
     )
@@ -113,6 +120,13 @@ class Person(models.Model):
             models.CheckConstraint(
                 condition=Q(vekn_number="") | Q(vekn_number__regex=VEKN_NUMBER_PATTERN),
                 name="events_person_vekn_number_digits",
+            ),
+            models.CheckConstraint(
+                condition=Q(first_name="", last_name="")
+                | Q(last_name="", name=F("first_name"))
+                | Q(first_name="", name=F("last_name"))
+                | Q(name=Concat(F("first_name"), Value(" "), F("last_name"))),
+                name="events_person_name_is_first_and_last",
             ),
         ]
 

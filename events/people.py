@@ -24,10 +24,18 @@ from events.models import (
     Seat,
 )
 from events.permissions import Role
+from events.player_lists import NamesDisagree, person_names
 from events.player_lists import name_key as name_key  # re-exported: its old home
 
 
-def find_or_create_person(name: str, vekn_number: str = "", organisation=None) -> Person:
+def find_or_create_person(
+    name: str,
+    vekn_number: str = "",
+    organisation=None,
+    *,
+    first_name: str = "",
+    last_name: str = "",
+) -> Person:
     """The person with this VEKN number, or a new one. ``UserError`` if the number is not
     digits, or is taken under a clearly different name (compared without case, accents or
     extra spaces).
@@ -39,8 +47,20 @@ def find_or_create_person(name: str, vekn_number: str = "", organisation=None) -
     such a person — otherwise the name is asked for, in the same words whether or not the
     number is known — and a name that does not match is refused without naming the
     holder. Without ``organisation`` (imports, the shell) a number alone finds any record,
-    and a mismatch names nobody either."""
-    name = (name or "").strip()
+    and a mismatch names nobody either.
+
+    ``first_name`` and ``last_name`` (optional) are kept on a new record; with them the
+    name may be left empty, and one typed must be both together
+    (``player_lists.person_names``; ``UserError`` on ``name`` otherwise)."""
+    try:
+        names = person_names(name, first_name, last_name)
+    except NamesDisagree as exc:
+        raise UserError(
+            _("The name is the first and last names together (“%(name)s”).")
+            % {"name": exc.expected},
+            field="name",
+        ) from None
+    name, first_name, last_name = names.name, names.first, names.last
     vekn_number = (vekn_number or "").strip()
     if vekn_number and not is_vekn_number(vekn_number):
         raise UserError(_("A VEKN number has only digits."), field="vekn_number")
@@ -73,7 +93,9 @@ def find_or_create_person(name: str, vekn_number: str = "", organisation=None) -
         return person
     if not name:
         raise UserError(_("Give the player's name."), field="name")
-    return Person.objects.create(name=name, vekn_number=vekn_number)
+    return Person.objects.create(
+        name=name, vekn_number=vekn_number, first_name=first_name, last_name=last_name
+    )
 
 
 def display_user(user) -> str:

@@ -51,6 +51,43 @@ def name_key(name: str) -> str:
     return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
 
 
+@dataclass(frozen=True)
+class PersonNames:
+    """A person's names as stored: ``name`` (shown everywhere) and, when the organiser gave
+    them, ``first`` and ``last`` (both ``""``: not given)."""
+
+    name: str
+    first: str = ""
+    last: str = ""
+
+
+class NamesDisagree(ValueError):
+    """The name typed is not the first and last names together; ``expected`` is what it
+    would be."""
+
+    def __init__(self, expected: str):
+        super().__init__(expected)
+        self.expected = expected
+
+
+def person_names(name: str, first: str = "", last: str = "") -> PersonNames:
+    """The stored names of a person from a form: spaces collapsed in each part; with a
+    first or last name given, the name shown is both together ("María José" + "Herrera" →
+    "María José Herrera"), whether the name was left empty or typed the same way (compared
+    by :func:`name_key`, so "maria jose herrera" takes the parts' spelling) **[choice]**:
+    one display name, never two that disagree (``docs/organisers.md`` "Adding a player").
+
+    Raises :class:`NamesDisagree` when a name typed disagrees with its parts. No length
+    check here: the callers check ``MAX_NAME_LENGTH``."""
+    name, first, last = (" ".join((s or "").split()) for s in (name, first, last))
+    if not (first or last):
+        return PersonNames(name)
+    together = " ".join(part for part in (first, last) if part)
+    if name and name_key(name) != name_key(together):
+        raise NamesDisagree(together)
+    return PersonNames(together, first, last)
+
+
 class ListError(ValueError):
     """The whole list is refused (too long, nothing in it): ``message`` says why."""
 

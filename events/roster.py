@@ -87,15 +87,34 @@ def _elsewhere_error() -> UserError:
 
 
 # --------------------------------------------------------------------------- one registration
-def edit_registration(reg: Registration, name: str, vekn_number: str, actor=None) -> Person:
-    """Correct the name and the VEKN number (``""``: none) of ``reg``'s person.
+def edit_registration(
+    reg: Registration,
+    name: str,
+    vekn_number: str,
+    actor=None,
+    *,
+    first_name: str = "",
+    last_name: str = "",
+) -> Person:
+    """Correct the name, its first and last names (both ``""``: not given, the VEKN report
+    guesses them; given, the name is both together: ``player_lists.person_names``) and
+    the VEKN number (``""``: none) of ``reg``'s person.
 
-    ``UserError`` when the name is empty or too long, the number is not 1 to 20 digits,
+    ``UserError`` when the name is empty, too long or not its first and last names
+    together, the number is not 1 to 20 digits,
     another record holds the number (merge them instead: the message says so without
     naming the holder), or the person has a history in another organisation's events
     (:func:`_only_here`), unless ``actor`` is a platform administrator. Audited
     (``player.edit``, about the registration)."""
-    name = " ".join((name or "").split())
+    try:
+        names = player_lists.person_names(name, first_name, last_name)
+    except player_lists.NamesDisagree as exc:
+        raise UserError(
+            _("The name is the first and last names together (“%(name)s”).")
+            % {"name": exc.expected},
+            field="name",
+        ) from None
+    name = names.name
     vekn_number = (vekn_number or "").strip()
     if not name:
         raise UserError(_("Give the player's name."), field="name")
@@ -125,12 +144,23 @@ def edit_registration(reg: Registration, name: str, vekn_number: str, actor=None
                 % {"n": vekn_number},
                 field="vekn_number",
             )
-        before = {"name": person.name, "vekn_number": person.vekn_number}
-        after = {"name": name, "vekn_number": vekn_number}
+        fields = ["name", "first_name", "last_name", "vekn_number"]
+        before = {f: getattr(person, f) for f in fields}
+        after = {
+            "name": name,
+            "first_name": names.first,
+            "last_name": names.last,
+            "vekn_number": vekn_number,
+        }
         if before == after:
             return person
-        person.name, person.vekn_number = name, vekn_number
-        person.save(update_fields=["name", "vekn_number"])
+        for f in fields:
+            setattr(person, f, after[f])
+        person.save(update_fields=fields)
+        # The parts are logged when they are or were set (else the entry stays as before).
+        if not any(before[f] or after[f] for f in ("first_name", "last_name")):
+            for side in (before, after):
+                del side["first_name"], side["last_name"]
         audit(event, actor, "player.edit", name, before, after, about=reg)
         page_cache.invalidate(event)
     return person

@@ -59,6 +59,12 @@ class RulesetSpec:
       drop's confirmation page (VEKN: TR §3.1.4);
     - ``drop_deadline``: until when a player may drop themselves, and what happens
       after, shown on the player's own drop page (docs/players.md "Dropping");
+    - ``person_search_hint`` and ``non_competing_hint``: the judges' search for a person
+      to penalise, its placeholder and who else may be penalised (VEKN: JG §1.2);
+    - ``penalty_report``: the event's penalties go to the VEKN penalty report (a CSV
+      export of the penalties page); ``written_appeals``: a penalty may be appealed in
+      writing to the national authority (MyL conduct §5.10), the penalties page links the
+      appeals (``events.permissions.AUTHORITIES`` says the same of the authority);
     - ``top_cut_stages``: the names of the top-cut rounds by their number of matches
       (``{2: "Semi-finals", 1: "Top-cut final"}``), read by :func:`round_label`; empty
       for a ruleset without a top cut (a VEKN final is a ``Round.is_final``);
@@ -89,6 +95,13 @@ class RulesetSpec:
         "Drop before the next round is seated: once it is, leaving gives you a Loss in "
         "that round, and only a judge can drop you (TR §3.1.4, §3.3.2)."
     )
+    person_search_hint: str = _("Name or VEKN number")
+    non_competing_hint: str = _(
+        "Spectators and staff can be penalised; for a standings adjustment or above they "
+        "are registered as non-competing and need a VEKN number (JG §1.2)."
+    )
+    penalty_report: bool = False
+    written_appeals: bool = False
 
     def adapter(self, role: str):
         """The adapter object of ``role`` (``"rounds"``, ``"standings"``,
@@ -123,6 +136,7 @@ VEKN = RulesetSpec(
     pairs_matches=False,
     screen_tables_per_page=8,
     reports_player_numbers=True,
+    penalty_report=True,
     adapters=MappingProxyType(
         {"penalties": "penalties.services", "decks": "events.deck_checkers.VEKN_DECKS"}
     ),
@@ -144,6 +158,11 @@ MYL = RulesetSpec(
     ),
     player_number_label=_("Player number"),
     player_number_prefix=_("No."),
+    person_search_hint=_("Name or player number"),
+    non_competing_hint=_(
+        "Spectators and staff can be penalised too: they are registered as non-competing."
+    ),
+    written_appeals=True,
     drop_consequence=_(
         "The matches they played stay in the standings; they are not paired in any further round."
     ),

@@ -249,6 +249,8 @@ def player_add(request, event):
                 form.cleaned_data["name"],
                 form.cleaned_data["vekn_number"],
                 organisation=event.organisation,
+                first_name=form.cleaned_data["first_name"],
+                last_name=form.cleaned_data["last_name"],
             )
             reg = services.register(
                 event, person, request.user, check_in=form.cleaned_data["check_in"]

@@ -50,14 +50,25 @@ def registration(request, event, reg_id):
     form = EditRegistrationForm(
         request.POST or None,
         ruleset=event.ruleset,
-        initial={"name": reg.person.name, "vekn_number": reg.person.vekn_number},
+        initial={
+            "name": reg.person.name,
+            "first_name": reg.person.first_name,
+            "last_name": reg.person.last_name,
+            "vekn_number": reg.person.vekn_number,
+        },
     )
     status = 200
     if request.method == "POST":
         if form.is_valid():
             try:
+                data = form.cleaned_data
                 roster.edit_registration(
-                    reg, form.cleaned_data["name"], form.cleaned_data["vekn_number"], request.user
+                    reg,
+                    data["name"],
+                    data["vekn_number"],
+                    request.user,
+                    first_name=data["first_name"],
+                    last_name=data["last_name"],
                 )
             except UserError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)

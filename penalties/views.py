@@ -287,7 +287,7 @@ def penalty_detail(request, event, pk):
             "state": services.state_token(penalty),
             "earlier": services.earlier_events(event, penalty.person),
             "other_rulesets": services.other_ruleset_penalties(event, penalty.person),
-            "history": history.select_related("actor")[:50],
+            "history": explanations.history(history.select_related("actor")[:50]),
             "levels": services.level_choices(),
             "perms": request.event_permissions,
             **_hold(penalty, request.user),

@@ -202,6 +202,7 @@ def penalty_detail(request, event, penalty):
         {
             "event": event,
             "penalty": penalty,
+            "explanation": explanations.explanation(penalty),
             "void_reason": explanations.void_reason(penalty),
             "inf": inf,
             "name": services.infraction_name(penalty.infraction),
@@ -209,7 +210,9 @@ def penalty_detail(request, event, penalty):
             "guide_label": level_label(penalty.guide_level),
             "also_labels": [level_label(x) for x in penalty.also],
             "state": state_token(penalty),
-            "sanctions": list(penalty.sanctions.select_related("lifted_by", "confirmed_by")),
+            "sanctions": explanations.with_lift_reasons(
+                penalty.sanctions.select_related("lifted_by", "confirmed_by")
+            ),
             "appeals": appeals,
             "in_event_appeal": next((a for a in appeals if a.kind == Appeal.Kind.IN_EVENT), None),
             "window": window,
@@ -217,7 +220,7 @@ def penalty_detail(request, event, penalty):
             "report": AggressionReport.objects.filter(penalty=penalty).first(),
             "earlier": _with_names(services.earlier_events(event, penalty.person)),
             "other_rulesets": services.other_ruleset_penalties(event, penalty.person),
-            "history": history,
+            "history": explanations.history(history),
             "levels": myl_levels(),
             "decisions": [Appeal.Decision.CONFIRMED, Appeal.Decision.REVERTED],
             **_hold(penalty, request.user),
@@ -401,6 +404,7 @@ def annotate_my_penalties(penalties, person) -> None:
     for a in Appeal.objects.filter(penalty__in=myl).order_by("submitted_at"):
         by_penalty.setdefault(a.penalty_id, []).append(a)
     for p in myl:
+        p.appeals_shown = True  # the page shows its appeals (MyL conduct §5.10)
         p.myl_name = services.infraction_name(p.infraction)
         p.level_label = level_label(p.level)
         window = services.appeal_window(p)

@@ -302,7 +302,16 @@ def myl_standings(event: Event) -> MylEventStandings:
     else:
         standings = myl.compute_standings(data)
     info = {
-        r.id: PlayerInfo(r.id, r.code, r.person.name, r.person.vekn_number, r.status) for r in regs
+        r.id: PlayerInfo(
+            r.id,
+            r.code,
+            r.person.name,
+            r.person.vekn_number,
+            r.status,
+            r.person.first_name,
+            r.person.last_name,
+        )
+        for r in regs
     }
     return MylEventStandings(
         event=event,

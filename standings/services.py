@@ -21,6 +21,9 @@ class PlayerInfo:
     name: str
     vekn_number: str
     status: str
+    first_name: str = ""
+    last_name: str = ""
+    """The name in two parts as the organiser gave them (both ``""``: not given)."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,16 @@ def event_standings(event: Event) -> EventStandings:
         final=final,
     )
     info = {
-        r.id: PlayerInfo(r.id, r.code, r.person.name, r.person.vekn_number, r.status) for r in regs
+        r.id: PlayerInfo(
+            r.id,
+            r.code,
+            r.person.name,
+            r.person.vekn_number,
+            r.status,
+            r.person.first_name,
+            r.person.last_name,
+        )
+        for r in regs
     }
     prelim_numbers = {n for n in prelim}
     incomplete = {number_of[row[0]] for row in seats if row[3] is None}

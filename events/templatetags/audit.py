@@ -11,10 +11,11 @@ from datetime import datetime
 
 from django import template
 from django.utils import timezone
-from django.utils.dateformat import format as date_format
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from events.models import Event, EventRole, Registration
+from penalties.explanations import revert_reason
 from penalties.levels import LEVEL_WORDS, TIMING_WORDS
 
 register = template.Library()
@@ -312,7 +313,8 @@ def _text(value) -> str:
         except ValueError:
             return value
         if moment.tzinfo is not None and ("T" in value or " " in value):
-            return date_format(timezone.localtime(moment), "D j M Y H:i")
+            # The reader's language's format (docs/i18n.md "Numbers and dates").
+            return date_format(timezone.localtime(moment), "DATETIME_FORMAT")
         return value
     if isinstance(value, list):
         return ", ".join(_text(v) for v in value)
@@ -363,3 +365,11 @@ def audit_pairs(value, names=None) -> list[tuple[str, str]]:
             if k not in HIDDEN_KEYS
         ]
     return [("", _text(value))]
+
+
+@register.filter
+def audit_comment(comment: str) -> str:
+    """An entry's comment as the reader should read it: an appeal's revert ("Reverted on
+    written appeal: …", stored in the decider's language) in the reader's language
+    (``penalties.explanations.revert_reason``), any other comment as written."""
+    return revert_reason(comment or "")

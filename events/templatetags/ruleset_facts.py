@@ -8,7 +8,18 @@ from events import rulesets
 
 register = template.Library()
 
-FACTS = frozenset({"label", "player_number_label", "player_number_prefix", "pairs_matches"})
+FACTS = frozenset(
+    {
+        "label",
+        "player_number_label",
+        "player_number_prefix",
+        "pairs_matches",
+        "person_search_hint",
+        "non_competing_hint",
+        "penalty_report",
+        "written_appeals",
+    }
+)
 """The facts a template may read."""
 
 

@@ -161,3 +161,19 @@ def test_digest_changes_with_what_would_be_saved():
     assert pl.digest(a) == pl.digest(b) != pl.digest(c)
     d = classify(parse("Ana\nBea"), {}, {"bea": [BEA]})
     assert pl.digest(d) != pl.digest(a)
+
+
+def test_person_names_the_name_is_first_and_last_together():
+    """Issue 14: the name given in two parts; the display name is both together."""
+    from events.player_lists import NamesDisagree, PersonNames, person_names
+
+    both = PersonNames("María José Herrera", "María José", "Herrera")
+    assert person_names("", " María  José ", "Herrera") == both
+    assert person_names("María José Herrera", "María José", "Herrera") == both
+    # Typed the same way, case and accents aside: the parts' spelling is kept.
+    assert person_names("maria jose  herrera", "María José", "Herrera") == both
+    assert person_names("Ana  Pérez") == PersonNames("Ana Pérez")
+    assert person_names("", "Madonna", "") == PersonNames("Madonna", "Madonna", "")
+    with pytest.raises(NamesDisagree) as exc:
+        person_names("María Herrera", "María José", "Herrera")
+    assert exc.value.expected == "María José Herrera"

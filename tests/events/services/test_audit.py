@@ -28,7 +28,7 @@ def test_values_in_words_with_local_times(settings):
     assert pairs == [
         ("status", "played"),
         ("home goals", "2"),
-        ("reported at", "Mon 2 Mar 2026 21:10"),
+        ("reported at", "2 March 2026 21:10"),
         ("agree", "yes"),
         ("decisions", "t2, t1"),
         ("nothing", "—"),

@@ -235,3 +235,35 @@ def test_commands(db, tmp_path):
     with pytest.raises(CommandError, match="nothing was imported"):
         call_command("import_event", str(bad), stderr=err)
     assert "round 1, table 1, seat 1: unknown player 'ghost'" in err.getvalue()
+
+
+def test_first_and_last_names_import_and_export_only_when_set(db):
+    """docs/contracts.md §1 (issue 14): optional ``first_name``/``last_name`` on a player are
+    kept and written back; players without them export without the keys; a name that is
+    not both together is a located problem."""
+    doc = make_file()
+    doc["players"][0].update(
+        name="María José Herrera", first_name="María José", last_name="Herrera"
+    )
+    event = import_event(doc)
+    person = event.registrations.get(code="p1").person
+    assert (person.first_name, person.last_name) == ("María José", "Herrera")
+    players = {p["id"]: p for p in export_event(event)["players"]}
+    assert players["p1"] == {
+        "id": "p1",
+        "name": "María José Herrera",
+        "vekn": doc["players"][0]["vekn"],
+        "first_name": "María José",
+        "last_name": "Herrera",
+    }
+    assert set(players["p2"]) == {"id", "name", "vekn"}
+
+    bad = make_file(slug="bad-names")
+    bad["players"][1].update(first_name="Ana", last_name="Díaz")  # name is "Player 2"
+    bad["players"][2].update(last_name=7)
+    with pytest.raises(EventFileError) as exc:
+        import_event(bad)
+    text = str(exc.value)
+    assert "players[2] (p2): name 'Player 2' is not first_name and last_name together" in text
+    assert "players[3] (p3): last_name must be a string" in text
+    assert not Event.objects.filter(slug="bad-names").exists()

@@ -361,3 +361,28 @@ def test_list_preview_names_the_rulesets_number(db):
     assert o.reason == "“12x” is not a player number (1 to 20 digits)"
     [o] = roster.preview_list(EventFactory(), "Ana; 12x").outcomes
     assert o.reason == "“12x” is not a VEKN number (1 to 20 digits)"
+
+
+def test_edit_keeps_first_and_last_names_apart_audited(event):
+    """Issue 14: the correction gives the name in two parts; the name is both together,
+    a name that disagrees is refused, and the database refuses a stored disagreement."""
+    from django.db import IntegrityError, transaction
+
+    reg = RegistrationFactory(event=event, person=PersonFactory(name="Maria Herrera"))
+    roster.edit_registration(reg, "", "", None, first_name="María José", last_name="Herrera")
+    reg.person.refresh_from_db()
+    person = reg.person
+    assert (person.name, person.first_name, person.last_name) == (
+        "María José Herrera",
+        "María José",
+        "Herrera",
+    )
+    entry = entries_about(reg).get()
+    assert entry.after["first_name"] == "María José" and entry.before["first_name"] == ""
+    with pytest.raises(UserError) as exc:
+        roster.edit_registration(
+            reg, "María Herrera", "", None, first_name="María José", last_name="Herrera"
+        )
+    assert exc.value.field == "name" and "María José Herrera" in exc.value.message
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Person.objects.filter(pk=person.pk).update(name="Someone Else")

@@ -377,3 +377,24 @@ def test_an_event_date_outside_the_date_window_is_a_form_error(db, day):
         "date"
         not in EventCreateForm(data={"name": "Open", "slug": "open", "date": "2026-12-05"}).errors
     )
+
+
+def test_myl_event_settings_cite_no_vekn_section(db, client, staff):
+    """Issue 14: a Mitos y Leyendas event's "at least 2 rounds" cited TR §3.1 (a VEKN
+    section); the MyL conduct rules set no number of Swiss rounds, so it cites none. The
+    VEKN form keeps its section; the picker lists the registry's rulesets."""
+    from events.forms import EventCreateForm
+
+    data = {"name": "Open", "slug": "open", "date": "2026-12-05", "preliminary_rounds": 1}
+    myl = EventCreateForm(data={**data, "preset": "myl-2026"})
+    assert not myl.is_valid()
+    assert myl.errors["preliminary_rounds"] == ["At least 2 Swiss rounds."]
+    vekn = EventCreateForm(data={**data, "preset": "vekn-2026"})
+    assert not vekn.is_valid()
+    assert vekn.errors["preliminary_rounds"] == ["At least 2 preliminary rounds (TR §3.1)."]
+    assert [(code, active) for code, _label, active in myl.ruleset_tabs()] == [
+        ("vekn-2026", False),
+        ("myl-2026", True),
+    ]
+    rendered = str(EventCreateForm(initial={"preset": "myl-2026"}).as_div())
+    assert "TR §" not in rendered

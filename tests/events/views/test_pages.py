@@ -204,6 +204,36 @@ def test_result_change_invalidates_cached_public_pages(client, played_event):
     assert after != before and "judge override" not in before and "0.5 VP" in after
 
 
+def test_archondata_keeps_first_and_last_names_given_apart(client, played_event, staff):
+    """Issue 14: "María José Herrera" was sent as "María" + "José Herrera". Given apart on
+    the player's correction page, the report sends "María José" + "Herrera"; a player
+    without parts keeps the guess (first word, then the rest)."""
+    regs = list(played_event.registrations.order_by("id"))
+    client.force_login(staff["organiser"])
+    edit = reverse("manage:registration", kwargs={"slug": played_event.slug, "reg_id": regs[0].pk})
+    page = client.get(edit).content.decode()
+    assert 'name="first_name"' in page and 'name="last_name"' in page
+    response = client.post(
+        edit,
+        {
+            "name": "",
+            "first_name": "María José",
+            "last_name": "Herrera",
+            "vekn_number": regs[0].person.vekn_number,
+        },
+    )
+    assert response.status_code == 302
+    regs[1].person.name = "Juan Pablo Soto"
+    regs[1].person.save()
+    body = client.get(
+        reverse("manage:export-archondata", kwargs={"slug": played_event.slug})
+    ).content.decode()
+    records = {tuple(r.split("§")[1:3]) for r in body[2:].split("¤")}
+    assert ("María José", "Herrera") in records
+    assert ("Juan", "Pablo Soto") in records
+    assert not any(first == "María" for first, _last in records)
+
+
 def test_archondata_export_neutralises_formulas(client, played_event, staff):
     """Issue 12: the archondata export carried ``=…`` names raw (a formula once opened in a
     spreadsheet); it now neutralises them with the CSV's ``csv_text``, names otherwise

@@ -258,3 +258,28 @@ def test_players_heading_counts_as_the_shared_counts(organiser, event):
     page = organiser.get(url(event, "players")).content.decode()
     assert "3 players</h2>" in page and "4 players" not in page
     assert 'class="counts"' in page and "Non-competing (not players)" in page
+
+
+def test_add_player_with_first_and_last_names(organiser, event):
+    """Issue 14: the players page takes the name in two parts; the name is both together,
+    and a name that disagrees with them is refused in words saying what it would be."""
+    page = organiser.get(url(event, "players")).content.decode()
+    assert 'id="id_first_name"' in page and 'id="id_last_name"' in page
+    response = organiser.post(
+        url(event, "player-add"),
+        {"name": "", "first_name": "María José", "last_name": "Herrera", "vekn_number": "7000001"},
+    )
+    assert response.status_code == 302
+    person = Person.objects.get(vekn_number="7000001")
+    assert (person.name, person.first_name, person.last_name) == (
+        "María José Herrera",
+        "María José",
+        "Herrera",
+    )
+    response = organiser.post(
+        url(event, "player-add"),
+        {"name": "Ana Díaz", "first_name": "Ana María", "last_name": "Díaz"},
+        follow=True,
+    )
+    assert "Ana María Díaz" in response.content.decode()
+    assert not Person.objects.filter(name__startswith="Ana").exists()

@@ -132,3 +132,44 @@ def test_spanish_page_shows_decimal_comma(client, played_event, staff):
     r3 = score.rules[2]
     if r3 not in (0, int(r3)):
         assert formats.number_format(r3, 2).replace(".", ",") in spanish
+
+
+def test_no_fixed_date_pattern_in_templates():
+    """Issue 14: templates format dates with the language's named formats
+    (config/formats/{es,en}/formats.py), never a fixed pattern; ``U`` (a timestamp for
+    scripts) is not a date shown to people."""
+    import re
+    from pathlib import Path
+
+    from django.conf import settings
+
+    named = {"DATE_FORMAT", "SHORT_DATE_FORMAT", "DATETIME_FORMAT", "SHORT_DATETIME_FORMAT"}
+    named |= {"TIME_FORMAT", "MONTH_DAY_FORMAT", "YEAR_MONTH_FORMAT", "U"}
+    found = []
+    for folder in settings.TEMPLATES[0]["DIRS"]:
+        for path in Path(folder).rglob("*.html"):
+            for pattern in re.findall(r'\|date:"([^"]*)"', path.read_text()):
+                if pattern not in named:
+                    found.append(f"{path.name}: {pattern}")
+    assert not found
+
+
+def test_audit_log_dates_in_the_readers_format(client, played_event, staff):
+    """The audit log (``_audit_rows.html``) wrote "Wed 2 Dec 2026 14:30" in both
+    languages; it now follows DATETIME_FORMAT: "2 de diciembre de 2026 14:30" in Spanish,
+    "2 December 2026 14:30" in English."""
+    from events.models import AuditLog
+
+    entry = AuditLog.objects.filter(event=played_event).first()
+    assert entry is not None, "playing the rounds audits the results"
+    AuditLog.objects.filter(pk=entry.pk).update(
+        at=datetime.datetime(2026, 12, 2, 17, 30, tzinfo=datetime.UTC)
+    )
+    played_event.time_zone = "America/Santiago"
+    played_event.save()
+    client.force_login(staff["organiser"])
+    url = reverse("manage:audit", kwargs={"slug": played_event.slug})
+    spanish = client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "2 de diciembre de 2026 14:30" in spanish and "Dec 2026" not in spanish
+    assert "2 December 2026 14:30" in english

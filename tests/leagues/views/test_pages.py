@@ -79,7 +79,7 @@ def test_deadlines_are_shown_in_the_season_time_zone(client):
     html = client.get(competition_url("t24-primera-b")).content.decode()
     assert "America/Santiago" in html
     # Matchday 1: initial deadline Sun 8 Mar, final Wed 11 Mar, both 23:59 local time.
-    assert "8 Mar 2026 23:59" in html and "11 Mar 2026 23:59" in html
+    assert "8 March 2026 23:59" in html and "11 March 2026 23:59" in html
     assert "pending" in html
 
 
@@ -149,7 +149,7 @@ def test_my_fixtures_lists_pending_fixtures(client, player, django_assert_max_nu
     html = response.content.decode()
     assert html.count("final deadline") == 30  # 30 matchdays, one fixture each
     assert "Los &lt;b&gt;Pibes&lt;/b&gt;" in html
-    assert "11 Mar 23:59" in html
+    assert "11/03/2026 23:59" in html
 
 
 def test_my_fixtures_without_a_team(client):

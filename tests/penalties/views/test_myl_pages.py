@@ -342,10 +342,11 @@ def test_written_appeal_deadline_crosses_a_chilean_holiday(client, myl, monkeypa
     url = reverse("my-sanctions")
     monkeypatch.setattr(myl_services, "today", lambda event=None: dt.date(2026, 9, 25))
     page = client.get(url).content.decode()
-    assert "until 2026-09-25" in page and "2026-09-18" in page and 'name="statement"' in page
+    assert "until 25 September 2026" in page and "18/09/2026" in page
+    assert 'name="statement"' in page
     monkeypatch.setattr(myl_services, "today", lambda event=None: dt.date(2026, 9, 28))
     page = client.get(url).content.decode()
-    assert "was 2026-09-25" in page and 'name="statement"' not in page
+    assert "was 25 September 2026" in page and 'name="statement"' not in page
     response = client.post(url, {"penalty": p.pk, "statement": "Too late?"}, follow=True)
     assert "can no longer be appealed" in response.content.decode()
     assert not Appeal.objects.exists()
@@ -496,4 +497,20 @@ def test_the_player_sees_the_period_of_their_suspension(client, myl):
     )
     client.force_login(myl["users"]["player"])
     page = client.get(reverse("my-sanctions")).content.decode()
-    assert "from 1 Dec 2026 to 31 Dec 2026" in page
+    assert "from 1 December 2026 to 31 December 2026" in page
+
+
+def test_penalty_pages_read_ruleset_facts(client, myl, event, staff):
+    """Issue 14: the person search and the penalties page ask the registry (facts
+    ``person_search_hint``, ``non_competing_hint``, ``penalty_report``,
+    ``written_appeals``) instead of comparing the ruleset code."""
+    client.force_login(myl["users"]["head_judge"])
+    pick = client.get(_url("manage:incident-person", myl["event"])).content.decode()
+    assert 'placeholder="Name or player number"' in pick and "JG §1.2" not in pick
+    listing = client.get(_url("manage:penalties", myl["event"])).content.decode()
+    assert "VEKN penalty report" not in listing
+    client.force_login(staff["head_judge"])
+    pick = client.get(_url("manage:incident-person", event)).content.decode()
+    assert 'placeholder="Name or VEKN number"' in pick and "JG §1.2" in pick
+    listing = client.get(_url("manage:penalties", event)).content.decode()
+    assert "VEKN penalty report" in listing and "Written appeals" not in listing

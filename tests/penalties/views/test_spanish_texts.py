@@ -13,6 +13,7 @@ from events.access import user_permissions
 from penalties import explanations, services
 from penalties.models import Penalty
 from tests.conftest import add_players
+from tests.penalties.views.test_myl_pages import myl  # noqa: F401 (the MyL event fixture)
 
 
 @pytest.fixture(autouse=True)
@@ -63,7 +64,7 @@ def test_explanation_logged_in_english_reads_in_spanish(client, event, staff):
 def _spanish_of(penalty):
     """The explanation the guide gives in Spanish for the same inputs (nothing earlier)."""
     with translation.override("es"):
-        return explanations._recompute(penalty)
+        return explanations._recompute_vekn(penalty)
 
 
 def test_explanation_logged_in_spanish_reads_in_english(event, staff):
@@ -114,3 +115,41 @@ def test_my_sanctions_shows_the_revert_reason_in_the_readers_language(client, ev
     client.force_login(staff["outsider"])
     page = client.get(reverse("my-sanctions"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Revertida en apelación escrita: Video" in page
+
+
+def test_myl_explanation_and_revert_reason_in_the_readers_language(client, myl, monkeypatch):  # noqa: F811
+    """Issue 14: a MyL penalty's stored explanation and an appeal's revert (void reason,
+    history comment) read in the reader's language on the MyL penalty page, whatever the
+    language of the judge and of the Organised Play manager."""
+    import datetime as dt
+
+    from penalties import myl_services
+    from penalties.models import Appeal
+    from tests.penalties.views.test_myl_pages import _at, _log, _url
+
+    m = myl
+    monkeypatch.setattr(myl_services, "today", lambda event=None: dt.date(2026, 9, 18))
+    with translation.override("en"):
+        penalty = _at(_log(m, "2.5"), dt.date(2026, 9, 17))
+    english = penalty.explanation
+    with translation.override("es"):
+        spanish = explanations.explanation(penalty)
+    assert spanish and spanish != english
+    client.force_login(m["users"]["head_judge"])
+    url = _url("manage:penalty", m["event"], pk=penalty.pk)
+    page_es = client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert escape(spanish) in page_es and escape(english) not in page_es
+    assert escape(english) in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    appeal = myl_services.submit_written_appeal(penalty, "Sonó mi teléfono", m["users"]["player"])
+    with translation.override("es"):
+        myl_services.decide_written_appeal(
+            appeal, Appeal.Decision.REVERTED, "El video lo aclara", m["users"]["op_manager"]
+        )
+    penalty.refresh_from_db()
+    assert penalty.void_reason == "Revertida en apelación escrita: El video lo aclara"
+    page_en = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert page_en.count("Reverted on written appeal: El video lo aclara") >= 2  # void, history
+    assert "Revertida en apelación" not in page_en
+    page_es = client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Revertida en apelación escrita: El video lo aclara" in page_es
