@@ -148,6 +148,9 @@ class EventCreateForm(forms.ModelForm):
         rating_drop = ("format",) if rulesets.get(self.ruleset).rates_players else RATING_FIELDS
         for name in rating_drop:
             self.fields.pop(name, None)
+        if "game_format" in self.fields:
+            # Optional in a post: the event's current game format (or standard) stays.
+            self.fields["game_format"].required = False
         if "sets" in self.fields and not self.is_bound:
             self.initial["sets"] = ", ".join(self.instance.sets or [])
         if "tie_breaker_order" in self.fields:
@@ -189,6 +192,9 @@ class EventCreateForm(forms.ModelForm):
                 _("Unknown time zone; use a name like America/Santiago or Europe/Madrid.")
             ) from None
         return value
+
+    def clean_game_format(self):
+        return self.cleaned_data.get("game_format") or self.instance.game_format
 
     def clean_sets(self):
         try:
