@@ -83,7 +83,7 @@ def ranking(
         raise ValueError(f"unknown category {category!r}")
     since = ratings.months_before(as_of, ratings.RATED_MONTHS)
     events = rated_events(organisation=organisation, since=since).filter(
-        date__lte=as_of, online=online
+        date__lte=as_of, online=online, game_format__in=ratings.FORMATS[category]
     )
     return ratings.ranking(event_results(events), category, online, as_of)
 

@@ -38,6 +38,7 @@ __all__ = [
     "LISTED_MONTHS",
     "RATED_MONTHS",
     "Championship",
+    "FORMATS",
     "EventResults",
     "HistoryEntry",
     "PlayerResult",
@@ -66,6 +67,8 @@ CATEGORIES = (CONSTRUCTED, LIMITED)
 and Limited (every limited format together)."""
 
 _CONSTRUCTED_FORMATS = frozenset({"standard", "v5"})
+FORMATS = {CONSTRUCTED: ("standard", "v5"), LIMITED: ("limited",)}
+"""The game formats of each category (TR Appendix A)."""
 
 
 class Championship(enum.StrEnum):

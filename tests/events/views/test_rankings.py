@@ -167,3 +167,14 @@ def test_vekn_event_form_asks_the_rating_fields(client, db):
     )
     settings = client.get(reverse("manage:settings", kwargs={"slug": event.slug})).content.decode()
     assert 'value="Jyhad, Sabbat War"' in settings
+
+
+def test_my_page_links_my_rating(client, db):
+    import_event(event_file("m", "2026-10-01"), publish=True)
+    person = Event.objects.get(slug="m").registrations.get(code="p2").person
+    user = UserFactory(username="p2")
+    person.user = user
+    person.save(update_fields=["user"])
+    client.force_login(user)
+    page = client.get(reverse("my-page")).content.decode()
+    assert reverse("rankings-player", args=[person.pk]) in page

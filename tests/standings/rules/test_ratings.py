@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 
 from standings.ratings import (
+    FORMATS,
     EventResults,
     PlayerResult,
     Result,
@@ -152,6 +153,9 @@ def test_categories():
     assert category_of("limited") == "limited"
     with pytest.raises(ValueError):
         category_of("sealed")
+    assert {f: c for c, formats in FORMATS.items() for f in formats} == {
+        f: category_of(f) for f in ("standard", "v5", "limited")
+    }
 
 
 # --- months -------------------------------------------------------------------------------
