@@ -151,7 +151,8 @@ class EventCreateForm(forms.ModelForm):
         if "game_format" in self.fields:
             # Optional in a post: the event's current game format (or standard) stays.
             self.fields["game_format"].required = False
-        if "sets" in self.fields and not self.is_bound:
+        if "sets" in self.fields:
+            # Shown (and compared, for ``changed_data``) as the typed list.
             self.initial["sets"] = ", ".join(self.instance.sets or [])
         if "tie_breaker_order" in self.fields:
             # Optional in a post: the event's current order (or the default) stays.

@@ -178,3 +178,30 @@ def test_my_page_links_my_rating(client, db):
     client.force_login(user)
     page = client.get(reverse("my-page")).content.decode()
     assert reverse("rankings-player", args=[person.pk]) in page
+
+
+def test_settings_form_saves_the_rating_fields_and_nothing_spurious(client, db):
+    from events.models import AuditLog
+
+    event = import_event(event_file("st", "2026-10-01", sets=["Jyhad"]), publish=False)
+    user = UserFactory(username="org2")
+    EventRoleFactory(event=event, user=user, role="organiser")
+    client.force_login(user)
+    url = reverse("manage:settings", kwargs={"slug": event.slug})
+    data = {
+        "name": event.name,
+        "date": "2026-10-01",
+        "game_format": "v5",
+        "championship": "",
+        "sets": "Jyhad",
+        "preliminary_rounds": event.preliminary_rounds,
+        "round_minutes": 120,
+        "final_minutes": 120,
+        "final_mode": "final",
+        "time_zone": "America/Santiago",
+    }
+    assert client.post(url, data).status_code == 302
+    event.refresh_from_db()
+    assert (event.game_format, event.sets, event.online) == ("v5", ["Jyhad"], False)
+    update = AuditLog.objects.filter(action="event.update").latest("id")
+    assert "sets" not in (update.after or {}) and "game_format" in (update.after or {})
