@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from config.views import healthz
 from events import api as events_api
-from events import views, views_manage, views_orgs
+from events import views, views_manage, views_orgs, views_rankings
 from leagues import api as leagues_api
 from penalties import api as penalties_api
 from penalties import views as penalties_views
@@ -78,6 +78,13 @@ urlpatterns = [
     path("", include("events.urls_public")),
     path("", include("leagues.urls")),
     path("api/v1/events/<slug:slug>/standings", events_api.standings, name="api-standings"),
+    path("api/v1/rankings", events_api.rankings, name="api-rankings"),
+    path("rankings/", views_rankings.rankings_page, name="rankings"),
+    path(
+        "rankings/players/<int:person_id>/",
+        views_rankings.player_page,
+        name="rankings-player",
+    ),
     path("api/v1/vekn/check-table", events_api.check_table, name="api-check-table"),
     path("api/v1/vekn/check-deck", events_api.check_deck, name="api-check-deck"),
     path("api/v1/rulesets/<str:ruleset>/penalty", penalties_api.penalty, name="api-penalty"),

@@ -11,9 +11,10 @@ from django.views.decorators.http import require_GET, require_POST
 from events import cache as page_cache
 from events import deck_rules
 from events.access import user_permissions
+from events.forms import RankingQueryForm
 from events.models import Event
 from events.security import deck_check_allowed
-from standings import vekn
+from standings import rating_services, vekn
 from standings.services import event_standings, standings_document
 
 
@@ -46,6 +47,23 @@ def standings(request, slug):
 
     body = page_cache.get_or_build(key, build)
     return HttpResponse(body, content_type="application/json")
+
+
+@require_GET
+def rankings(request):
+    """``GET /api/v1/rankings?category=constructed&online=false&as_of=2026-12-01``
+    (optional ``&organisation=<slug>``) — one VEKN ranking (TR Appendix A; docs/contracts.md
+    §9). Public, no authentication; a bad parameter → 400 ``{"error": …}``. Six queries
+    whatever the number of events."""
+    form = RankingQueryForm(request.GET)
+    if not form.is_valid():
+        return _error(400, form.first_error())
+    data = form.cleaned_data
+    return JsonResponse(
+        rating_services.ranking_document(
+            data["category"], data["online"], data["as_of"], organisation=data["organisation"]
+        )
+    )
 
 
 @csrf_exempt

@@ -1,13 +1,13 @@
 """Exports of an event's standings: CSV and the VEKN report ("archondata").
 
 TR §9, ``docs/rules-vekn.md`` "Reporting": per player rank, names, VEKN number, preliminary GW, preliminary
-VP, final VP, TP and toss.
+VP, final VP, TP, toss and rating points (TR Appendix A).
 """
 
 from decimal import Decimal
 
 from events.limits import csv_text
-from standings.services import EventStandings
+from standings.services import EventStandings, row_rating_points
 
 CSV_HEADER = [
     "rank",
@@ -21,6 +21,7 @@ CSV_HEADER = [
     "final_vp",
     "winner",
     "toss",
+    "rating_points",
 ]
 
 
@@ -44,7 +45,12 @@ def standings_csv_rows(result: EventStandings):
             _vp(row.final_vp),
             int(row.winner),
             row.toss or "",
+            _points(row_rating_points(result, row.player)),
         ]
+
+
+def _points(value: int | None) -> str:
+    return "" if value is None else str(value)
 
 
 def split_name(name: str) -> tuple[str, str]:
@@ -75,7 +81,8 @@ RECORD_SEPARATOR = "¤"
 def archondata(result: EventStandings) -> str:
     """The VEKN "archondata" record layout (TR §9; ``docs/rules-vekn.md`` "Reporting"): one record per player in
     standings order, fields ``rank§first name§last name§VEKN number§prelim GW§prelim VP§
-    final VP§TP§toss``, records joined by ``¤`` after a ``2¤`` header.
+    final VP§TP§toss§rating points``, records joined by ``¤`` after a ``2¤`` header. The
+    rating points (TR Appendix A.2) are empty while the event gives none.
 
     **[to verify against the VEKN API]**: the record separator is our reading of the
     spec; the field order is the spec's. Separator characters inside names are replaced
@@ -97,6 +104,7 @@ def archondata(result: EventStandings) -> str:
             _vp(row.final_vp) if row.final_vp is not None else "0",
             str(row.prelim_tp),
             str(row.toss or 0),
+            _points(row_rating_points(result, row.player)),
         ]
         clean = [f.replace(FIELD_SEPARATOR, " ").replace(RECORD_SEPARATOR, " ") for f in fields]
         clean[1:4] = [csv_text(f) for f in clean[1:4]]  # first name, last name, VEKN number

@@ -7,6 +7,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import MaxValueValidator
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from events import player_lists, rulesets, staffing
@@ -21,6 +22,28 @@ MYL_ROUND_MINUTES = (40, 60)
 
 MYL_ONLY_FIELDS = ("best_of", "tie_breaker_order", "top_cut")
 VEKN_ONLY_FIELDS = ("final_mode", "final_minutes")
+RATING_FIELDS = ("game_format", "championship", "online", "sets")
+"""The fields the VEKN rating reads (TR Appendix A, §6.1.1), asked only of a ruleset that
+``rates_players``; its events show ``game_format`` instead of ``format``."""
+SETS_MAX = 50
+"""At most 50 card sets in a set restriction, each at most 100 characters."""
+
+
+def parse_sets(text: str) -> list[str]:
+    """A set restriction typed as a comma-separated list ("Jyhad, Sabbat") → its sets,
+    trimmed, empty items and repeats dropped, in order. ``UserError`` beyond
+    :data:`SETS_MAX` sets or for a set name longer than 100 characters."""
+    sets: list[str] = []
+    for item in text.replace("\n", ",").split(","):
+        name = " ".join(item.split())
+        if not name or name in sets:
+            continue
+        if len(name) > 100:
+            raise UserError(_("A card set's name has at most 100 characters."))
+        sets.append(name)
+    if len(sets) > SETS_MAX:
+        raise UserError(_("At most %(n)s card sets.") % {"n": SETS_MAX})
+    return sets
 
 
 def preset_initial(code: str) -> dict:
@@ -54,6 +77,15 @@ class EventCreateForm(forms.ModelForm):
     match and the top cut (docs/rules-myl.md); each ruleset checks its own round time."""
 
     preset = forms.ChoiceField(label=_("Preset"), choices=())
+    sets = forms.CharField(
+        label=_("Set restriction"),
+        required=False,
+        max_length=5000,
+        help_text=_(
+            "The card sets decks are restricted to, separated by commas; empty for none. "
+            "A restricted event is not rated (TR §6.1.1)."
+        ),
+    )
 
     class Meta:
         model = Event
@@ -63,6 +95,10 @@ class EventCreateForm(forms.ModelForm):
             "date",
             "preset",
             "format",
+            "game_format",
+            "championship",
+            "online",
+            "sets",
             "preliminary_rounds",
             "round_minutes",
             "decklists_required",
@@ -79,6 +115,12 @@ class EventCreateForm(forms.ModelForm):
             ),
             "final_mode": _("Events of fewer than 8 players may play without a final (TR §3.1.6)."),
             "round_minutes": _("At least 120 minutes (TR §3.1.1)."),
+            "game_format": _("Standard and V5 count for the constructed ranking (TR Appendix A)."),
+            "championship": _(
+                "A national or continental championship raises the finalists' rating "
+                "points (TR Appendix A.2.1)."
+            ),
+            "online": _("Online events have their own rankings (TR Appendix A)."),
         }
 
     def __init__(self, *args, **kwargs):
@@ -103,6 +145,15 @@ class EventCreateForm(forms.ModelForm):
         drop = VEKN_ONLY_FIELDS if rulesets.get(self.ruleset).pairs_matches else MYL_ONLY_FIELDS
         for name in drop:
             self.fields.pop(name, None)
+        rating_drop = ("format",) if rulesets.get(self.ruleset).rates_players else RATING_FIELDS
+        for name in rating_drop:
+            self.fields.pop(name, None)
+        if "game_format" in self.fields:
+            # Optional in a post: the event's current game format (or standard) stays.
+            self.fields["game_format"].required = False
+        if "sets" in self.fields:
+            # Shown (and compared, for ``changed_data``) as the typed list.
+            self.initial["sets"] = ", ".join(self.instance.sets or [])
         if "tie_breaker_order" in self.fields:
             # Optional in a post: the event's current order (or the default) stays.
             self.fields["tie_breaker_order"].required = False
@@ -153,6 +204,15 @@ class EventCreateForm(forms.ModelForm):
                 _("Unknown time zone; use a name like America/Santiago or Europe/Madrid.")
             ) from None
         return value
+
+    def clean_game_format(self):
+        return self.cleaned_data.get("game_format") or self.instance.game_format
+
+    def clean_sets(self):
+        try:
+            return parse_sets(self.cleaned_data.get("sets") or "")
+        except UserError as error:
+            raise forms.ValidationError(str(error)) from None
 
     def clean_preliminary_rounds(self):
         value = self.cleaned_data["preliminary_rounds"]
@@ -217,6 +277,10 @@ class EventSettingsForm(EventCreateForm):
             "name",
             "date",
             "format",
+            "game_format",
+            "championship",
+            "online",
+            "sets",
             "preliminary_rounds",
             "round_minutes",
             "final_minutes",
@@ -778,3 +842,51 @@ class DeckPreviewForm(forms.Form):
     """The live check of a list being typed (nothing saved): the text, possibly empty."""
 
     text = forms.CharField(required=False, max_length=DECK_TEXT_MAX_LENGTH, strip=False)
+
+
+class RankingQueryForm(forms.Form):
+    """The rankings' query (docs/contracts.md §9; TR Appendix A): ``category``
+    (``constructed`` | ``limited``, default constructed), ``online`` (``true`` |
+    ``false``, default false), ``as_of`` (an ISO date, default today) and an optional
+    ``organisation`` slug. ``cleaned_data["organisation"]`` is the ``Organisation`` or
+    ``None``."""
+
+    category = forms.ChoiceField(
+        label=_("Category"),
+        required=False,
+        choices=[("constructed", _("Constructed")), ("limited", _("Limited"))],
+    )
+    online = forms.ChoiceField(
+        label=_("Online"),
+        required=False,
+        choices=[("false", _("On site")), ("true", _("Online"))],
+    )
+    as_of = forms.DateField(label=_("As of"), required=False, input_formats=["%Y-%m-%d"])
+    organisation = forms.SlugField(label=_("Organisation"), required=False)
+
+    def clean_category(self):
+        return self.cleaned_data.get("category") or "constructed"
+
+    def clean_online(self):
+        return self.cleaned_data.get("online") == "true"
+
+    def clean_as_of(self):
+        value = self.cleaned_data.get("as_of") or timezone.localdate()
+        if not in_date_window(value):
+            raise forms.ValidationError(date_window_message())
+        return value
+
+    def clean_organisation(self):
+        slug = self.cleaned_data.get("organisation")
+        if not slug:
+            return None
+        organisation = Organisation.objects.filter(slug=slug).first()
+        if organisation is None:
+            raise forms.ValidationError(_("No such organisation."))
+        return organisation
+
+    def first_error(self) -> str:
+        """The first problem as ``field: message`` (the API's ``error``)."""
+        for name, errors in self.errors.items():
+            return f"{name}: {errors[0]}"
+        return ""

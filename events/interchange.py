@@ -8,6 +8,11 @@
 Optional keys we add (docs/contracts.md allows optional additions): ``preliminary_rounds`` and
 ``final_mode`` (``final`` | ``none`` | ``extra_round``) when the file's rounds alone do
 not say them; a table may be an object ``{"seats": [...], "override": "reason"}``.
+VEKN files may carry the rating fields (docs/contracts.md §9; TR Appendix A, §6.1.1):
+``championship`` (``null`` | ``national`` | ``continental``), ``online`` (bool),
+``game_format`` (``standard`` | ``v5`` | ``limited``, default standard) and ``sets`` (a
+list of card sets; non-empty makes the event unrated); the export writes them for VEKN
+events.
 
 Mitos y Leyendas files (their ``ruleset`` code, docs/contracts.md): a table is a match, two
 seats with ``"games_won"`` (omitted while it is played), and a bye is one seat with
@@ -114,6 +119,44 @@ class EventFile:
     incidents: tuple[FileIncident, ...] = field(default=())
     best_of: int = 3
     top_cut: int = 0
+    championship: str = ""
+    online: bool = False
+    game_format: str = "standard"
+    sets: tuple[str, ...] = ()
+
+
+GAME_FORMATS = ("standard", "v5", "limited")
+CHAMPIONSHIPS = ("national", "continental")
+
+
+def _rating_fields(data: dict, problems: list[str]) -> dict:
+    """The optional rating keys of a VEKN file (docs/contracts.md §9), checked."""
+    out: dict = {}
+    championship = data.get("championship")
+    if championship is not None and championship not in CHAMPIONSHIPS:
+        problems.append("championship: must be null, 'national' or 'continental'")
+    elif championship:
+        out["championship"] = championship
+    online = data.get("online", False)
+    if not isinstance(online, bool):
+        problems.append("online: must be true or false")
+    else:
+        out["online"] = online
+    game_format = data.get("game_format", "standard")
+    if game_format not in GAME_FORMATS:
+        problems.append("game_format: must be 'standard', 'v5' or 'limited'")
+    else:
+        out["game_format"] = game_format
+    sets = data.get("sets", [])
+    if not isinstance(sets, list) or not all(
+        isinstance(s, str) and s.strip() and len(s) <= 100 for s in sets
+    ):
+        problems.append("sets: must be a list of card set names (at most 100 characters)")
+    elif len(sets) > 50:
+        problems.append("sets: at most 50 card sets")
+    else:
+        out["sets"] = tuple(dict.fromkeys(s.strip() for s in sets))
+    return out
 
 
 def _vp(value, where: str, problems: list[str]) -> Decimal | None:
@@ -282,6 +325,7 @@ def validate_event_file(data) -> EventFile:
     if final_mode is not None and final_mode not in ("final", "none", "extra_round"):
         problems.append("final_mode: must be 'final', 'none' or 'extra_round'")
         final_mode = None
+    rating = _rating_fields(data, problems) if spec is not None and spec.rates_players else {}
     if problems:
         raise EventFileError(problems)
     return EventFile(
@@ -298,6 +342,7 @@ def validate_event_file(data) -> EventFile:
         incidents=incidents,
         best_of=best_of if matches else 3,
         top_cut=top_cut if matches else 0,
+        **rating,
     )
 
 
@@ -619,6 +664,13 @@ def import_event(
                 or (prelim_count if has_final else max(prelim_count, 3)),
                 final_mode=final_mode,
                 standings_published=publish,
+                championship=ef.championship,
+                online=ef.online,
+                game_format=ef.game_format,
+                format=Event.Format.LIMITED
+                if ef.game_format == Event.GameFormat.LIMITED
+                else Event.Format.CONSTRUCTED,
+                sets=list(ef.sets),
             )
             extra = 1 if final_mode == "extra_round" else 0
             if prelim_count > event.preliminary_rounds + extra:
@@ -856,6 +908,13 @@ def export_event(event) -> dict:
     }
     if myl_event:
         doc.update(best_of=event.best_of, top_cut=event.top_cut)
+    if rulesets.of(event).rates_players:
+        doc.update(
+            championship=event.championship or None,
+            online=event.online,
+            game_format=event.game_format,
+            sets=list(event.sets or []),
+        )
     toss = [r.code for r in sorted(regs, key=lambda r: r.toss_position or 0) if r.toss_position]
     if toss:
         doc["toss"] = toss

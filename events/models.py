@@ -162,6 +162,21 @@ class Event(models.Model):
         CONSTRUCTED = "constructed", _("Constructed")
         LIMITED = "limited", _("Limited (draft or sealed)")
 
+    class GameFormat(models.TextChoices):
+        """VEKN game format: the ranking category (TR Appendix A; docs/rules-vekn.md
+        "Ratings"): standard and V5 are constructed, limited is limited."""
+
+        STANDARD = "standard", _("Standard constructed")
+        V5 = "v5", _("V5 constructed")
+        LIMITED = "limited", _("Limited (draft or sealed)")
+
+    class Championship(models.TextChoices):
+        """The championship level that raises the finalists' bonus (TR Appendix A.2.1)."""
+
+        NONE = "", _("Not a championship")
+        NATIONAL = "national", _("National championship")
+        CONTINENTAL = "continental", _("Continental championship")
+
     organisation = models.ForeignKey(
         Organisation, models.PROTECT, related_name="events", verbose_name=_("organisation")
     )
@@ -172,6 +187,22 @@ class Event(models.Model):
     preset = models.CharField(_("preset"), max_length=40, default="vekn-2026")
     format = models.CharField(
         _("format"), max_length=20, choices=Format, default=Format.CONSTRUCTED
+    )
+    game_format = models.CharField(
+        _("game format"), max_length=20, choices=GameFormat, default=GameFormat.STANDARD
+    )
+    championship = models.CharField(
+        _("championship"), max_length=20, choices=Championship, default="", blank=True
+    )
+    online = models.BooleanField(_("online"), default=False)
+    sets = models.JSONField(
+        _("set restriction"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "The card sets the event is restricted to; empty for none. A restricted "
+            "event is not rated (TR §6.1.1)."
+        ),
     )
     preliminary_rounds = models.PositiveSmallIntegerField(_("preliminary rounds"), default=3)
     round_minutes = models.PositiveSmallIntegerField(_("round time (minutes)"), default=120)
@@ -324,6 +355,14 @@ class Event(models.Model):
                 condition=Q(deck_publication__in=DeckPublication.values),
                 name="events_event_deck_publication_known",
             ),
+            models.CheckConstraint(
+                condition=Q(game_format__in=["standard", "v5", "limited"]),
+                name="events_event_game_format_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(championship__in=["", "national", "continental"]),
+                name="events_event_championship_known",
+            ),
         ]
 
     def __str__(self):
@@ -340,6 +379,12 @@ class Event(models.Model):
             return ZoneInfo(self.time_zone)
         except (ValueError, KeyError, OSError):
             return timezone.get_current_timezone()
+
+    @property
+    def rated(self) -> bool:
+        """Whether the event's results count for the VEKN ratings: sanctioned and without
+        a set restriction (TR §6.1.1 note, JG §5; docs/rules-vekn.md "Ratings")."""
+        return self.sanctioned and not self.sets
 
     @property
     def has_final(self) -> bool:

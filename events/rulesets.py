@@ -51,6 +51,10 @@ class RulesetSpec:
     - ``reports_player_numbers``: the event's results go to a body that files them by
       player number (the VEKN report, ``archondata``), so the approve-results and export
       pages warn about players without one (``docs/organisers.md`` "Before approving");
+    - ``rates_players``: the event's results earn VEKN rating points (TR Appendix A): the
+      event form and file carry the rating fields (game format, championship, online,
+      set restriction), standings rows carry ``rating_points`` and the rankings count
+      the event (docs/rules-vekn.md "Ratings");
     - ``player_number_label``: what the player's number (``Person.vekn_number``, the
       same column for every game) is called in this game ("VEKN number", "Player
       number"), and ``player_number_prefix`` the short word shown before it in lists
@@ -82,6 +86,7 @@ class RulesetSpec:
     pairs_matches: bool
     screen_tables_per_page: int
     reports_player_numbers: bool = False
+    rates_players: bool = False
     adapters: Mapping[str, str] = field(default_factory=dict)
     manage_pages: Mapping[str, str] = field(default_factory=dict)
     top_cut_stages: Mapping[int, str] = field(default_factory=dict)
@@ -137,6 +142,7 @@ VEKN = RulesetSpec(
     screen_tables_per_page=8,
     reports_player_numbers=True,
     penalty_report=True,
+    rates_players=True,
     adapters=MappingProxyType(
         {"penalties": "penalties.services", "decks": "events.deck_checkers.VEKN_DECKS"}
     ),

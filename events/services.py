@@ -55,6 +55,7 @@ def create_event(
     except KeyError:
         raise UserError(_("Unknown preset “%(p)s”.") % {"p": preset}) from None
     fields.update({k: v for k, v in overrides.items() if v is not None})
+    fields.update(_format_of(fields))
     if Event.objects.filter(slug=slug).exists():
         raise UserError(_("An event with the address “%(s)s” already exists.") % {"s": slug})
     with transaction.atomic():
@@ -65,6 +66,15 @@ def create_event(
             event, actor, "event.create", event.slug, after={"preset": preset, **_jsonable(fields)}
         )
     return event
+
+
+def _format_of(fields: dict) -> dict:
+    """The event's ``format`` follows its VEKN ``game_format`` when one is given: limited
+    for limited, else constructed (docs/rules-vekn.md "Ratings")."""
+    if not fields.get("game_format"):
+        return {}
+    limited = fields["game_format"] == Event.GameFormat.LIMITED
+    return {"format": Event.Format.LIMITED if limited else Event.Format.CONSTRUCTED}
 
 
 def _jsonable(data: dict) -> dict:
@@ -87,6 +97,7 @@ def update_event(event: Event, actor, **fields) -> Event:
         raise UserError(
             _("%(n)s rounds have already been seated; you cannot set fewer.") % {"n": played}
         )
+    fields = {**fields, **_format_of(fields)}
     before = {k: getattr(event, k) for k in fields}
     with transaction.atomic():
         for key, value in fields.items():

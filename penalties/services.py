@@ -621,14 +621,34 @@ class StandingsEffects:
 def standings_effects(event: Event, games: dict[int, list[int]]) -> StandingsEffects:
     """One query: the confirmed standings adjustments and mid-game disqualifications.
     ``games`` maps a registration id to the rounds it sat in."""
-    adjustments: dict[tuple[int, int], Decimal] = defaultdict(Decimal)
-    dq_games: set[tuple[int, int]] = set()
-    for p in Penalty.objects.filter(
-        event=event,
+    return _effects(_effect_penalties().filter(event=event), games)
+
+
+def standings_effects_many(
+    games_by_event: dict[int, dict[int, list[int]]],
+) -> dict[int, StandingsEffects]:
+    """:func:`standings_effects` of many events at once, in one query: ``games_by_event``
+    maps an event id to its ``games``; the result maps each event id to its effects."""
+    by_event: dict[int, list[Penalty]] = {event_id: [] for event_id in games_by_event}
+    for p in _effect_penalties().filter(event_id__in=list(games_by_event)):
+        by_event[p.event_id].append(p)
+    return {
+        event_id: _effects(by_event[event_id], games) for event_id, games in games_by_event.items()
+    }
+
+
+def _effect_penalties():
+    return Penalty.objects.filter(
         level__in=[Level.STANDINGS_ADJUSTMENT, Level.DISQUALIFICATION],
         status=Penalty.Status.CONFIRMED,
         is_linked=False,
-    ).order_by("created_at", "id"):
+    ).order_by("created_at", "id")
+
+
+def _effects(penalties, games: dict[int, list[int]]) -> StandingsEffects:
+    adjustments: dict[tuple[int, int], Decimal] = defaultdict(Decimal)
+    dq_games: set[tuple[int, int]] = set()
+    for p in penalties:
         if p.level == Level.STANDINGS_ADJUSTMENT:
             target = adjustment_target(p, games.get(p.registration_id, []))
             if target.round is not None:

@@ -11,7 +11,7 @@ from events import rulesets
 from events.models import Event, Registration, Round, Seat
 from penalties import services as penalty_services
 from penalties.organisational import RoundState, force_majeure
-from standings import vekn
+from standings import ratings, vekn
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,7 @@ class PlayerInfo:
     first_name: str = ""
     last_name: str = ""
     """The name in two parts as the organiser gave them (both ``""``: not given)."""
+    person_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,9 @@ class EventStandings:
     adjustments: dict[tuple[int, int], Decimal] = field(default_factory=dict)
     """What confirmed standings adjustments took (JG §1.1.3): (registration id, round
     number) → VP (negative), as the standings counted them; the pages show them."""
+    rating_points: dict[int, int] | None = None
+    """Registration id → rating points (TR Appendix A.2; ``standings.ratings``), disqualified
+    players included; ``None`` while the final is not played or for an unrated event."""
 
     def code(self, reg_id: int) -> str:
         return self.players[reg_id].code
@@ -54,6 +58,7 @@ def event_standings(event: Event) -> EventStandings:
     """Compute the standings of ``event`` (TR §3.1, §3.7; docs/rules-vekn.md
     "Game Win and Tournament Points" to "Final") from the VP adjusted by confirmed standings
     adjustments (JG §1.1.3), in four queries: registrations with people, rounds, seats, adjustments.
+    Rows carry rating points once the final is played (TR Appendix A; ``rating_points``).
 
     A Mitos y Leyendas event gets its own result instead
     (``standings.myl_services.MylEventStandings``, docs/rules-myl.md)."""
@@ -63,13 +68,54 @@ def event_standings(event: Event) -> EventStandings:
     all_regs = list(
         Registration.objects.filter(event=event).select_related("person").order_by("id")
     )
-    regs = [r for r in all_regs if r.competing]
     rounds = list(Round.objects.filter(event=event).order_by("number"))
     seats = list(
         Seat.objects.filter(round__event=event)
         .order_by("round__number", "table__number", "position")
         .values_list("round_id", "table_id", "registration_id", "vp", "loss")
     )
+    prepared = _prepare(event, all_regs, rounds, seats)
+    effects = penalty_services.standings_effects(event, prepared.games)
+    return _compute(prepared, effects)
+
+
+def many_event_standings(events: list[Event]) -> dict[int, EventStandings]:
+    """:func:`event_standings` of many VEKN events at once (the rankings), in four queries
+    whatever their number: registrations, rounds, seats, standings effects. Event id →
+    standings; an event of a ruleset with its own standings is left out."""
+    events = [e for e in events if "standings" not in rulesets.of(e).adapters]
+    ids = [e.id for e in events]
+    regs: dict[int, list[Registration]] = {i: [] for i in ids}
+    for r in Registration.objects.filter(event_id__in=ids).select_related("person").order_by("id"):
+        regs[r.event_id].append(r)
+    rounds: dict[int, list[Round]] = {i: [] for i in ids}
+    for r in Round.objects.filter(event_id__in=ids).order_by("number"):
+        rounds[r.event_id].append(r)
+    seats: dict[int, list] = {i: [] for i in ids}
+    for row in (
+        Seat.objects.filter(round__event_id__in=ids)
+        .order_by("round__number", "table__number", "position")
+        .values_list("round__event_id", "round_id", "table_id", "registration_id", "vp", "loss")
+    ):
+        seats[row[0]].append(row[1:])
+    prepared = {e.id: _prepare(e, regs[e.id], rounds[e.id], seats[e.id]) for e in events}
+    effects = penalty_services.standings_effects_many({i: p.games for i, p in prepared.items()})
+    return {i: _compute(p, effects[i]) for i, p in prepared.items()}
+
+
+@dataclass
+class _Prepared:
+    event: Event
+    all_regs: list
+    rounds: list
+    seats: list
+    substitutes: set
+    number_of: dict
+    games: dict
+
+
+def _prepare(event, all_regs, rounds, seats) -> _Prepared:
+    """The loaded rows of one event, cut by force majeure, and each player's games."""
     # A substitute (non-competing, JG §5.1.1) scores nothing: their seat is ranked last at
     # the table like a "Loss" and they never appear in the standings **[choice]**.
     substitutes = {r.id for r in all_regs if not r.competing}
@@ -83,7 +129,19 @@ def event_standings(event: Event) -> EventStandings:
     games: dict[int, list[int]] = {}
     for round_id, _table, reg_id, _vp, _loss in seats:
         games.setdefault(reg_id, []).append(number_of[round_id])
-    effects = penalty_services.standings_effects(event, games)
+    return _Prepared(event, all_regs, rounds, seats, substitutes, number_of, games)
+
+
+def _compute(prepared: _Prepared, effects) -> EventStandings:
+    """The standings of one prepared event with its penalties' ``effects``."""
+    event, all_regs, rounds, seats = (
+        prepared.event,
+        prepared.all_regs,
+        prepared.rounds,
+        prepared.seats,
+    )
+    substitutes, number_of, games = prepared.substitutes, prepared.number_of, prepared.games
+    regs = [r for r in all_regs if r.competing]
     adjustments = effects.adjustments
     final_round = next((r for r in rounds if r.is_final), None)
 
@@ -148,9 +206,11 @@ def event_standings(event: Event) -> EventStandings:
             r.status,
             r.person.first_name,
             r.person.last_name,
+            r.person_id,
         )
         for r in regs
     }
+    computed = vekn.compute_standings(data)
     prelim_numbers = {n for n in prelim}
     incomplete = {number_of[row[0]] for row in seats if row[3] is None}
     prelims_done = (
@@ -159,12 +219,44 @@ def event_standings(event: Event) -> EventStandings:
     ) and not (prelim_numbers & incomplete)
     return EventStandings(
         event=event,
-        standings=vekn.compute_standings(data),
+        standings=computed,
         players=info,
         rounds=rounds,
         games=games,
         prelims_done=prelims_done,
         adjustments={k: v for k, v in adjustments.items() if v},
+        rating_points=_rating_points(event, computed, set(games) - substitutes),
+    )
+
+
+def _rating_points(event: Event, computed: vekn.Standings, seated: set[int]):
+    """Rating points of the event's players (TR Appendix A.2; docs/rules-vekn.md "Ratings"):
+    VP of the preliminaries and the final, preliminary GW, the final's finalists and
+    winner; disqualified players get theirs from their preliminary totals. ``seated``:
+    the competing players who sat in a counted round (N). ``None`` for an event that does
+    not rate (``rates_players``, ``Event.rated``) or whose final is not played."""
+    if not rulesets.of(event).rates_players or not event.rated or not computed.final_played:
+        return None
+    players = [
+        ratings.PlayerResult(
+            player=row.player,
+            vp=row.prelim_vp + (row.final_vp or 0),
+            gw=row.prelim_gw,
+            finalist=row.finalist,
+            winner=row.winner,
+            seated=row.player in seated,
+        )
+        for row in computed.rows
+    ] + [
+        ratings.PlayerResult(player=player, vp=vp, gw=gw, seated=player in seated)
+        for player, gw, vp, _rounds in computed.disqualified_totals
+    ]
+    return ratings.rating_points(
+        ratings.EventResults(
+            players=tuple(players),
+            championship=event.championship or None,
+            final_played=True,
+        )
     )
 
 
@@ -211,11 +303,19 @@ def standings_document(result: EventStandings, *, public: bool = False) -> dict:
                 "final_vp": None if row.final_vp is None else _vp(row.final_vp),
                 "winner": row.winner,
                 "toss": row.toss,
+                "rating_points": row_rating_points(result, row.player),
             }
             for row, info in result.rows()
         ],
         "penalties": penalty_services.penalties_document(result.event, result.games, public=public),
     }
+
+
+def row_rating_points(result: EventStandings, reg_id: int) -> int | None:
+    """A row's rating points (docs/contracts.md §9), ``None`` when the event gives none."""
+    if result.rating_points is None:
+        return None
+    return result.rating_points.get(reg_id)
 
 
 def _vp(value: Decimal) -> float:

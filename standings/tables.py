@@ -46,6 +46,9 @@ class StandingsTable(tables.Table):
         verbose_name=abbr(_("TP"), _("Tournament Points")), attrs={"td": {"class": "num"}}
     )
     final_vp = tables.Column(verbose_name=_("Final VP"), attrs={"td": {"class": "num"}}, default="")
+    rating_points = tables.Column(
+        verbose_name=abbr(_("RtP"), _("Rating points")), attrs={"td": {"class": "num"}}, default=""
+    )
     note = tables.Column(
         verbose_name=_("Notes"),
         default="",
@@ -61,8 +64,12 @@ class StandingsTable(tables.Table):
     @classmethod
     def from_result(cls, result, request=None, *, public: bool = False):
         """Build the table from ``standings.services.EventStandings``; ``public`` hides the
-        VEKN numbers (public pages show names and standing only)."""
-        return cls(standings_rows(result), exclude=("vekn",) if public else ())
+        VEKN numbers (public pages show names and standing only). The rating points
+        column (TR Appendix A) shows only when the event gives them."""
+        exclude = ("vekn",) if public else ()
+        if getattr(result, "rating_points", None) is None:
+            exclude += ("rating_points",)
+        return cls(standings_rows(result), exclude=exclude)
 
     @property
     def public_rows(self) -> list[dict]:
@@ -76,6 +83,7 @@ def standings_rows(result) -> list[dict]:
     winner, finalist = str(_("Winner")), str(_("Finalist"))
     dropped = str(_("dropped"))
     by_player = adjustment_notes(result)
+    points = getattr(result, "rating_points", None) or {}
     rows = []
     for row, info in result.rows():
         notes = list(by_player.get(row.player, ()))
@@ -96,6 +104,7 @@ def standings_rows(result) -> list[dict]:
                 "prelim_vp": row.prelim_vp,
                 "prelim_tp": row.prelim_tp,
                 "final_vp": "" if row.final_vp is None else row.final_vp,
+                "rating_points": points.get(row.player, ""),
                 "note": " · ".join(notes),
                 "css": "winner"
                 if row.winner

@@ -530,12 +530,15 @@ class Standings:
     - ``toss_required``: tied groups (row order) that the rules break by toss but the
       recorded toss does not order yet; they keep a shared rank meanwhile.
     - ``final_played``: every final VP entered.
+    - ``disqualified_totals``: ``(player, prelim GW, prelim VP, rounds played)`` of each
+      disqualified player, absent from ``rows`` but still rated (TR Appendix A.2).
     """
 
     rows: tuple[StandingRow, ...]
     finalists: tuple[Hashable, ...]
     toss_required: tuple[tuple[Hashable, ...], ...]
     final_played: bool
+    disqualified_totals: tuple[tuple[Hashable, int, Decimal, int], ...] = ()
 
 
 @dataclass(slots=True)
@@ -674,6 +677,11 @@ def compute_standings(data: StandingsInput) -> Standings:
         finalists=finalists,
         toss_required=tuple(toss_required),
         final_played=final_played,
+        disqualified_totals=tuple(
+            (p, totals[p].gw, totals[p].vp.quantize(_ONE_DIGIT), totals[p].rounds)
+            for p in data.players
+            if p in data.disqualified
+        ),
     )
 
 

@@ -104,7 +104,9 @@ def test_standings_document(client, played_event, django_assert_max_num_queries)
         "final_vp",
         "winner",
         "toss",
+        "rating_points",  # docs/contracts.md §9: null until the final is played
     }
+    assert row["rating_points"] is None
     assert row["rank"] == 1 and isinstance(row["prelim_vp"], float)
     ranks = [r["rank"] for r in doc["standings"]]
     assert ranks == sorted(ranks)

@@ -155,7 +155,7 @@ def test_exports(client, played_event, staff):
     text = archon.content.decode()
     assert text.startswith("2¤") and text.count("¤") == 12
     first = text[2:].split("¤")[0].split("§")
-    assert len(first) == 9 and first[0] == "1"
+    assert len(first) == 10 and first[0] == "1"  # the 10th: rating points
 
 
 @pytest.mark.parametrize("players", [25, 500])

@@ -256,6 +256,10 @@ MATRIX = [
     R("api-standings", "get", "myl", others=404, **dict.fromkeys(A_STAFF, 200), authority=200),
     R("api-check-table", "post", "none", others=400),
     R("api-check-deck", "post", "none", others=400),
+    # the VEKN rankings (TR Appendix A): public pages and API
+    R("api-rankings", "get", "none", others=200),
+    R("rankings", "get", "none", others=200),
+    R("rankings-player", "get", "vekn_person", others=200),
     R("api-penalty", "post", "ruleset_vekn", others=400),
     R("api-penalty", "post", "ruleset_myl", others=400),
     # --- league: public pages and read API
@@ -752,6 +756,7 @@ TARGETS = {
     "vekn_form": lambda w: _event(w, "vekn"),  # the same page, posted
     "vekn_bad_token": lambda w: {**_event(w, "vekn"), "token": "12345:forged"},
     "player_vekn_reg": lambda w: {**_event(w, "vekn"), "reg_id": w["player_vekn_reg"].pk},
+    "vekn_person": lambda w: {"person_id": w["vekn_reg"].person_id},
     "vekn_round": lambda w: {**_event(w, "vekn"), "number": 1},
     "myl_round": lambda w: {**_event(w, "myl"), "number": 1},
     "vekn_table": lambda w: {**_event(w, "vekn"), "number": 1, "table_number": 1},

@@ -1,0 +1,93 @@
+"""Public ranking pages (TR Appendix A; docs/rules-vekn.md "Ratings"): the four VEKN
+groups, of the whole site or one organisation, as of any date, and a player's rated
+events with why each one counts or not. The JSON is ``events.api.rankings``."""
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext_lazy as _
+
+from events.forms import RankingQueryForm
+from events.models import Organisation, Person
+from standings import rating_services
+from standings.ratings import Why
+
+GROUPS = (
+    ("constructed", False, _("Constructed, on site")),
+    ("constructed", True, _("Constructed, online")),
+    ("limited", False, _("Limited, on site")),
+    ("limited", True, _("Limited, online")),
+)
+"""The four VEKN ranking groups (TR Appendix A), in the VEKN's order."""
+
+WHY = {
+    Why.COUNTED: _("Counted"),
+    Why.NOT_BEST: _("Not among the best 8 of the last 18 months"),
+    Why.TOO_OLD: _("More than 18 months before"),
+    Why.AFTER: _("After the date shown"),
+}
+
+
+def _query(request):
+    form = RankingQueryForm(request.GET)
+    if not form.is_valid():
+        raise Http404(form.first_error())
+    return form.cleaned_data
+
+
+def _group_label(category: str, online: bool) -> str:
+    return next(str(label) for c, o, label in GROUPS if (c, o) == (category, online))
+
+
+def rankings_page(request):
+    """``/rankings/?category=constructed&online=false&as_of=…&organisation=…``: one group's
+    ranking, with links to the other three groups and the organisations."""
+    data = _query(request)
+    rows = rating_services.ranking(
+        data["category"], data["online"], data["as_of"], organisation=data["organisation"]
+    )
+    return render(
+        request,
+        "events/rankings.html",
+        {
+            "rows": rows,
+            "query": data,
+            "group": _group_label(data["category"], data["online"]),
+            "groups": [
+                {
+                    "category": c,
+                    "online": "true" if o else "false",
+                    "label": label,
+                    "active": (c, o) == (data["category"], data["online"]),
+                }
+                for c, o, label in GROUPS
+            ],
+            "organisations": Organisation.objects.order_by("name"),
+        },
+    )
+
+
+def player_page(request, person_id):
+    """``/rankings/players/<id>/``: the person's rated events by group, each counted or
+    why not (older than 18 months, not among the best 8, after the date shown)."""
+    person = get_object_or_404(Person, pk=person_id)
+    data = _query(request)
+    history = rating_services.player_history(
+        person, data["as_of"], organisation=data["organisation"]
+    )
+    groups = []
+    for (category, online), entries in history.items():
+        groups.append(
+            {
+                "label": _group_label(category, online),
+                "rating": sum(e.result.rating_points for e in entries if e.why == Why.COUNTED),
+                "entries": [
+                    {"result": e.result, "counted": e.why == Why.COUNTED, "why": WHY[e.why]}
+                    for e in entries
+                ],
+            }
+        )
+    return render(
+        request,
+        "events/rankings_player.html",
+        {"person": person, "groups": groups, "query": data},
+    )
