@@ -460,6 +460,10 @@ def test_on_a_phone_names_show_and_the_turning_can_be_paused(
         page.keyboard.press(" ")
         expect(pause).to_have_attribute("aria-pressed", "false")
         expect(box).not_to_have_attribute("data-current", shown, timeout=5_000)
+        # One page only (the seating of demo-next's round 1): nothing turns, no button.
+        page.goto(f"{live_server.url}/events/demo-next/standings/screen/")
+        expect(page.locator("[data-screen-page]")).to_have_count(1)
+        expect(pause).to_be_hidden()
         browser_log.assert_clean()
     finally:
         context.close()
