@@ -293,7 +293,13 @@ def player_status(request, event, reg_id):
         return render(
             request,
             "manage/players.html#row",
-            {"event": event, "r": reg, "perms": request.event_permissions, "P": P},
+            {
+                "event": event,
+                "r": reg,
+                "perms": request.event_permissions,
+                "P": P,
+                "swap_focus": True,
+            },
         )
     return _back(event, "players")
 

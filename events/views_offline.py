@@ -86,6 +86,7 @@ def _strings() -> dict:
         "incident": _("Incident"),
         "enter_result": _("Enter result"),
         "result_queued": _("result waiting to sync"),
+        "tables": _("Tables"),
         "table": _("Table %(n)s"),
         "seat": _("Seat %(n)s"),
         "loss": _("Loss"),

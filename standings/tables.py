@@ -20,12 +20,14 @@ from events import rulesets
 
 
 def _abbr_html(short, title) -> SafeString:
-    return format_html('<abbr title="{}">{}</abbr>', title, short)
+    return format_html('<abbr title="{}"><span lang="en">{}</span></abbr>', title, short)
 
 
 abbr = lazy(_abbr_html, SafeString)
-"""A column header ``<abbr title="Game Wins">GW</abbr>``, translated when rendered (the
-phone layout shows the short form; the title tells what it stands for)."""
+"""A column header ``<abbr title="Game Wins"><span lang="en">GW</span></abbr>``, translated
+when rendered (the phone layout shows the short form; the title, in the reader's language,
+tells what it stands for). The short forms are the rulebook's English ones in every
+language (the Spanish catalogue keeps GW, VP, TP), hence ``lang="en"`` (WCAG 3.1.2)."""
 
 
 class StandingsTable(tables.Table):

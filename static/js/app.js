@@ -11,4 +11,16 @@
       target.select();
     }
   });
+
+  // After an htmx swap, the focus goes to the new content's [data-swap-focus] element (a
+  // player's row after check-in, a confirmation's heading): the button pressed is gone,
+  // and without this the focus falls back to the page's start (WCAG 2.4.3, issue 14).
+  // tabindex -1: focusable from here, not a tab stop.
+  document.addEventListener("htmx:afterSettle", function () {
+    var target = document.querySelector("[data-swap-focus]");
+    if (!target) return;
+    target.removeAttribute("data-swap-focus");
+    target.setAttribute("tabindex", "-1");
+    target.focus();
+  });
 })();

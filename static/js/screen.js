@@ -8,12 +8,18 @@
 // at each refresh would never reach the last pages of a big event).
 // With prefers-reduced-motion the pages change without the fade. Without this script,
 // every page is shown one below the other.
+// A "Pause page turning" button stops the turning, and starts it again.
 (function () {
   "use strict";
 
   var DEFAULT_SECONDS = 12;
   var index = 0;
   var timer = null;
+  // The "Pause page turning" button (WCAG 2.2.2 Pause, Stop, Hide): pressed, the page
+  // shown stays (refreshes included) until it is pressed again. It is shown only while
+  // there are pages to turn; its state is said by aria-pressed, its label stays the same.
+  var paused = false;
+  var pauseButton = document.getElementById("screen-pause");
 
   function container() {
     return document.querySelector("[data-screen-pages]");
@@ -39,11 +45,17 @@
     box.dataset.current = String(index + 1);
   }
 
+  function showPauseButton() {
+    if (!pauseButton) return;
+    pauseButton.hidden = pagesOf(container()).length < 2;
+    pauseButton.setAttribute("aria-pressed", paused ? "true" : "false");
+  }
+
   function schedule() {
     window.clearTimeout(timer);
     timer = null;
     var box = container();
-    if (pagesOf(box).length < 2) return;
+    if (paused || pagesOf(box).length < 2) return;
     var seconds = parseFloat(box.dataset.seconds) || DEFAULT_SECONDS;
     timer = window.setTimeout(function () {
       timer = null;
@@ -57,12 +69,23 @@
     var target = event.detail && event.detail.target;
     if (!target || !target.querySelector || !target.querySelector("[data-screen-pages]")) {
       if (!container()) index = 0;
+      showPauseButton();
       return;
     }
     show(false);
+    showPauseButton();
     if (!timer) schedule();
   });
 
+  if (pauseButton) {
+    pauseButton.addEventListener("click", function () {
+      paused = !paused;
+      showPauseButton();
+      schedule(); // paused: clears the timer; resumed: the next page after the full time
+    });
+  }
+
   show(false);
+  showPauseButton();
   schedule();
 })();

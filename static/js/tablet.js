@@ -157,10 +157,18 @@
       delete root.dataset.quiet;
     }, QUIET_MS);
   }
+  // A new view: focus goes to its heading (tabindex -1, so not a tab stop), so that a
+  // screen reader says where the judge is and Tab continues from there (WCAG 2.4.3,
+  // issue 14); the page itself goes back to the top as before.
   function go(next) {
     view = next;
     quiet();
     render();
+    var heading = document.querySelector("#tablet-main h2");
+    if (heading) {
+      heading.setAttribute("tabindex", "-1");
+      heading.focus({ preventScroll: true });
+    }
     window.scrollTo(0, 0);
   }
 
@@ -422,6 +430,7 @@
   }
 
   function viewTables(main, snap) {
+    main.appendChild(el("h2", { text: S.tables }));
     var grid = el("div", { class: "tablet-tables" });
     snap.tables.forEach(function (t) {
       var queued = queuedResult(t.id);

@@ -221,3 +221,49 @@ def test_no_sideways_scroll_at_320_px(live_server, demo, browser, browser_log):
         browser_log.assert_clean()
     finally:
         context.close()
+
+
+FOCUSED = """() => { const e = document.activeElement;
+  return [e.tagName, e.textContent.trim().replace(/\\s+/g, ' '), e.getAttribute('tabindex'),
+          e.closest('li, section') ? e.closest('li, section').id : null]; }"""
+
+
+def test_focus_follows_the_players_rows_swaps(
+    live_server, organisation, organiser, new_context, browser_log
+):
+    """Issue 14 (WCAG 2.4.3): checking a player in swaps their row (htmx) and the button
+    pressed is gone; the focus goes to the new row's name and status, not back to the
+    page's start. A drop's confirmation card takes the focus on its heading, and after
+    the drop the focus is on the row again."""
+    from tests.browser.pages import add_player, create_event, player_row
+
+    page = new_context().new_page()
+    base = live_server.url
+    log_in(page, base, organiser.username, organiser.password)
+    create_event(page, base, organisation.slug, name="Foco", slug="foco", rounds=2)
+    page.goto(f"{base}/events/foco/manage/players/")
+    add_player(page, "Ana Focal", "3300001", checked_in=False)
+    add_player(page, "Berta Foco", "3300002", checked_in=False)
+
+    row = player_row(page, "Ana Focal")
+    row.get_by_role("button", name="Check in", exact=True).click()
+    expect(player_row(page, "Ana Focal").locator(".badge")).to_have_text("Checked in")
+    expect(player_row(page, "Ana Focal").locator("[tabindex='-1']")).to_be_focused()
+    tag, text, tabindex, where = page.evaluate(FOCUSED)
+    assert tag == "SPAN" and text.startswith("Ana Focal") and "Checked in" in text
+    assert tabindex == "-1" and where.startswith("reg-")
+    # Tab goes on from the row: its next control.
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent.trim()") == "Edit"
+
+    player_row(page, "Berta Foco").get_by_role("button", name="Drop", exact=True).click()
+    expect(page.locator(".confirm h2")).to_be_focused()
+    tag, text, tabindex, where = page.evaluate(FOCUSED)
+    assert (tag, text, tabindex) == ("H2", "Drop Berta Foco?", "-1"), text
+    assert where.startswith("confirm-")
+    page.locator(".confirm").get_by_role("button", name="Drop Berta Foco").click()
+    expect(player_row(page, "Berta Foco").locator(".badge")).to_have_text("Dropped")
+    expect(player_row(page, "Berta Foco").locator("[tabindex='-1']")).to_be_focused()
+    tag, text, _tabindex, where = page.evaluate(FOCUSED)
+    assert tag == "SPAN" and text.startswith("Berta Foco") and "Dropped" in text
+    browser_log.assert_clean()

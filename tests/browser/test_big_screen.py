@@ -407,3 +407,63 @@ def test_the_winner_and_finalists_notes_are_whole(
         browser_log.assert_clean()
     finally:
         context.close()
+
+
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-CL"])
+def test_on_a_phone_names_show_and_the_turning_can_be_paused(
+    live_server, demo, browser, browser_log, shots, settings, locale
+):
+    """Issue 14: on a 360 px phone the final standings (2 pages) show every name of the
+    page on show (the projector's fixed columns left the names 0 px), and a button pauses
+    the turning (WCAG 2.2.2), reached with the keyboard, its state in aria-pressed."""
+    settings.SCREEN_PAGE_SECONDS = 1
+    context = browser.new_context(viewport=PHONE, locale=locale)
+    browser_log.watch(context)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/events/demo-2026/standings/screen/")
+        box = page.locator("[data-screen-pages]")
+        expect(page.locator("[data-screen-page]")).to_have_count(2)
+        names = page.locator("[data-screen-page]:not([hidden]) td.player .screen-name")
+        widths = names.evaluate_all(
+            "els => els.map(e => [e.textContent.trim(), e.getBoundingClientRect().width,"
+            " e.scrollWidth <= e.clientWidth + 1])"
+        )
+        assert len(widths) >= 8
+        for name, width, whole in widths:
+            assert name and width >= 60 and whole, (name, width)
+        # "Winner" and "Finalist" on one line each, not a letter a line.
+        notes = page.locator("[data-screen-page]:not([hidden]) td.note .screen-note")
+        heights = notes.evaluate_all(
+            "els => els.map(e => e.getBoundingClientRect().height"
+            " / parseFloat(getComputedStyle(e).fontSize))"
+        )
+        assert len(heights) == 5 and max(heights) < 2, heights
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        shots(page, f"phone-{locale}")
+        pause = page.locator("#screen-pause")
+        expect(pause).to_be_visible()
+        expect(pause).to_have_attribute("aria-pressed", "false")
+        for _ in range(10):  # the keyboard reaches it
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.id") == "screen-pause":
+                break
+        assert page.evaluate("document.activeElement.id") == "screen-pause"
+        page.keyboard.press("Enter")
+        expect(pause).to_have_attribute("aria-pressed", "true")
+        shown = box.get_attribute("data-current")
+        page.wait_for_timeout(3_000)  # three turns' time, and three refreshes
+        assert box.get_attribute("data-current") == shown
+        page.keyboard.press(" ")
+        expect(pause).to_have_attribute("aria-pressed", "false")
+        expect(box).not_to_have_attribute("data-current", shown, timeout=5_000)
+        # One page only (the seating of demo-next's round 1): nothing turns, no button.
+        page.goto(f"{live_server.url}/events/demo-next/standings/screen/")
+        expect(page.locator("[data-screen-page]")).to_have_count(1)
+        expect(pause).to_be_hidden()
+        browser_log.assert_clean()
+    finally:
+        context.close()

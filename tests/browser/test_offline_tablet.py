@@ -774,3 +774,42 @@ def test_a_stuck_entry_never_blocks_the_queue_and_is_set_aside_then_sent_again(
     assert expected, browser_log.problems
     browser_log.problems = [p for p in browser_log.problems if p not in expected]
     browser_log.assert_clean()
+
+
+FOCUSED = """() => { const e = document.activeElement;
+  return [e.tagName, e.closest('#tablet-main') !== null, e.textContent.trim(),
+          e.getAttribute('tabindex')]; }"""
+
+
+def test_focus_moves_to_the_new_views_heading(live_server, floor, new_context, browser_log):
+    """Issue 14 (WCAG 2.4.3): each change of view puts the focus on the new view's heading
+    (not a tab stop: tabindex -1), so that a screen reader says where the judge is; back
+    on the tables, on their own "Tables" heading."""
+    base = live_server.url
+    page = new_context().new_page()
+    log_in(page, base, floor["judge"].username, floor["judge"].password)
+    page.goto(f"{base}/events/{SLUG}/manage/tablet/")
+    expect(table_card(page, 1)).to_be_visible()
+    name = floor["round"].tables[0][0]
+
+    table_card(page, 1).get_by_role("button", name="Incident").click()
+    assert page.evaluate(FOCUSED) == ["H2", True, "Table 1 · Who committed it?", "-1"]
+    page.locator(".tablet-choices button.choice").first.click()
+    assert page.evaluate(FOCUSED) == ["H2", True, name, "-1"]
+    page.locator("button.infraction[data-code='3.3']").first.click()
+    focused = page.evaluate(FOCUSED)
+    assert focused[:2] == ["H2", True] and focused[2].startswith(f"{name} · 3.3"), focused
+    page.get_by_role("button", name="Log incident").click()
+    expect(table_card(page, 1)).to_be_visible()
+    assert page.evaluate(FOCUSED) == ["H2", True, "Tables", "-1"]
+
+    table_card(page, 1).get_by_role("button", name="Enter result").click()
+    expect(page.locator("input.tablet-vp")).to_have_count(5)
+    assert page.evaluate(FOCUSED) == ["H2", True, "Table 1", "-1"]
+    # The keyboard goes on from the heading: the next Tab lands inside the view.
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#tablet-main') !== null")
+    page.get_by_role("button", name="← Back").click()
+    expect(table_card(page, 1)).to_be_visible()
+    assert page.evaluate(FOCUSED)[:3] == ["H2", True, "Tables"]
+    browser_log.assert_clean()

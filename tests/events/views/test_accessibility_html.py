@@ -174,3 +174,44 @@ def test_english_rulebook_names_are_marked_on_spanish_pages(client, world, db): 
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
     page = _page(client, world, "head_judge", "manage:incident-new", "myl_preview")
     assert re.search(r'<span lang="en">[^<]+</span>', page)
+
+
+ABBRS = [("GW", "Partidas ganadas"), ("VP", "Puntos de victoria"), ("TP", "Puntos de torneo")]
+
+
+@pytest.mark.parametrize(
+    ("name", "target", "abbrs"),
+    [
+        ("manage:standings", "vekn", ABBRS),
+        ("manage:print-slips", "vekn_round", ABBRS[:2]),
+    ],
+)
+def test_scoring_abbreviations_are_english_words_on_spanish_pages(
+    client,
+    world,  # noqa: F811
+    db,
+    name,
+    target,
+    abbrs,
+):
+    """GW, VP and TP are the rulebook's English abbreviations in Spanish too (WCAG 3.1.2,
+    issue 14): marked ``lang="en"``, inside an ``abbr`` whose title is in Spanish."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    page = _page(client, world, "head_judge", name, target)
+    assert '<html lang="es"' in page
+    for short, title in abbrs:
+        assert f'<abbr title="{title}"><span lang="en">{short}</span></abbr>' in page, short
+    assert not re.search(r"<th[^>]*>(GW|VP|TP)</th>", page)
+
+
+def test_the_big_screen_marks_the_abbreviations(client, world, db):  # noqa: F811
+    """The big screen's standings headers: the same marks, in Spanish."""
+    from events import services
+
+    services.set_standings_published(world["vekn"], True)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    cache.clear()
+    url = reverse("events:public-standings-screen-live", kwargs={"slug": world["vekn"].slug})
+    page = client.get(url).content.decode()
+    for short, title in ABBRS:
+        assert f'<abbr title="{title}"><span lang="en">{short}</span></abbr>' in page, short
