@@ -19,7 +19,7 @@ from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from events.forms import FreeTextField
+from events.forms import FreeTextField, NamedLengths
 from events.limits import date_window_message, in_date_window
 from leagues.models import MAX_EXCUSE_IMAGES
 from leagues.reporting import MAX_LINEUP, shootout_message  # the service's limit, one definition
@@ -120,11 +120,12 @@ class LocalDateTimeField(forms.DateTimeField):
         return super().prepare_value(value)
 
 
-class OwnIds:
+class OwnIds(NamedLengths):
     """A form whose fields' HTML ids start with its own prefix (``id_format``, Django's
     ``auto_id``), so that two forms on one page — a player's report and staff's correction,
     a dispute and an excuse, all on the match page — never repeat an id (issue 14: a label
-    would focus the other form's field)."""
+    would focus the other form's field). A text too long names its field and the limit
+    (:class:`events.forms.NamedLengths`)."""
 
     id_format = "id_%s"
 
@@ -289,8 +290,8 @@ class LineupField(BookingsField):
 class ReportForm(_SeasonForm):
     """A player's report: score, screenshot, and when the result was posted in the chat;
     optionally the bookings (final phases, ANFPES T24 §1.4) and their own screenshot
-    (``bookings_screenshot``; required by the service for bookings in a final phase,
-    :func:`leagues.reporting.report_result`)."""
+    (``bookings_screenshot``, optional: a final-phase report with bookings and without it
+    is kept and staff are warned, :func:`leagues.reporting.report_result`)."""
 
     home_goals = goals_field(_("Home goals"))
     away_goals = goals_field(_("Away goals"))
@@ -305,7 +306,10 @@ class ReportForm(_SeasonForm):
         required=False,
         validators=[validate_image],
         widget=ImageInput,
-        help_text=_("In the final phases, required when you report bookings (ANFPES T24 §1.4)."),
+        help_text=_(
+            "In the final phases ANFPES T24 §1.4 asks for it when you report bookings; "
+            "without it the report is kept and staff are told."
+        ),
     )
     stream_url = forms.URLField(
         label=_("Stream link"),
