@@ -14,7 +14,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from events.errors import UserError
-from leagues import bracket_decisions, brackets, cups, labels, phases, staff_decisions, submissions
+from leagues import (
+    bracket_decisions,
+    brackets,
+    cups,
+    labels,
+    phases,
+    staff_decisions,
+    submissions,
+    views,
+)
 from leagues.access import LeaguePermission, season_permissions, season_staff_required
 from leagues.forms_staff import (
     BracketForm,
@@ -46,8 +55,7 @@ def advance_stage(request, slug):
             raise form.user_error()
         result = phases.advance_stage(competition, request.user, form.cleaned_data["stage"])
     except UserError as exc:
-        messages.error(request, str(exc))
-        return redirect(back)
+        return views.competition_refused(request, slug, exc)
     if result["third_matches"]:
         messages.success(
             request,
@@ -132,8 +140,7 @@ def close_group_stage(request, slug):
             competition, request.user, order_across=form.cleaned_data["order_across"]
         )
     except UserError as exc:
-        messages.error(request, str(exc))
-        return redirect(reverse("leagues:competition", kwargs={"slug": slug}) + "#table")
+        return views.competition_refused(request, slug, exc)
     messages.success(
         request,
         _("Group stage closed: created %(names)s.") % {"names": ", ".join(c.name for c in created)},

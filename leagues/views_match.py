@@ -178,6 +178,12 @@ def _failed(request, match, exc: UserError, **forms):
     return _page(request, match, status=400, error=str(exc), **forms)
 
 
+def refused(request, match: Match, exc: UserError):
+    """The match page again with ``exc`` shown, answered 400: a staff or tribunal form of
+    the match page refused (:mod:`leagues.views_staff`), as the players' forms are."""
+    return _failed(request, match, exc)
+
+
 @login_required
 @require_POST
 def report(request, slug, code):

@@ -30,7 +30,7 @@ from django.views.decorators.http import require_POST
 
 from events.errors import UserError
 from events.models import AuditLog
-from leagues import broadcast, sanctions, submissions, suspensions
+from leagues import broadcast, sanctions, submissions, suspensions, views_match
 from leagues.access import LeaguePermission as P
 from leagues.access import season_permissions, season_staff_required
 from leagues.forms_staff import (
@@ -328,6 +328,7 @@ def staff_adjustments(request, season):
         request,
         "leagues/staff_adjustments.html",
         {**_nav(season, perms, "adjustments"), "ledgers": ledgers, "form": form},
+        status=400 if form is not None and form.is_bound else 200,  # refused: as events pages
     )
 
 
@@ -393,6 +394,7 @@ def staff_abandon(request, season, team):
                 ("expelled", _("Expelled")),
             ],
         },
+        status=400 if errors else 200,  # a refused form is re-rendered, as events pages do
     )
 
 
@@ -420,8 +422,8 @@ def _done(request, match, message):
 
 
 def _failed(request, match, exc):
-    messages.error(request, str(exc))
-    return redirect(match_url(match))
+    """A refused form of the match page: the page again with the error, answered 400."""
+    return views_match.refused(request, match, exc)
 
 
 @match_staff_required(P.RECORD_WALKOVERS)
