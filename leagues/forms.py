@@ -8,6 +8,7 @@ services then store the image re-encoded, metadata and trailing bytes stripped
 (:mod:`leagues.images`), never the uploaded bytes.
 """
 
+import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -22,8 +23,10 @@ from django.utils.translation import gettext_lazy as _
 from events.forms import FreeTextField, NamedLengths
 from events.limits import date_window_message, in_date_window
 from leagues.models import MAX_EXCUSE_IMAGES
+from leagues.models_squads import MAX_NUMBER
 from leagues.reporting import MAX_LINEUP, shootout_message  # the service's limit, one definition
 from leagues.rules.scores import MAX_GOALS, MAX_SHOOTOUT, shootout_possible
+from leagues.squads import MAX_SQUAD
 
 IMAGE_FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
 """Accepted image formats (Pillow names) and their media types."""
@@ -572,3 +575,77 @@ class YesNoForm(forms.Form):
 
     def clean_approve(self):
         return self.cleaned_data["approve"] == "yes"
+
+
+# --------------------------------------------------------------------------- squads
+SQUAD_LINE = re.compile(r"^#?(\d{1,3})\s*[;\t.\-–)]?\s+(.+)$")
+"""A pasted squad line with its shirt number first: ``7 N. Surname``, ``#7; N. Surname``."""
+
+
+def parse_squad_lines(text: str) -> list[tuple[int, int | None, str]]:
+    """The squad box (docs/leagues.md "Squads"): one footballer per line, his shirt number
+    first if any — ``7 N. Surname``, ``#7; N. Surname``, ``N. Surname; 7`` or just
+    ``N. Surname`` (a tab works as the separator, for a paste from a spreadsheet). Empty
+    lines are skipped and keep the numbering. Returns ``(line, number or None, name)``;
+    the service checks the names and numbers against the squad. ``ValidationError`` for
+    more lines than a squad holds."""
+    rows = []
+    lines = (text or "").splitlines()
+    if len([line for line in lines if line.strip()]) > MAX_SQUAD:
+        raise ValidationError(
+            _("A squad has at most %(max)s footballers.") % {"max": MAX_SQUAD}, code="max_lines"
+        )
+    for number, raw in enumerate(lines, 1):
+        line = " ".join(raw.replace("\t", " ; ").split())
+        if not line:
+            continue
+        parts = [p.strip() for p in line.split(";")]
+        if len(parts) == 2 and parts[1].lstrip("#").isdigit():
+            rows.append((number, int(parts[1].lstrip("#")), parts[0]))
+            continue
+        found = SQUAD_LINE.match(line)
+        if found:
+            rows.append((number, int(found.group(1)), found.group(2).strip(" ;")))
+        else:
+            rows.append((number, None, line.strip(" ;")))
+    return rows
+
+
+class SquadLinesForm(OwnIds, forms.Form):
+    """Footballers pasted into a squad, one per line (:func:`parse_squad_lines`)."""
+
+    id_format = "squad_%s"
+    lines = forms.CharField(
+        label=_("Footballers, one per line"),
+        max_length=20000,
+        strip=False,
+        widget=forms.Textarea(
+            attrs={"rows": 6, "spellcheck": "false", "placeholder": _("7 N. Surname")}
+        ),
+        help_text=_(
+            "The shirt number first if there is one: “7 N. Surname”, or just the name. "
+            "Paste a column of a spreadsheet as it is."
+        ),
+    )
+
+    def clean_lines(self):
+        ProhibitNullCharactersValidator()(self.cleaned_data["lines"])
+        return parse_squad_lines(self.cleaned_data["lines"])
+
+
+class FootballerForm(OwnIds, forms.Form):
+    """Change a squad footballer (``action=save``: his name and shirt number) or take
+    him out of the squad (``action=remove``)."""
+
+    id_format = "footballer_%s"
+    name = forms.CharField(label=_("Name"), max_length=200, required=False)
+    number = forms.IntegerField(
+        label=_("Shirt number"), required=False, min_value=1, max_value=MAX_NUMBER
+    )
+    action = forms.ChoiceField(choices=[("save", "save"), ("remove", "remove")])
+
+
+class SquadLockForm(forms.Form):
+    """League staff close (``closed=yes``) or reopen the season's squads."""
+
+    closed = forms.ChoiceField(choices=[("yes", "yes"), ("no", "no")])

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from events.errors import UserError
 from leagues import reporting
@@ -129,5 +129,6 @@ def test_the_report_form_says_the_bookings_screenshot_is_optional(client, league
     assert "without it the report is kept and staff are told" in page
     field = re.search(r'<input[^>]*name="bookings_screenshot"[^>]*>', page).group(0)
     assert "required" not in field
-    page = client.get(url(league), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    with translation.override("en"):  # the page's language stays with the request
+        page = client.get(url(league), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Captura de las amonestaciones (opcional)" in page
