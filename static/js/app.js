@@ -36,6 +36,9 @@
       var line = team.value + "; " + name + (card ? "; " + card.value : "");
       box.value = box.value.replace(/\s*$/, "") + (box.value.trim() ? "\n" : "") + line;
       who.value = "";
+      if (card) {
+        card.selectedIndex = 0; // back to a yellow, the usual booking
+      }
       who.focus();
     });
   });
