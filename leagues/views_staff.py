@@ -30,7 +30,7 @@ from django.views.decorators.http import require_POST
 
 from events.errors import UserError
 from events.models import AuditLog
-from leagues import broadcast, sanctions, submissions, suspensions, views_match
+from leagues import broadcast, sanctions, squads, submissions, suspensions, views_match
 from leagues.access import LeaguePermission as P
 from leagues.access import season_permissions, season_staff_required
 from leagues.forms_staff import (
@@ -149,6 +149,8 @@ def staff_home(request, season):
     overdue = overdue[:QUEUE_LIMIT]
     for item in [r.match for r in reports] + [e.match for e in excuses] + overdue:
         item.url = match_url(item)
+    for report in reports:  # names typed that are not in the team's squad (docs/leagues.md)
+        report.unlisted = squads.unlisted(report.cards, report.lineup)
     teams = list(season.teams.order_by("id"))
     # Fixtures whose lineup or bookings name a suspended footballer (§1.4 ¶3).
     flags = suspensions.suspension_flags(season)

@@ -118,5 +118,7 @@ def test_the_report_form_offers_the_squads_and_staff_see_unlisted_names(client, 
     client.force_login(cup["staff"])
     page = html.unescape(client.get(match_url).content.decode())
     assert "not in the team's squad" in page and "Somebody Else · Team 1" in page
+    home = client.get(reverse("leagues:staff-home", kwargs={"slug": "t24"})).content.decode()
+    assert "1 name not in the squad" in home
     client.force_login(UserFactory(username="nosy"))
     assert "not in the team's squad" not in client.get(match_url).content.decode()
