@@ -209,7 +209,10 @@ def parse_bookings(text: str) -> list[dict]:
             )
             continue
         if len(footballer) > 200 or len(team) > 200:
-            errors.append(_("Line %(n)s: the name is too long.") % {"n": number})
+            errors.append(
+                _("Line %(n)s: the name is too long (at most %(max)s characters).")
+                % {"n": number, "max": 200}
+            )
             continue
         bookings.append({"team": team, "footballer": " ".join(footballer.split()), "card": kind})
     if errors:
@@ -263,7 +266,10 @@ def parse_lineup(text: str) -> list[dict]:
             continue
         team, footballer = parts
         if len(footballer) > 200 or len(team) > 200:
-            errors.append(_("Line %(n)s: the name is too long.") % {"n": number})
+            errors.append(
+                _("Line %(n)s: the name is too long (at most %(max)s characters).")
+                % {"n": number, "max": 200}
+            )
             continue
         lineup.append({"team": team, "footballer": " ".join(footballer.split())})
     if errors:

@@ -479,3 +479,14 @@ def test_a_refused_form_answers_400_with_the_page_again(client, small, name, kwa
     assert response.status_code == 400, response.status_code
     assert b'class="msg error"' in response.content or b"errorlist" in response.content
     assert snapshot() == before
+
+
+def test_a_booking_or_lineup_name_too_long_says_the_limit():
+    from django.core.exceptions import ValidationError
+
+    from leagues.forms import parse_bookings, parse_lineup
+
+    for parse, line in ((parse_bookings, "home; {}; yellow"), (parse_lineup, "home; {}")):
+        with pytest.raises(ValidationError) as refused:
+            parse("\n" + line.format("n" * 201))
+        assert refused.value.messages == ["Line 2: the name is too long (at most 200 characters)."]
