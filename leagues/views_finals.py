@@ -233,9 +233,11 @@ def _bracket_action(request, slug, action, success):
             raise form.user_error()
         action(competition, form)
     except UserError as exc:
+        # Refused: the brackets page again with the message, 400 (as the events pages).
         messages.error(request, str(exc))
-    else:
-        messages.success(request, success)
+        perms = season_permissions(request.user, competition.season)
+        return _brackets_page(request, competition.season, perms, slug, status=400)
+    messages.success(request, success)
     anchor = f"#tie-{tie}" if tie else ""
     back = reverse("leagues:staff-brackets", kwargs={"slug": competition.season.slug})
     return redirect(f"{back}?c={slug}{anchor}")
@@ -354,9 +356,10 @@ def relegation(request, slug):
             reason=form.cleaned_data["reason"],
         )
     except UserError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, _("Relegation list saved."))
+        messages.error(request, str(exc))  # the brackets page again, 400
+        perms = season_permissions(request.user, competition.season)
+        return _brackets_page(request, competition.season, perms, status=400)
+    messages.success(request, _("Relegation list saved."))
     back = reverse("leagues:staff-brackets", kwargs={"slug": competition.season.slug})
     return redirect(back + "#relegation")
 
@@ -385,11 +388,16 @@ def staff_brackets(request, season):
     """Staff decisions on the season's knockouts, one bracket at a time (``?c=<slug>``):
     set a slot by hand and choose a third match's host (league staff), award a tie (the
     tribunal), and the Primera A relegation list after abandonments (league staff)."""
-    perms = request.season_permissions
+    return _brackets_page(request, season, request.season_permissions, request.GET.get("c"))
+
+
+def _brackets_page(request, season, perms, chosen=None, *, status=200):
+    """The staff brackets page on the knockout ``chosen`` (a slug; the first one if
+    ``None``); ``status`` 400 when a form of it was refused."""
     knockouts = list(
         season.competitions.filter(kind=Competition.Kind.KNOCKOUT).order_by("position", "id")
     )
-    current = next((c for c in knockouts if c.slug == request.GET.get("c")), None)
+    current = next((c for c in knockouts if c.slug == chosen), None)
     current = current or (knockouts[0] if knockouts else None)
     bracket = None
     if current is not None:
@@ -422,4 +430,5 @@ def staff_brackets(request, season):
             "has_a_semi_finals": bracket is not None
             and any(t["stage"] == "a_semi_finals" for t in bracket["doc"]["ties"]),
         },
+        status=status,
     )

@@ -289,8 +289,8 @@ MATRIX = [
     R("leagues:match-concede", "post", "match", **signed_in(403, team_player=302)),
     # --- league: competition-level staff actions: 302 back to the page when done, 400 with
     # the page again when refused (``data`` gets past the form's own checks, the service
-    # refuses); the bracket forms go back to the brackets page (302) either way; the 403s
-    # come from the services' permission checks
+    # refuses; the bracket forms: the staff brackets page again); the 403s come from the
+    # services' permission checks
     R("leagues:competition-decide-tie", "post", "league", data=lambda w: {"reason": "Lots"},
       **league(400, tribunal=403)),
     R("leagues:competition-close-regular-phase", "post", "league", data=CONFIRMED,
@@ -299,12 +299,12 @@ MATRIX = [
       **league(400, tribunal=403)),
     R("leagues:competition-close-group-stage", "post", "groups", data=CONFIRMED,
       **league(400, tribunal=403)),
-    R("leagues:competition-bracket-slot", "post", "cup", **league(302, tribunal=403)),
-    R("leagues:competition-bracket-award", "post", "cup", **league(302, league_staff=403)),
-    R("leagues:competition-bracket-pause", "post", "cup", **league(302)),
-    R("leagues:competition-bracket-third-home", "post", "cup", **league(302, tribunal=403)),
-    R("leagues:competition-bracket-final-four", "post", "cup", **league(302)),
-    R("leagues:competition-relegation", "post", "league", **league(302, tribunal=403)),
+    R("leagues:competition-bracket-slot", "post", "cup", **league(400, tribunal=403)),
+    R("leagues:competition-bracket-award", "post", "cup", **league(400, league_staff=403)),
+    R("leagues:competition-bracket-pause", "post", "cup", **league(400)),
+    R("leagues:competition-bracket-third-home", "post", "cup", **league(400, tribunal=403)),
+    R("leagues:competition-bracket-final-four", "post", "cup", **league(400)),
+    R("leagues:competition-relegation", "post", "league", **league(400, tribunal=403)),
     # --- league: season staff and tribunal pages
     R("leagues:staff-home", "get", "season", **league(200)),
     R("leagues:staff-deadlines", "get", "season", **league(200, tribunal=403)),
