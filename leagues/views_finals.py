@@ -170,7 +170,11 @@ def staff_nucommunity(request, season):
         else:
             messages.success(request, _("Nucommunity Shit created."))
             return redirect(reverse("leagues:competition", kwargs={"slug": competition.slug}))
-    perms = request.season_permissions
+    return _nucommunity_page(request, season, request.season_permissions, typed, status=status)
+
+
+def _nucommunity_page(request, season, perms, typed, *, status=200):
+    """The Nucommunity Shit staff page (``typed``: the draw form as sent)."""
     return render(
         request,
         "leagues/staff_nucommunity.html",
@@ -208,12 +212,12 @@ def staff_cup_bonus(request, season):
             client_id=submissions.client_id(request),
         )
     except UserError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, str(exc))  # the cup's page again, 400
+        return _nucommunity_page(request, season, request.season_permissions, {}, status=400)
+    if entry.already_saved:
+        messages.info(request, submissions.ALREADY_SAVED)
     else:
-        if entry.already_saved:
-            messages.info(request, submissions.ALREADY_SAVED)
-        else:
-            messages.success(request, _("Bonus points recorded."))
+        messages.success(request, _("Bonus points recorded."))
     return redirect(reverse("leagues:staff-nucommunity", kwargs={"slug": season.slug}) + "#bonus")
 
 

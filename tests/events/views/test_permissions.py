@@ -315,7 +315,7 @@ MATRIX = [
     R("leagues:staff-draft", "get", "season", **league(200, tribunal=403)),
     R("leagues:staff-champagne", "get", "season", **league(200, tribunal=403)),
     R("leagues:staff-nucommunity", "get", "season", **league(200, tribunal=403)),
-    R("leagues:staff-cup-bonus", "post", "season", **league(302, tribunal=403)),
+    R("leagues:staff-cup-bonus", "post", "season", **league(400, tribunal=403)),  # refused
     R("leagues:staff-brackets", "get", "season", **league(200)),
     # --- league: match-level staff and tribunal actions (an empty form: refused, the match
     # page again with the message, 400)
