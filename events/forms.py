@@ -55,6 +55,28 @@ def preset_initial(code: str) -> dict:
     return {**preset.event_fields(), "preset": code}
 
 
+class NamedLengths:
+    """A form mixin: a text over its field's ``max_length`` is refused with the field's
+    label and the limit (``"Reason: at most 2000 characters (this one has 2001)."``, the
+    message of :func:`events.limits.check_free_text`), not Django's message without the
+    field's name. Set per form instance, in the active language."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            limit = getattr(field, "max_length", None)
+            if not limit:
+                continue
+            label = str(field.label or name).replace("%", "%%")
+            field.error_messages["max_length"] = _(
+                "%(field)s: at most %(limit)s characters (this one has %(length)s)."
+            ) % {
+                "field": label[:1].upper() + label[1:],
+                "limit": limit,
+                "length": "%(show_value)d",
+            }
+
+
 class FreeTextField(forms.CharField):
     """A free-text form field (``events.limits``): at most ``FREE_TEXT_MAX_LENGTH``
     characters, a ``<textarea>`` with ``maxlength``; Windows line breaks count as one

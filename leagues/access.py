@@ -34,6 +34,8 @@ class LeaguePermission(StrEnum):
     """Enter the draft's base order and draw lots."""
     RECORD_WALKOVERS = "record_walkovers"
     """Record a walkover with one team absent (ANFPES T24 §III.1)."""
+    MANAGE_SQUADS = "manage_squads"
+    """Edit any team's squad, also once the squads are closed (docs/leagues.md "Squads")."""
     DECIDE_SANCTIONS = "decide_sanctions"
     """Tribunal: refusals, both-absent fixtures, annulments, abandonment, points
     adjustments (ANFPES T24 §III.1–§III.4)."""
@@ -49,6 +51,7 @@ ROLE_PERMISSIONS = {
             P.MANAGE_COMPLIANCE,
             P.MANAGE_DRAFT,
             P.RECORD_WALKOVERS,
+            P.MANAGE_SQUADS,
         }
     ),
     SeasonRole.Role.TRIBUNAL: frozenset(

@@ -8,6 +8,7 @@ services then store the image re-encoded, metadata and trailing bytes stripped
 (:mod:`leagues.images`), never the uploaded bytes.
 """
 
+import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -19,11 +20,13 @@ from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from events.forms import FreeTextField
+from events.forms import FreeTextField, NamedLengths
 from events.limits import date_window_message, in_date_window
 from leagues.models import MAX_EXCUSE_IMAGES
+from leagues.models_squads import MAX_NUMBER
 from leagues.reporting import MAX_LINEUP, shootout_message  # the service's limit, one definition
 from leagues.rules.scores import MAX_GOALS, MAX_SHOOTOUT, shootout_possible
+from leagues.squads import MAX_SQUAD
 
 IMAGE_FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
 """Accepted image formats (Pillow names) and their media types."""
@@ -120,11 +123,12 @@ class LocalDateTimeField(forms.DateTimeField):
         return super().prepare_value(value)
 
 
-class OwnIds:
+class OwnIds(NamedLengths):
     """A form whose fields' HTML ids start with its own prefix (``id_format``, Django's
     ``auto_id``), so that two forms on one page — a player's report and staff's correction,
     a dispute and an excuse, all on the match page — never repeat an id (issue 14: a label
-    would focus the other form's field)."""
+    would focus the other form's field). A text too long names its field and the limit
+    (:class:`events.forms.NamedLengths`)."""
 
     id_format = "id_%s"
 
@@ -205,7 +209,10 @@ def parse_bookings(text: str) -> list[dict]:
             )
             continue
         if len(footballer) > 200 or len(team) > 200:
-            errors.append(_("Line %(n)s: the name is too long.") % {"n": number})
+            errors.append(
+                _("Line %(n)s: the name is too long (at most %(max)s characters).")
+                % {"n": number, "max": 200}
+            )
             continue
         bookings.append({"team": team, "footballer": " ".join(footballer.split()), "card": kind})
     if errors:
@@ -259,7 +266,10 @@ def parse_lineup(text: str) -> list[dict]:
             continue
         team, footballer = parts
         if len(footballer) > 200 or len(team) > 200:
-            errors.append(_("Line %(n)s: the name is too long.") % {"n": number})
+            errors.append(
+                _("Line %(n)s: the name is too long (at most %(max)s characters).")
+                % {"n": number, "max": 200}
+            )
             continue
         lineup.append({"team": team, "footballer": " ".join(footballer.split())})
     if errors:
@@ -289,8 +299,8 @@ class LineupField(BookingsField):
 class ReportForm(_SeasonForm):
     """A player's report: score, screenshot, and when the result was posted in the chat;
     optionally the bookings (final phases, ANFPES T24 §1.4) and their own screenshot
-    (``bookings_screenshot``; required by the service for bookings in a final phase,
-    :func:`leagues.reporting.report_result`)."""
+    (``bookings_screenshot``, optional: a final-phase report with bookings and without it
+    is kept and staff are warned, :func:`leagues.reporting.report_result`)."""
 
     home_goals = goals_field(_("Home goals"))
     away_goals = goals_field(_("Away goals"))
@@ -305,7 +315,10 @@ class ReportForm(_SeasonForm):
         required=False,
         validators=[validate_image],
         widget=ImageInput,
-        help_text=_("In the final phases, required when you report bookings (ANFPES T24 §1.4)."),
+        help_text=_(
+            "In the final phases ANFPES T24 §1.4 asks for it when you report bookings; "
+            "without it the report is kept and staff are told."
+        ),
     )
     stream_url = forms.URLField(
         label=_("Stream link"),
@@ -568,3 +581,77 @@ class YesNoForm(forms.Form):
 
     def clean_approve(self):
         return self.cleaned_data["approve"] == "yes"
+
+
+# --------------------------------------------------------------------------- squads
+SQUAD_LINE = re.compile(r"^#?(\d{1,3})\s*[;\t.\-–)]?\s+(.+)$")
+"""A pasted squad line with its shirt number first: ``7 N. Surname``, ``#7; N. Surname``."""
+
+
+def parse_squad_lines(text: str) -> list[tuple[int, int | None, str]]:
+    """The squad box (docs/leagues.md "Squads"): one footballer per line, his shirt number
+    first if any — ``7 N. Surname``, ``#7; N. Surname``, ``N. Surname; 7`` or just
+    ``N. Surname`` (a tab works as the separator, for a paste from a spreadsheet). Empty
+    lines are skipped and keep the numbering. Returns ``(line, number or None, name)``;
+    the service checks the names and numbers against the squad. ``ValidationError`` for
+    more lines than a squad holds."""
+    rows = []
+    lines = (text or "").splitlines()
+    if len([line for line in lines if line.strip()]) > MAX_SQUAD:
+        raise ValidationError(
+            _("A squad has at most %(max)s footballers.") % {"max": MAX_SQUAD}, code="max_lines"
+        )
+    for number, raw in enumerate(lines, 1):
+        line = " ".join(raw.replace("\t", " ; ").split())
+        if not line:
+            continue
+        parts = [p.strip() for p in line.split(";")]
+        if len(parts) == 2 and parts[1].lstrip("#").isdigit():
+            rows.append((number, int(parts[1].lstrip("#")), parts[0]))
+            continue
+        found = SQUAD_LINE.match(line)
+        if found:
+            rows.append((number, int(found.group(1)), found.group(2).strip(" ;")))
+        else:
+            rows.append((number, None, line.strip(" ;")))
+    return rows
+
+
+class SquadLinesForm(OwnIds, forms.Form):
+    """Footballers pasted into a squad, one per line (:func:`parse_squad_lines`)."""
+
+    id_format = "squad_%s"
+    lines = forms.CharField(
+        label=_("Footballers, one per line"),
+        max_length=20000,
+        strip=False,
+        widget=forms.Textarea(
+            attrs={"rows": 6, "spellcheck": "false", "placeholder": _("7 N. Surname")}
+        ),
+        help_text=_(
+            "The shirt number first if there is one: “7 N. Surname”, or just the name. "
+            "Paste a column of a spreadsheet as it is."
+        ),
+    )
+
+    def clean_lines(self):
+        ProhibitNullCharactersValidator()(self.cleaned_data["lines"])
+        return parse_squad_lines(self.cleaned_data["lines"])
+
+
+class FootballerForm(OwnIds, forms.Form):
+    """Change a squad footballer (``action=save``: his name and shirt number) or take
+    him out of the squad (``action=remove``)."""
+
+    id_format = "footballer_%s"
+    name = forms.CharField(label=_("Name"), max_length=200, required=False)
+    number = forms.IntegerField(
+        label=_("Shirt number"), required=False, min_value=1, max_value=MAX_NUMBER
+    )
+    action = forms.ChoiceField(choices=[("save", "save"), ("remove", "remove")])
+
+
+class SquadLockForm(forms.Form):
+    """League staff close (``closed=yes``) or reopen the season's squads."""
+
+    closed = forms.ChoiceField(choices=[("yes", "yes"), ("no", "no")])

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from events.errors import UserError
-from events.forms import FreeTextField
+from events.forms import FreeTextField, NamedLengths
 from events.limits import check_free_text, date_window_message, in_date_window
 from leagues.cups import parse_draw_order
 from leagues.models import Competition, Match
@@ -37,8 +37,9 @@ agreements (:data:`leagues.sanctions.AGREEMENTS`)."""
 
 
 # --------------------------------------------------------------------------- building blocks
-class StaffForm(forms.Form):
-    """A staff form whose first problem is shown as a message (:meth:`user_error`)."""
+class StaffForm(NamedLengths, forms.Form):
+    """A staff form whose first problem is shown as a message (:meth:`user_error`); a text
+    too long names its field and the limit (:class:`events.forms.NamedLengths`)."""
 
     def first_error(self) -> str:
         """The first message: the fields' in their order, then the form's own."""
@@ -145,7 +146,7 @@ def local_datetime(text: str, zone: ZoneInfo) -> datetime | None:
 
 
 # --------------------------------------------------------------------------- season pages
-class DeadlinesForm(forms.Form):
+class DeadlinesForm(NamedLengths, forms.Form):
     """Move the deadlines of a matchday or of one fixture (``leagues.sanctions.
     move_deadlines``). Cleaned: ``competition`` (a :class:`Competition` of the season,
     its ``season`` set), ``round`` (int or ``None``), ``match`` (a :class:`Match` of that
@@ -219,7 +220,7 @@ class DeadlinesForm(forms.Form):
         return data
 
 
-class AdjustmentForm(forms.Form):
+class AdjustmentForm(NamedLengths, forms.Form):
     """A points-ledger entry (``leagues.sanctions.add_adjustment``): ``competition`` (a
     league or group stage of the season) and ``team`` (a team of the season) as objects,
     ``points`` within ±``MAX_ADJUSTMENT``, ``reason``."""

@@ -475,6 +475,9 @@ class Card(models.Model):
     team = models.ForeignKey(Team, models.PROTECT, related_name="cards", verbose_name=_("team"))
     footballer = models.CharField(_("footballer"), max_length=200)
     card = models.CharField(_("card"), max_length=6, choices=Kind)
+    squad = models.ForeignKey(  # the squad footballer when known (leagues.squads)
+        "leagues.Footballer", models.SET_NULL, null=True, blank=True, related_name="cards"
+    )
 
     class Meta:
         verbose_name = _("card")
@@ -988,3 +991,6 @@ class StaffSubmission(models.Model):
 
     def __str__(self):
         return f"{self.action} ({self.client_id})"
+
+
+from leagues.models_squads import Footballer, SquadLock  # noqa: E402, F401 (found here)

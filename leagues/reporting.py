@@ -38,7 +38,7 @@ from django.utils.translation import gettext as _
 from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text, field_label
-from leagues import images
+from leagues import images, squads
 from leagues.access import LeaguePermission, require, season_permissions
 from leagues.brackets import requires_stream
 from leagues.models import (
@@ -47,6 +47,7 @@ from leagues.models import (
     Concession,
     Excuse,
     ExcuseImage,
+    Footballer,
     Match,
     ResultReport,
     Team,
@@ -292,6 +293,10 @@ def check_cards(match: Match, cards) -> list[dict]:
             problems.append(_("Booking %(n)s: the card must be yellow or red.") % {"n": number})
             continue
         result.append({"team": team.code, "footballer": footballer, "card": card})
+        if isinstance(booking.get("squad"), int):
+            result[-1]["squad"] = booking["squad"]  # checked by squads.resolve
+    if not problems:  # "#7" and squad names become the squad's footballer (leagues.squads)
+        result = squads.resolve(match, result, field="cards")
     # One footballer however his name was typed, as the suspension rules count him.
     tally: dict[tuple[str, str], list[str]] = {}
     for booking in result:
@@ -358,13 +363,16 @@ def check_lineup(match: Match, lineup) -> list[dict]:
         if not footballer or len(footballer) > 200:
             problems.append(_("Lineup line %(n)s: give the footballer's name.") % {"n": number})
             continue
-        key = (team.code, footballer_key(footballer))
-        if key not in seen:
-            seen.add(key)
-            result.append({"team": team.code, "footballer": footballer})
+        result.append({"team": team.code, "footballer": footballer})
     if problems:
         raise UserError(" ".join(problems), field="lineup")
-    return result
+    once = []  # each footballer once per team, after matching the squads (leagues.squads)
+    for entry in squads.resolve(match, result, field="lineup"):
+        key = (entry["team"], entry.get("squad") or footballer_key(entry["footballer"]))
+        if key not in seen:
+            seen.add(key)
+            once.append(entry)
+    return once
 
 
 def _apply_cards(match: Match, cards: list[dict]) -> dict:
@@ -375,9 +383,20 @@ def _apply_cards(match: Match, cards: list[dict]) -> dict:
     if existing:
         match.cards.all().delete()
     teams = {match.home.code: match.home, match.away.code: match.away}
+    known = set(  # the squad footballers still there (one may have left since the report)
+        Footballer.objects.filter(pk__in=[c["squad"] for c in cards if c.get("squad")]).values_list(
+            "pk", flat=True
+        )
+    )
     Card.objects.bulk_create(
         [
-            Card(match=match, team=teams[c["team"]], footballer=c["footballer"], card=c["card"])
+            Card(
+                match=match,
+                team=teams[c["team"]],
+                footballer=c["footballer"],
+                card=c["card"],
+                squad_id=c.get("squad") if c.get("squad") in known else None,
+            )
             for c in cards
         ]
     )

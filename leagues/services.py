@@ -38,6 +38,7 @@ from django.utils.translation import gettext as _
 from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text
+from leagues import squads
 from leagues.access import LeaguePermission, require
 from leagues.adapters import is_friendly, league_final_phase, rule_match
 from leagues.models import (
@@ -45,6 +46,7 @@ from leagues.models import (
     Card,
     Competition,
     Entry,
+    Footballer,
     Match,
     Review,
     Season,
@@ -53,6 +55,7 @@ from leagues.models import (
 from leagues.rules import compliance as compliance_rules
 from leagues.rules import season as season_rules
 from leagues.rules import table as table_rules
+from leagues.rules.cards import footballer_key
 from leagues.rules.errors import LeagueRuleError
 from leagues.rules.fixtures import generate_matches
 from leagues.staff_decisions import compliance_scope
@@ -101,6 +104,7 @@ def _check_additions(data: Any) -> list[str]:
                 problems.append(
                     f"team {index}: {key} is longer than {MAX_LENGTHS[label]} characters"
                 )
+        problems += squads.check_file_squad(team.get("squad"), f"team {index}")
     competitions = data.get("competitions")
     for index, raw in enumerate(competitions if isinstance(competitions, list) else (), 1):
         if not isinstance(raw, Mapping):
@@ -284,6 +288,23 @@ def import_season(data: Any, replace: bool = False, *, actor=None) -> Season:
                     for a in comp.adjustments
                 ]
             )
+        # The teams' optional squads (docs/leagues.md "Squads"); their typed cards are theirs.
+        raw_teams = {t.get("id"): t for t in data.get("teams") or () if isinstance(t, Mapping)}
+        for code, team in teams.items():
+            listed = raw_teams.get(code, {}).get("squad") or []
+            rows = Footballer.objects.bulk_create(
+                [
+                    Footballer(
+                        team=team,
+                        name=" ".join(f["name"].split()),
+                        name_key=footballer_key(f["name"]),
+                        number=f.get("number"),
+                    )
+                    for f in listed
+                ]
+            )
+            if rows:
+                squads.claim_cards(team, rows)
         audit(
             None, actor, "season.import", season.slug, after=_summary(season, generated=generated)
         )
@@ -326,7 +347,8 @@ def _summary(season: Season, **extra) -> dict:
 
 # --------------------------------------------------------------------------- export
 def export_season(season: Season) -> dict:
-    """The season as an ``arbitro.season/1`` document (docs/contracts.md §5), in 6 queries.
+    """The season as an ``arbitro.season/1`` document (docs/contracts.md §5), in 7 queries
+    (the teams' optional ``squad``: docs/leagues.md "Squads").
 
     Generated fixtures appear as matches. Date-times are written in the season's time zone.
     ``parse_season(export_season(s))`` equals the parsed file ``s`` was imported from.
@@ -334,6 +356,11 @@ def export_season(season: Season) -> dict:
     tz = ZoneInfo(season.time_zone)
     teams = list(season.teams.order_by("id"))
     code = {t.pk: t.code for t in teams}
+    squad: dict[int, list[dict]] = {}
+    for f in Footballer.objects.filter(team__season=season):
+        squad.setdefault(f.team_id, []).append(
+            {"name": f.name, **({"number": f.number} if f.number is not None else {})}
+        )
     competitions = list(season.competitions.order_by("position", "id"))
     entries: dict[int, list[Entry]] = {}
     for entry in Entry.objects.filter(competition__season=season).order_by("position", "id"):
@@ -408,7 +435,15 @@ def export_season(season: Season) -> dict:
         "slug": season.slug,
         "name": season.name,
         "time_zone": season.time_zone,
-        "teams": [{"id": t.code, "name": t.name, "user": t.handle} for t in teams],
+        "teams": [
+            {
+                "id": t.code,
+                "name": t.name,
+                "user": t.handle,
+                **({"squad": squad[t.pk]} if squad.get(t.pk) else {}),  # optional
+            }
+            for t in teams
+        ],
         "competitions": competition_docs,
     }
 

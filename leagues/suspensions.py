@@ -11,6 +11,10 @@ Suspensions (:func:`season_suspensions`, docs/contracts.md §6
   time; scheduled matches after the others (the first is a team's "next match").
 - Match references are ``<competition slug>/<match id>`` (match ids repeat across
   competitions).
+- Identity (docs/leagues.md "Squads"): a card or lineup entry is the squad footballer it
+  points at (a card's ``squad``, a lineup entry's ``"squad"``), or else the squad
+  footballer of that team whose name it matches (:func:`leagues.rules.cards.footballer_key`),
+  shown by the squad's name; other names are compared as typed.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from leagues.brackets import known_spec
 from leagues.models import (
     Card,
     Competition,
+    Footballer,
     Match,
     ResultReport,
     Season,
@@ -40,9 +45,28 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- suspensions
+def _squads(season: Season) -> tuple[dict[int, str], dict[tuple[str, str], int]]:
+    """The season's squad footballers: id → name, and (team id, compared name) → id."""
+    names, ids = {}, {}
+    for row in Footballer.objects.filter(team__season=season).values(
+        "pk", "team__code", "name", "name_key"
+    ):
+        names[row["pk"]] = row["name"]
+        ids[(row["team__code"], row["name_key"])] = row["pk"]
+    return names, ids
+
+
+def _who(team: str, footballer, squad, squads) -> tuple[str, int | None]:
+    """``(name shown, squad id)`` of a card or lineup entry (module docstring)."""
+    names, ids = squads
+    if squad not in names:
+        squad = ids.get((team, card_rules.footballer_key(footballer)))
+    return (names[squad], squad) if squad is not None else (footballer, None)
+
+
 def season_suspensions(season: Season) -> dict:
-    """The suspensions document (docs/contracts.md §6) of ``season``, in 2 queries (1 without a
-    knockout match; module docstring for the scopes and the order), by
+    """The suspensions document (docs/contracts.md §6) of ``season``, in 3 queries (1 without a
+    knockout match; module docstring for the scopes, the order and the identity), by
     :func:`leagues.rules.cards.suspensions`, with the lineups of the results.
 
     Shape: ``{"season", "suspensions": [{"scope", "team", "name", "footballer", "cause",
@@ -69,11 +93,13 @@ def season_suspensions(season: Season) -> dict:
     card_rows = (
         Card.objects.filter(match__competition__season=season, match__competition__kind="knockout")
         .order_by("match_id", "id")
-        .values("match_id", "team__code", "footballer", "card")
+        .values("match_id", "team__code", "footballer", "card", "squad_id")
     )
+    squads = _squads(season) if rows else ({}, {})
     for card in card_rows if rows else ():  # no knockout match: no card to read
+        name, squad = _who(card["team__code"], card["footballer"], card["squad_id"], squads)
         cards.setdefault(card["match_id"], []).append(
-            season_rules.Card(card["team__code"], card["footballer"], card["card"])
+            season_rules.Card(card["team__code"], name, card["card"], squad)
         )
     names: dict[str, str] = {}
     by_competition: dict[str, list[dict]] = {}
@@ -112,13 +138,14 @@ def season_suspensions(season: Season) -> dict:
         ]
         # The lineups reported with the results: a suspended footballer named flags the
         # fixture (§1.4 ¶3).
-        lineups: dict[str, dict[str, list[str]]] = {}
+        lineups: dict[str, dict[str, list[card_rules.Named]]] = {}
         for r in played:
             for entry in r.get("lineup") or ():
                 if isinstance(entry, dict) and entry.get("team") and entry.get("footballer"):
+                    who = _who(entry["team"], entry["footballer"], entry.get("squad"), squads)
                     lineups.setdefault(f"{r['competition__slug']}/{r['code']}", {}).setdefault(
                         entry["team"], []
-                    ).append(entry["footballer"])
+                    ).append(card_rules.Named(*who))
         try:
             report = card_rules.suspensions(matches, require_stream=require_stream, lineups=lineups)
         except LeagueRuleError as exc:
@@ -141,8 +168,9 @@ def suspension_flags(season: Season, doc: dict | None = None, *, match=None) -> 
     suspended for that match (ANFPES T24 §1.4 ¶3): the flags of the accepted results
     (:func:`season_suspensions`) and those of the open result reports (pending or
     disputed: their bookings and lineups against the suspensions to serve in that match;
-    names compared as the rules compare them, :func:`leagues.rules.cards.footballer_key`:
-    case, accents and extra spaces ignored). ``match`` limits them to one fixture.
+    by the squad footballer when the entry names one, else names compared as the rules
+    compare them, :func:`leagues.rules.cards.footballer_key`: case, accents and extra
+    spaces ignored). ``match`` limits them to one fixture.
     Each ``{"match": "<competition>/<id>", "competition", "code", "team", "name",
     "footballer", "where": "lineup"|"cards", "report": pk or None}``. 2–3 queries (none
     for the reports when no suspension is pending)."""
@@ -168,12 +196,10 @@ def suspension_flags(season: Season, doc: dict | None = None, *, match=None) -> 
     pending = {}
     for item in doc["suspensions"]:
         if item.get("next_match") and (wanted is None or item["next_match"] == wanted):
-            key = (
-                item["next_match"],
-                item["team"],
-                card_rules.footballer_key(item["footballer"]),
-            )
-            pending[key] = item
+            ref, team = item["next_match"], item["team"]
+            pending[(ref, team, card_rules.footballer_key(item["footballer"]))] = item
+            if item.get("squad") is not None:  # the squad footballer, however named
+                pending[(ref, team, item["squad"])] = item
     if not pending:
         return flags
     reports = ResultReport.objects.filter(
@@ -194,11 +220,14 @@ def suspension_flags(season: Season, doc: dict | None = None, *, match=None) -> 
         for where, entry in named:
             if not isinstance(entry, dict):
                 continue
-            name = card_rules.footballer_key(entry.get("footballer"))
-            item = pending.get((ref, entry.get("team"), name))
-            if item is None or (where, entry.get("team"), name) in seen:
+            team, squad = entry.get("team"), entry.get("squad")
+            item = pending.get((ref, team, squad)) if isinstance(squad, int) else None
+            item = item or pending.get(
+                (ref, team, card_rules.footballer_key(entry.get("footballer")))
+            )
+            if item is None or (where, team, id(item)) in seen:
                 continue
-            seen.add((where, entry.get("team"), name))
+            seen.add((where, team, id(item)))
             flags.append(
                 {
                     "match": ref,

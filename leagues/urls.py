@@ -4,12 +4,28 @@ tribunal) and ``urls_compliance`` (compliance table, reviews, draft order)."""
 
 from django.urls import path
 
-from leagues import urls_compliance, urls_match, urls_setup, urls_staff, views, views_finals
+from leagues import (
+    urls_compliance,
+    urls_match,
+    urls_setup,
+    urls_staff,
+    views,
+    views_finals,
+    views_squads,
+)
 
 app_name = "leagues"
 urlpatterns = [
     path("seasons/<slug:slug>/", views.season_page, name="season"),
     path("seasons/<slug:slug>/suspensions/", views.suspensions_page, name="suspensions"),
+    path("seasons/<slug:slug>/squads/", views_squads.season_squads, name="squads"),
+    path("seasons/<slug:slug>/manage/squads/", views_squads.squad_lock, name="squads-lock"),
+    path("seasons/<slug:slug>/squads/<str:team>/", views_squads.team_squad, name="team-squad"),
+    path(
+        "seasons/<slug:slug>/squads/<str:team>/<int:pk>/",
+        views_squads.squad_footballer,
+        name="squad-footballer",
+    ),
     path("competitions/<slug:slug>/", views.competition_page, name="competition"),
     path("competitions/<slug:slug>/decide-tie/", views.decide_tie, name="competition-decide-tie"),
     path(

@@ -86,7 +86,15 @@ def _matchdays(competition):
     return days
 
 
-def competition_page(request, slug):
+def competition_refused(request, slug, exc: UserError):
+    """The competition page again with ``exc`` shown, answered 400: a staff form of the
+    page (a tie decision, closing a phase or a stage) refused, as the events pages answer
+    an invalid form."""
+    messages.error(request, str(exc))
+    return competition_page(request, slug, status=400)
+
+
+def competition_page(request, slug, *, status=200):
     """Table(s) and fixtures. While fixtures remain to be played, teams level on every
     tie-breaker are simply level: the "staff decision required" flag appears once the
     phase is over (the API always lists them under ``unresolved_ties``) **[choice]**."""
@@ -146,6 +154,7 @@ def competition_page(request, slug):
             "tie_breakers": tie_breakers,
             "matchdays": matchdays,
         },
+        status=status,
     )
 
 
@@ -293,9 +302,8 @@ def decide_tie(request, slug):
             competition, request.user, form.cleaned_data["order"], form.cleaned_data["reason"]
         )
     except UserError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, _("Order saved."))
+        return competition_refused(request, slug, exc)
+    messages.success(request, _("Order saved."))
     return redirect(reverse("leagues:competition", kwargs={"slug": slug}) + "#table")
 
 
@@ -317,7 +325,6 @@ def close_regular_phase(request, slug):
             competition, request.user, final_four=form.cleaned_data["final_four"]
         )
     except UserError as exc:
-        messages.error(request, str(exc))
-        return redirect(reverse("leagues:competition", kwargs={"slug": slug}) + "#table")
+        return competition_refused(request, slug, exc)
     messages.success(request, _("Regular phase closed: the playoffs are ready."))
     return redirect(reverse("leagues:competition", kwargs={"slug": playoffs.slug}))

@@ -119,6 +119,7 @@ def draft_page(request, slug):
 def staff_reviews(request, season):
     """Reviews: a preview of whom each review not held yet would reap now, a button to
     hold it, and the reviews held with whom they reaped."""
+    status = 200
     if request.method == "POST":
         form = ReviewForm(request.POST, zone=season.time_zone)
         try:
@@ -133,7 +134,9 @@ def staff_reviews(request, season):
                 early=form.cleaned_data["early"],
             )
         except UserError as exc:
+            # Refused: the page again with the error, answered 400 as the events pages.
             messages.error(request, str(exc))
+            status = 400
         else:
             reaped = sum(
                 1
@@ -149,7 +152,7 @@ def staff_reviews(request, season):
                 )
                 % {"review": _kind_labels().get(kind, kind), "n": reaped},
             )
-        return redirect("leagues:staff-reviews", slug=season.slug)
+            return redirect("leagues:staff-reviews", slug=season.slug)
     overview = drafting.reviews_overview(season)
     kinds = _kind_labels()
     for item in overview["held"] + overview["pending"]:
@@ -163,6 +166,7 @@ def staff_reviews(request, season):
             "overview": overview,
             "now": timezone.now(),
         },
+        status=status,
     )
 
 

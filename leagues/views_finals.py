@@ -14,7 +14,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from events.errors import UserError
-from leagues import bracket_decisions, brackets, cups, labels, phases, staff_decisions, submissions
+from leagues import (
+    bracket_decisions,
+    brackets,
+    cups,
+    labels,
+    phases,
+    staff_decisions,
+    submissions,
+    views,
+)
 from leagues.access import LeaguePermission, season_permissions, season_staff_required
 from leagues.forms_staff import (
     BracketForm,
@@ -46,8 +55,7 @@ def advance_stage(request, slug):
             raise form.user_error()
         result = phases.advance_stage(competition, request.user, form.cleaned_data["stage"])
     except UserError as exc:
-        messages.error(request, str(exc))
-        return redirect(back)
+        return views.competition_refused(request, slug, exc)
     if result["third_matches"]:
         messages.success(
             request,
@@ -132,8 +140,7 @@ def close_group_stage(request, slug):
             competition, request.user, order_across=form.cleaned_data["order_across"]
         )
     except UserError as exc:
-        messages.error(request, str(exc))
-        return redirect(reverse("leagues:competition", kwargs={"slug": slug}) + "#table")
+        return views.competition_refused(request, slug, exc)
     messages.success(
         request,
         _("Group stage closed: created %(names)s.") % {"names": ", ".join(c.name for c in created)},
@@ -163,7 +170,11 @@ def staff_nucommunity(request, season):
         else:
             messages.success(request, _("Nucommunity Shit created."))
             return redirect(reverse("leagues:competition", kwargs={"slug": competition.slug}))
-    perms = request.season_permissions
+    return _nucommunity_page(request, season, request.season_permissions, typed, status=status)
+
+
+def _nucommunity_page(request, season, perms, typed, *, status=200):
+    """The Nucommunity Shit staff page (``typed``: the draw form as sent)."""
     return render(
         request,
         "leagues/staff_nucommunity.html",
@@ -201,12 +212,12 @@ def staff_cup_bonus(request, season):
             client_id=submissions.client_id(request),
         )
     except UserError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, str(exc))  # the cup's page again, 400
+        return _nucommunity_page(request, season, request.season_permissions, {}, status=400)
+    if entry.already_saved:
+        messages.info(request, submissions.ALREADY_SAVED)
     else:
-        if entry.already_saved:
-            messages.info(request, submissions.ALREADY_SAVED)
-        else:
-            messages.success(request, _("Bonus points recorded."))
+        messages.success(request, _("Bonus points recorded."))
     return redirect(reverse("leagues:staff-nucommunity", kwargs={"slug": season.slug}) + "#bonus")
 
 
@@ -226,9 +237,11 @@ def _bracket_action(request, slug, action, success):
             raise form.user_error()
         action(competition, form)
     except UserError as exc:
+        # Refused: the brackets page again with the message, 400 (as the events pages).
         messages.error(request, str(exc))
-    else:
-        messages.success(request, success)
+        perms = season_permissions(request.user, competition.season)
+        return _brackets_page(request, competition.season, perms, slug, status=400)
+    messages.success(request, success)
     anchor = f"#tie-{tie}" if tie else ""
     back = reverse("leagues:staff-brackets", kwargs={"slug": competition.season.slug})
     return redirect(f"{back}?c={slug}{anchor}")
@@ -347,9 +360,10 @@ def relegation(request, slug):
             reason=form.cleaned_data["reason"],
         )
     except UserError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, _("Relegation list saved."))
+        messages.error(request, str(exc))  # the brackets page again, 400
+        perms = season_permissions(request.user, competition.season)
+        return _brackets_page(request, competition.season, perms, status=400)
+    messages.success(request, _("Relegation list saved."))
     back = reverse("leagues:staff-brackets", kwargs={"slug": competition.season.slug})
     return redirect(back + "#relegation")
 
@@ -378,11 +392,16 @@ def staff_brackets(request, season):
     """Staff decisions on the season's knockouts, one bracket at a time (``?c=<slug>``):
     set a slot by hand and choose a third match's host (league staff), award a tie (the
     tribunal), and the Primera A relegation list after abandonments (league staff)."""
-    perms = request.season_permissions
+    return _brackets_page(request, season, request.season_permissions, request.GET.get("c"))
+
+
+def _brackets_page(request, season, perms, chosen=None, *, status=200):
+    """The staff brackets page on the knockout ``chosen`` (a slug; the first one if
+    ``None``); ``status`` 400 when a form of it was refused."""
     knockouts = list(
         season.competitions.filter(kind=Competition.Kind.KNOCKOUT).order_by("position", "id")
     )
-    current = next((c for c in knockouts if c.slug == request.GET.get("c")), None)
+    current = next((c for c in knockouts if c.slug == chosen), None)
     current = current or (knockouts[0] if knockouts else None)
     bracket = None
     if current is not None:
@@ -415,4 +434,5 @@ def staff_brackets(request, season):
             "has_a_semi_finals": bracket is not None
             and any(t["stage"] == "a_semi_finals" for t in bracket["doc"]["ties"]),
         },
+        status=status,
     )

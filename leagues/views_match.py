@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from events.errors import UserError
-from leagues import brackets, phases, reporting, staff_decisions, suspensions
+from leagues import brackets, phases, reporting, squads, staff_decisions, suspensions
 from leagues.access import LeaguePermission, season_permissions
 from leagues.forms import (
     CorrectForm,
@@ -148,6 +148,12 @@ def _page(request, match: Match, *, status=200, **forms):
             else None
         ),
         "error": forms.get("error"),
+        # The report form picks footballers from the squads; staff see the names that are
+        # not in them (docs/leagues.md "Squads").
+        "squads": squads.match_squads(match) if side and scheduled and not open_report else {},
+        "unlisted": squads.unlisted(open_report.cards, open_report.lineup)
+        if private and open_report and (can_review or LeaguePermission.VIEW_STAFF_PAGES in perms)
+        else [],
     }
     return render(request, "leagues/match.html", context, status=status)
 
@@ -176,6 +182,12 @@ def _done(request, match, message):
 def _failed(request, match, exc: UserError, **forms):
     """Show the service's error on the page, keeping what the user sent."""
     return _page(request, match, status=400, error=str(exc), **forms)
+
+
+def refused(request, match: Match, exc: UserError):
+    """The match page again with ``exc`` shown, answered 400: a staff or tribunal form of
+    the match page refused (:mod:`leagues.views_staff`), as the players' forms are."""
+    return _failed(request, match, exc)
 
 
 @login_required

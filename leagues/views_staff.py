@@ -30,7 +30,7 @@ from django.views.decorators.http import require_POST
 
 from events.errors import UserError
 from events.models import AuditLog
-from leagues import broadcast, sanctions, submissions, suspensions
+from leagues import broadcast, sanctions, squads, submissions, suspensions, views_match
 from leagues.access import LeaguePermission as P
 from leagues.access import season_permissions, season_staff_required
 from leagues.forms_staff import (
@@ -149,6 +149,8 @@ def staff_home(request, season):
     overdue = overdue[:QUEUE_LIMIT]
     for item in [r.match for r in reports] + [e.match for e in excuses] + overdue:
         item.url = match_url(item)
+    for report in reports:  # names typed that are not in the team's squad (docs/leagues.md)
+        report.unlisted = squads.unlisted(report.cards, report.lineup)
     teams = list(season.teams.order_by("id"))
     # Fixtures whose lineup or bookings name a suspended footballer (§1.4 ¶3).
     flags = suspensions.suspension_flags(season)
@@ -328,6 +330,7 @@ def staff_adjustments(request, season):
         request,
         "leagues/staff_adjustments.html",
         {**_nav(season, perms, "adjustments"), "ledgers": ledgers, "form": form},
+        status=400 if form is not None and form.is_bound else 200,  # refused: as events pages
     )
 
 
@@ -393,6 +396,7 @@ def staff_abandon(request, season, team):
                 ("expelled", _("Expelled")),
             ],
         },
+        status=400 if errors else 200,  # a refused form is re-rendered, as events pages do
     )
 
 
@@ -420,8 +424,8 @@ def _done(request, match, message):
 
 
 def _failed(request, match, exc):
-    messages.error(request, str(exc))
-    return redirect(match_url(match))
+    """A refused form of the match page: the page again with the error, answered 400."""
+    return views_match.refused(request, match, exc)
 
 
 @match_staff_required(P.RECORD_WALKOVERS)

@@ -16,10 +16,12 @@ Rules as implemented (**[choice]** where the text is silent):
 - One call covers one **scope** of accumulation: the league post-season of both divisions
   (one scope: §1.4 lists its phases together), or the knockout of one cup. Cards of
   regular phases and group stages are not passed in.
-- Counted per footballer *per team* (the key is ``(team, footballer_key(name))``):
-  footballer names are compared normalised everywhere — case-insensitive, accents
-  ignored, spaces collapsed (:func:`footballer_key`; "k. dos" is "K.  Dós") **[choice]**;
-  the name shown is the first one given.
+- Counted per footballer *per team*: the key is ``(team, identity)``
+  (:func:`identity`): the squad footballer's id when the card or lineup names one
+  (docs/leagues.md "Squads": the same footballer however his name was typed), else his
+  name compared normalised — case-insensitive, accents ignored, spaces collapsed
+  (:func:`footballer_key`; "k. dos" is "K.  Dós") **[choice]**; the name shown is the
+  first one given.
 - ``matches`` are taken **in the order given** (the adapter sorts them by the time they
   were played); ``played`` and ``walkover`` matches count; ``void`` matches (annulled, or
   friendlies for lack of a stream, §1.4 ¶5) neither give cards nor serve a suspension;
@@ -51,7 +53,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from leagues.rules.brackets import LIGUILLA_TIES
@@ -62,9 +64,11 @@ __all__ = [
     "CAUSES",
     "CardRef",
     "Flag",
+    "Named",
     "Suspension",
     "SuspensionReport",
     "footballer_key",
+    "identity",
     "suspensions",
 ]
 
@@ -108,10 +112,12 @@ class Suspension:
     caused_in: str
     served_in: str | None = None
     next_match: str | None = None
+    squad: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """docs/contracts.md §6 ``suspensions`` entry."""
-        return {
+        """docs/contracts.md §6 ``suspensions`` entry (``squad``, the squad footballer's
+        id, only when known: an optional addition)."""
+        body = {
             "team": self.team,
             "footballer": self.footballer,
             "cause": self.cause,
@@ -120,6 +126,9 @@ class Suspension:
             "served_in": self.served_in,
             "next_match": self.next_match,
         }
+        if self.squad is not None:
+            body["squad"] = self.squad
+        return body
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +195,29 @@ def footballer_key(footballer: Any) -> str:
     return " ".join(text.split()).casefold()
 
 
+def identity(footballer: Any, squad: int | None = None) -> int | str:
+    """Who a card or a lineup line names: the squad footballer's id when known
+    (docs/leagues.md "Squads"), else the compared name (:func:`footballer_key`). Ids and
+    names never collide (an ``int`` against a ``str``)."""
+    return squad if squad is not None else footballer_key(footballer)
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """A footballer named in a lineup: the ``footballer`` as given and the ``squad``
+    footballer's id when known (docs/leagues.md "Squads")."""
+
+    footballer: str
+    squad: int | None = None
+
+
+def _named(item: Any) -> tuple[str, int | None]:
+    """A lineup entry: a name, or an object with ``footballer`` and ``squad``."""
+    if isinstance(item, str):
+        return item, None
+    return getattr(item, "footballer", ""), getattr(item, "squad", None)
+
+
 def suspensions(
     matches: Sequence[Any],
     cards: Mapping[str, Iterable[Any]] | None = None,
@@ -202,7 +234,8 @@ def suspensions(
     - ``cards``: match id → :class:`~leagues.rules.season.Card` s (``team``,
       ``footballer``, ``card``); a match not in it uses its own ``cards``.
     - ``liguilla_ties``: tie ids of the Liguilla (yellow wipe).
-    - ``lineups``: match id → team → footballers named in its lineup.
+    - ``lineups``: match id → team → footballers named in its lineup: names, or objects
+      with ``footballer`` and ``squad`` (:class:`Named`).
     - ``require_stream``: league final phases — a played match without a stream link is
       a friendly (ANFPES T24 §1.4 ¶5) and is treated as ``void``.
 
@@ -233,8 +266,8 @@ def suspensions(
     next_match: dict[Hashable, str] = {}
     shown: dict[tuple[Hashable, str], str] = {}  # key → the first name given
 
-    def key_of(side, footballer) -> tuple[Hashable, str]:
-        key = (side, footballer_key(footballer))
+    def key_of(side, footballer, squad=None) -> tuple[Hashable, int | str]:
+        key = (side, identity(footballer, squad))
         shown.setdefault(key, _name(footballer))
         return key
 
@@ -242,8 +275,9 @@ def suspensions(
         if match.status == "scheduled":
             for side in (match.home, match.away):
                 next_match.setdefault(side, match.id)
-                for footballer in lineups.get(match.id, {}).get(side, ()):
-                    queue = pending.get(key_of(side, footballer))
+                for item in lineups.get(match.id, {}).get(side, ()):
+                    footballer, squad = _named(item)
+                    queue = pending.get(key_of(side, footballer, squad))
                     if queue:
                         flags.append(Flag(match.id, side, _name(footballer), "lineup", queue[0]))
             continue
@@ -258,11 +292,15 @@ def suspensions(
                 for key in list(yellows):
                     if key[0] == side and not pending.get(key):
                         del yellows[key]
-            named = [("lineup", f) for f in lineups.get(match.id, {}).get(side, ())]
-            named += [("cards", c.footballer) for c in match_cards if c.team == side]
-            named_keys: dict[str, list[tuple[str, str]]] = {}
-            for where, footballer in named:
-                named_keys.setdefault(footballer_key(footballer), []).append(
+            named = [("lineup", *_named(f)) for f in lineups.get(match.id, {}).get(side, ())]
+            named += [
+                ("cards", c.footballer, getattr(c, "squad", None))
+                for c in match_cards
+                if c.team == side
+            ]
+            named_keys: dict[int | str, list[tuple[str, str]]] = {}
+            for where, footballer, squad in named:
+                named_keys.setdefault(identity(footballer, squad), []).append(
                     (where, _name(footballer))
                 )
             # Serve the suspensions due in this match — unless the suspended footballer is
@@ -282,25 +320,28 @@ def suspensions(
             per_player: dict[tuple[Hashable, str], list[str]] = {}
             for card in match_cards:
                 if card.team == side:
-                    per_player.setdefault(key_of(side, card.footballer), []).append(card.card)
+                    key = key_of(side, card.footballer, getattr(card, "squad", None))
+                    per_player.setdefault(key, []).append(card.card)
             for key, kinds in per_player.items():
                 footballer = shown[key]
+                squad = key[1] if isinstance(key[1], int) else None
                 refs = tuple(CardRef(match.id, match.tie, kind) for kind in kinds)
                 if "red" in kinds or kinds.count("yellow") >= 2:
                     cause = "red" if "red" in kinds else "second_yellow"
                     caused = tuple(r for r in refs if r.card == "red") if cause == "red" else refs
                     pending.setdefault(key, []).append(
-                        Suspension(side, footballer, cause, caused, match.id)
+                        Suspension(side, footballer, cause, caused, match.id, squad=squad)
                     )
                     continue
                 yellows.setdefault(key, []).append(refs[0])
                 if len(yellows[key]) >= 2:
+                    refs = tuple(yellows[key])
                     pending.setdefault(key, []).append(
-                        Suspension(side, footballer, "two_yellows", tuple(yellows[key]), match.id)
+                        Suspension(side, footballer, "two_yellows", refs, match.id, squad=squad)
                     )
                     del yellows[key]
     by_team: dict[Hashable, list[Suspension]] = {}
-    for (side, _footballer), queue in pending.items():
+    for (side, who), queue in pending.items():
         for suspension in queue:
             by_team.setdefault(side, []).append(
                 Suspension(
@@ -311,6 +352,7 @@ def suspensions(
                     suspension.caused_in,
                     None,
                     next_match.get(side),
+                    who if isinstance(who, int) else None,
                 )
             )
     return SuspensionReport(
@@ -322,11 +364,4 @@ def suspensions(
 
 
 def _served(suspension: Suspension, match_id: str) -> Suspension:
-    return Suspension(
-        suspension.team,
-        suspension.footballer,
-        suspension.cause,
-        suspension.cards,
-        suspension.caused_in,
-        match_id,
-    )
+    return replace(suspension, served_in=match_id)

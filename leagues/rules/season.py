@@ -68,11 +68,13 @@ class Team:
 @dataclass(frozen=True, slots=True)
 class Card:
     """A booking shown in a match (docs/contracts.md §5 ``cards``; ANFPES T24 §1.4, §2.2;
-    docs/leagues-final-phases.md "Cards and suspensions")."""
+    docs/leagues-final-phases.md "Cards and suspensions"). ``squad``: the id of the squad
+    footballer when known (docs/leagues.md "Squads"), else ``None`` (a typed name)."""
 
     team: str
     footballer: str
     card: str
+    squad: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,4 +23,34 @@
     target.setAttribute("tabindex", "-1");
     target.focus();
   });
+  // The squad picker of the report form (templates/leagues/squad_picker.html): pick a
+  // team's footballer from its squad (a datalist) and add the line to the bookings or
+  // lineups box. Without JavaScript the picker stays hidden and the box is typed.
+  document.querySelectorAll("[data-squad-picker]").forEach(function (picker) {
+    var box = document.getElementById(picker.getAttribute("data-target"));
+    var team = picker.querySelector("[data-squad-team]");
+    var who = picker.querySelector("[data-squad-footballer]");
+    var card = picker.querySelector("[data-squad-card]");
+    if (!box || !team || !who) {
+      return;
+    }
+    picker.hidden = false;
+    team.addEventListener("change", function () {
+      who.setAttribute("list", "squad-" + team.value);
+    });
+    picker.querySelector("[data-squad-add]").addEventListener("click", function () {
+      var name = who.value.trim();
+      if (!name) {
+        who.focus();
+        return;
+      }
+      var line = team.value + "; " + name + (card ? "; " + card.value : "");
+      box.value = box.value.replace(/\s*$/, "") + (box.value.trim() ? "\n" : "") + line;
+      who.value = "";
+      if (card) {
+        card.selectedIndex = 0; // back to a yellow, the usual booking
+      }
+      who.focus();
+    });
+  });
 })();

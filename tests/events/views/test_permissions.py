@@ -58,7 +58,7 @@ from events.models import AuthorityRole, EventRole, OrganisationRole, PlayerClai
 from events.permissions import ROLE_PERMISSIONS, Role
 from leagues import reporting
 from leagues import services as league_services
-from leagues.models import Match, SeasonRole
+from leagues.models import Footballer, Match, SeasonRole
 from leagues.views import feed_token
 from penalties import myl_services
 from penalties import services as penalty_services
@@ -307,23 +307,24 @@ MATRIX = [
     R("leagues:excuse-evidence", "get", "excuse_match", others=404, **dict.fromkeys(
         ("league_staff", "tribunal", "team_player"), 200)),
     R("leagues:match-concede", "post", "match", **signed_in(403, team_player=302)),
-    # --- league: competition-level staff actions: 302 back to the page, done or refused
-    # with a message (``data`` gets past the form's own checks); the 403s come from the
+    # --- league: competition-level staff actions: 302 back to the page when done, 400 with
+    # the page again when refused (``data`` gets past the form's own checks, the service
+    # refuses; the bracket forms: the staff brackets page again); the 403s come from the
     # services' permission checks
     R("leagues:competition-decide-tie", "post", "league", data=lambda w: {"reason": "Lots"},
-      **league(302, tribunal=403)),
+      **league(400, tribunal=403)),
     R("leagues:competition-close-regular-phase", "post", "league", data=CONFIRMED,
-      **league(302, tribunal=403)),
+      **league(400, tribunal=403)),
     R("leagues:competition-advance-stage", "post", "cup", data=CONFIRMED,
-      **league(302, tribunal=403)),
+      **league(400, tribunal=403)),
     R("leagues:competition-close-group-stage", "post", "groups", data=CONFIRMED,
-      **league(302, tribunal=403)),
-    R("leagues:competition-bracket-slot", "post", "cup", **league(302, tribunal=403)),
-    R("leagues:competition-bracket-award", "post", "cup", **league(302, league_staff=403)),
-    R("leagues:competition-bracket-pause", "post", "cup", **league(302)),
-    R("leagues:competition-bracket-third-home", "post", "cup", **league(302, tribunal=403)),
-    R("leagues:competition-bracket-final-four", "post", "cup", **league(302)),
-    R("leagues:competition-relegation", "post", "league", **league(302, tribunal=403)),
+      **league(400, tribunal=403)),
+    R("leagues:competition-bracket-slot", "post", "cup", **league(400, tribunal=403)),
+    R("leagues:competition-bracket-award", "post", "cup", **league(400, league_staff=403)),
+    R("leagues:competition-bracket-pause", "post", "cup", **league(400)),
+    R("leagues:competition-bracket-third-home", "post", "cup", **league(400, tribunal=403)),
+    R("leagues:competition-bracket-final-four", "post", "cup", **league(400)),
+    R("leagues:competition-relegation", "post", "league", **league(400, tribunal=403)),
     # --- league: season staff and tribunal pages
     R("leagues:staff-home", "get", "season", **league(200)),
     R("leagues:staff-deadlines", "get", "season", **league(200, tribunal=403)),
@@ -334,16 +335,27 @@ MATRIX = [
     R("leagues:staff-draft", "get", "season", **league(200, tribunal=403)),
     R("leagues:staff-champagne", "get", "season", **league(200, tribunal=403)),
     R("leagues:staff-nucommunity", "get", "season", **league(200, tribunal=403)),
-    R("leagues:staff-cup-bonus", "post", "season", **league(302, tribunal=403)),
+    R("leagues:staff-cup-bonus", "post", "season", **league(400, tribunal=403)),  # refused
     R("leagues:staff-brackets", "get", "season", **league(200)),
-    # --- league: match-level staff and tribunal actions
-    R("leagues:match-walkover", "post", "match", **league(302)),
-    R("leagues:match-void", "post", "match", **league(302, league_staff=403)),
-    R("leagues:match-tribunal", "post", "match", **league(302, league_staff=403)),
-    R("leagues:match-incident", "post", "match", **league(302, league_staff=403)),
-    R("leagues:match-must-stream", "post", "match", **league(302, tribunal=403)),
-    R("leagues:match-replay-unstreamed", "post", "played_match", **league(302)),
-    R("leagues:match-stream-link", "post", "played_match", **league(302)),
+    # --- league: match-level staff and tribunal actions (an empty form: refused, the match
+    # page again with the message, 400)
+    R("leagues:match-walkover", "post", "match", **league(400)),
+    R("leagues:match-void", "post", "match", **league(400, league_staff=403)),
+    R("leagues:match-tribunal", "post", "match", **league(400, league_staff=403)),
+    R("leagues:match-incident", "post", "match", **league(400, league_staff=403)),
+    R("leagues:match-must-stream", "post", "match", **league(400, tribunal=403)),
+    R("leagues:match-replay-unstreamed", "post", "played_match", **league(400)),
+    R("leagues:match-stream-link", "post", "played_match", **league(400)),
+    # --- league: squads (docs/leagues.md "Squads"): public to read; league staff and the
+    # team's owner (while the squads are open) edit them; staff close them
+    R("leagues:squads", "get", "season", others=200),
+    R("leagues:team-squad", "post", "team", data=lambda w: {"lines": "7 N. Seven"},
+      **signed_in(403, team_player=302, league_staff=302)),
+    R("leagues:squad-footballer", "post", "footballer",
+      data=lambda w: {"name": "N. Renamed", "number": "9", "action": "save"},
+      **signed_in(403, team_player=302, league_staff=302)),
+    R("leagues:squads-lock", "post", "season", data=lambda w: {"closed": "yes"},
+      **league(302, tribunal=403)),
     # --- staff pages of A's VEKN event
     R("manage:dashboard", "get", "vekn", **a_staff(200), coordinator=200),
     R("manage:settings", "get", "vekn", **a_staff(403, organiser=200), coordinator=403),
@@ -712,6 +724,9 @@ def build_world() -> dict:
         "own_report": own_report,
         "accepted_report": accepted,
         "feed": feed_token(users["team_player"]),
+        "footballer": Footballer.objects.create(
+            team=season.teams.get(code="t1"), name="N. Squad", name_key="n. squad", number=9
+        ),
     }
 
 
@@ -778,6 +793,7 @@ TARGETS = {
     "cup": lambda w: {"slug": "t24-cup"},
     "groups": lambda w: {"slug": "t24-champagne"},
     "team": lambda w: {"slug": w["season"].slug, "team": "t1"},
+    "footballer": lambda w: {"slug": w["season"].slug, "team": "t1", "pk": w["footballer"].pk},
     "match": _match("m3"),  # t1 v t3, t3's report open
     "played_match": _match("m1"),  # t1 2–1 t2, from the season file
     "report": _match("m3", "open_report"),

@@ -10,7 +10,7 @@ final. The footballer and matches below are made up; only the rule is the point.
 import pytest
 
 from leagues.rules import LeagueRuleError
-from leagues.rules.cards import CAUSES, suspensions
+from leagues.rules.cards import CAUSES, Named, suspensions
 from leagues.rules.season import Card, Match
 
 
@@ -228,3 +228,52 @@ def test_invalid_input(matches):
 
 def test_cause_codes():
     assert set(CAUSES) == {"two_yellows", "second_yellow", "red"}
+
+
+# --------------------------------------------------------------------------- squads
+def test_a_squad_footballer_is_one_footballer_however_his_name_is_typed():
+    """docs/leagues.md "Squads": a card naming a squad footballer counts for him, by his
+    id, whatever was typed; two footballers whose typed names differ are two."""
+    matches = [
+        match("m1", "a", "b", [("a", "M. Ballack", "yellow", 7)], tie="qf1", leg=1),
+        match("m2", "b", "a", [("a", "Michael Ballack", "yellow", 7)], tie="qf1", leg=2),
+        match("m3", "a", "c", tie="sf1", leg=1, status="scheduled"),
+    ]
+    report = suspensions(matches)
+    (pending,) = report.pending["a"]
+    assert (pending.footballer, pending.squad, pending.cause) == ("M. Ballack", 7, "two_yellows")
+    assert report.as_dict()["suspensions"][0]["squad"] == 7
+    # Without the squad the two names are two footballers, one yellow each.
+    typed = [
+        match(m.id, m.home, m.away, [c[:3] for c in cards], tie=m.tie, leg=m.leg, status=m.status)
+        for m, cards in zip(
+            matches,
+            ([("a", "M. Ballack", "yellow")], [("a", "Michael Ballack", "yellow")], []),
+            strict=True,
+        )
+    ]
+    assert suspensions(typed).pending == {}
+    same = [typed[0], match("m2", "b", "a", [("a", "M. Ballack", "yellow")], tie="qf1", leg=2)]
+    assert "squad" not in suspensions(same + typed[2:]).as_dict()["suspensions"][0]
+
+
+def test_a_suspended_squad_footballer_in_a_lineup_is_flagged_by_id():
+    """The lineup names him otherwise ("Ballack"): his id still flags the fixture, and the
+    match does not serve the suspension (§1.4 ¶3)."""
+    matches = [
+        match("m1", "a", "b", [("a", "M. Ballack", "red", 7)], tie="qf1", leg=1),
+        match("m2", "b", "a", tie="qf1", leg=2),
+    ]
+    lineups = {"m2": {"a": [Named("Ballack", 7)]}}
+    report = suspensions(matches, lineups=lineups)
+    (flag,) = report.flags
+    assert (flag.match, flag.footballer, flag.where, flag.suspension.squad) == (
+        "m2",
+        "M. Ballack",  # the name first given
+        "lineup",
+        7,
+    )
+    assert report.served == () and report.pending["a"][0].squad == 7
+    # A plain name that is not his: the suspension is served.
+    served = suspensions(matches, lineups={"m2": {"a": ["Ballack"]}})
+    assert served.flags == () and served.served[0].served_in == "m2"

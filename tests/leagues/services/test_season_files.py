@@ -180,8 +180,35 @@ def test_round_trip_of_every_field(db):
 
 def test_export_reads_a_bounded_number_of_queries(epl_file, django_assert_max_num_queries):
     season = import_season(epl_file)
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(7):  # 7: the teams' squads
         export_season(season)
+
+
+def test_a_teams_squad_is_an_optional_key_of_the_file():
+    """docs/leagues.md "Squads": the file keeps its shape; a team may carry ``squad``,
+    imported with its constraints, its typed cards linked to the squad footballer, and
+    exported back; a file without squads exports without the key."""
+    assert "squad" not in export_season(import_season(small_season()))["teams"][0]
+    data = small_season()
+    data["teams"][0]["squad"] = [{"name": "N.  Surname", "number": 7}, {"name": "K. Dós"}]
+    season = import_season(data, replace=True)
+    doc = export_season(season)
+    assert doc["teams"][0]["squad"] == [{"name": "N. Surname", "number": 7}, {"name": "K. Dós"}]
+    card = Card.objects.get(team__code="t1", footballer="N. Surname")
+    assert card.squad.number == 7  # the file's typed card is the squad footballer's
+    assert parse_season(doc) == parse_season(data)
+    for squad, problem in (
+        ([{"name": "A"}, {"name": "a"}], "team 1, squad 2: a is listed twice"),
+        ([{"name": "A", "number": 7}, {"name": "B", "number": 7}], "number 7 is listed twice"),
+        ([{"name": "A", "number": 100}], "team 1, squad 1: number must be a whole number"),
+        ([{"name": ""}], "team 1, squad 1: name must be a text"),
+        ("N. Surname", "team 1: squad must be a list"),
+    ):
+        bad = small_season()
+        bad["teams"][0]["squad"] = squad
+        with pytest.raises(LeagueRuleError) as refused:
+            import_season(bad, replace=True)
+        assert any(problem in p for p in refused.value.problems), refused.value.problems
 
 
 # --------------------------------------------------------------------------- generation

@@ -3,13 +3,14 @@
 validated and re-encoded like the result's, visible to the opponent and staff (the
 public once accepted), and a warning when a final-phase report has bookings without it."""
 
+import re
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from events.errors import UserError
 from leagues import reporting
@@ -117,3 +118,17 @@ def test_a_double_submit_keeps_one_report(client, league):  # noqa: F811
     assert post(client, league, bookings_screenshot=png()).status_code == 302
     assert post(client, league, bookings_screenshot=png()).status_code in (302, 400)
     assert ResultReport.objects.count() == 1
+
+
+def test_the_report_form_says_the_bookings_screenshot_is_optional(client, league):  # noqa: F811
+    """T24 §1.4 asks for it; the product keeps a report without it (the test above) and
+    the page says so, in English and in Spanish, with the field not required."""
+    client.force_login(league["home"])
+    page = client.get(url(league)).content.decode()
+    assert "Screenshot of the bookings (optional)" in page
+    assert "without it the report is kept and staff are told" in page
+    field = re.search(r'<input[^>]*name="bookings_screenshot"[^>]*>', page).group(0)
+    assert "required" not in field
+    with translation.override("en"):  # the page's language stays with the request
+        page = client.get(url(league), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Captura de las amonestaciones (opcional)" in page

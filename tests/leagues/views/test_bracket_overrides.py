@@ -348,7 +348,7 @@ def test_a_closed_stage_is_not_offered_again_and_a_second_close_is_refused(
     # Posting it anyway: a clear message, nothing created, no 500.
     action = reverse("leagues:competition-advance-stage", kwargs={"slug": playoffs.slug})
     response = client.post(action, {"stage": "a_quarter_finals", "confirm": "1"}, follow=True)
-    assert response.status_code == 200 and "closed already" in response.content.decode()
+    assert response.status_code == 400 and "closed already" in response.content.decode()
     assert playoffs.matches.count() == 12
 
 

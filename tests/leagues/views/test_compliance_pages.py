@@ -105,10 +105,8 @@ def test_staff_pages_permissions(client, users, name):
     for who, status in (("outsider", 404), ("tribunal", 403), ("staff", 200)):
         client.force_login(users[who])
         assert client.get(url(name)).status_code == status, who
-        # A staff POST without data is refused with a message (the draft page shows the
-        # form again with what was typed, 400; the reviews page redirects).
-        refused = 400 if name == "staff-draft" else 302
-        assert client.post(url(name)).status_code == (refused if who == "staff" else status), who
+        # A staff POST without data is refused: the page again with the message, 400.
+        assert client.post(url(name)).status_code == (400 if who == "staff" else status), who
 
 
 def test_the_reviews_page_previews_and_holds(client, season, users, django_assert_max_num_queries):
@@ -129,11 +127,11 @@ def test_the_reviews_page_previews_and_holds(client, season, users, django_asser
     assert "Review held" in response.content.decode()
     assert "players reaped" in response.content.decode()
     assert Review.objects.get().held_by == users["staff"]
-    # Holding it again is a message, not an error page.
+    # Holding it again is refused with a message on the page (400), not an error page.
     response = client.post(
         url("staff-reviews"), {"kind": "first_half", "confirm": "1"}, follow=True
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "already been held" in response.content.decode()
     future = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
     response = client.post(

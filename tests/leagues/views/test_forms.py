@@ -76,7 +76,7 @@ def snapshot():
     )
 
 
-def refused(client, target, data, message, *, status=(200,)):
+def refused(client, target, data, message, *, status=(400,)):
     """Post ``data``, follow the redirect; the page shows ``message``, nothing changed."""
     before = snapshot()
     response = client.post(target, data, follow=True)
@@ -215,7 +215,7 @@ def test_ledger_form_refuses_a_knockout_a_stranger_and_a_non_number(client, smal
         {**ok, "points": "-500"},
         {k: v for k, v in ok.items() if k != "reason"},
     ):
-        response = refused(client, target, data, "", status=(200,))
+        response = refused(client, target, data, "")
         assert response.context["form"].errors, data
 
 
@@ -270,7 +270,7 @@ def test_cup_bonus_form_refuses_bad_points_and_teams(client, small):
         ({**ok, "team": "t99"}, "Unknown team id: t99."),
         ({**ok, "reason": ""}, "Give the reason for the bonus points."),
     ):
-        refused(client, target, data, message)
+        refused(client, target, data, message)  # the cup's page again, 400
 
 
 def test_champagne_form_refuses_bad_legs_dates_and_draws(client, small):
@@ -415,3 +415,78 @@ def test_the_bookings_and_lineup_boxes_refuse_a_null_character(field, text):
     with pytest.raises(ValidationError, match="Null characters are not allowed"):
         box.clean(text)
     assert box.clean(text.replace("\x00", "")) != []
+
+
+# --------------------------------------------------------------------------- M5: named limits
+def test_a_text_too_long_names_its_field_and_the_limit():
+    """Django's bare "Ensure this value has at most…" named no field on the league pages
+    that show one message: each league form names the field and its limit."""
+    from django.utils import translation
+
+    from leagues.forms import DisputeForm, ReportForm
+
+    form = DisputeForm({"reason": "x" * 5001})
+    assert not form.is_valid()
+    assert form.errors["reason"] == ["What is wrong?: at most 5000 characters (this one has 5001)."]
+    form = ReportForm({"stream_url": "https://example.org/" + "v" * 490}, zone="UTC")
+    assert not form.is_valid()
+    assert form.errors["stream_url"][0].startswith("Stream link: at most 500 characters")
+    with translation.override("es"):
+        form = DisputeForm({"reason": "x" * 5001})
+        assert not form.is_valid()
+        assert "como máximo 5000 caracteres (este tiene 5001)" in form.errors["reason"][0]
+
+
+def test_the_staff_pages_name_the_field_too_long(client, small):
+    client.force_login(small["staff"])
+    ok = {"competition": PA, "initial": "2026-12-01T20:00", "final": "2026-12-01T22:00"}
+    refused(
+        client,
+        url("staff-deadlines", slug="t24"),
+        {**ok, "match": "m" * 41},
+        "Or one fixture (match id): at most 40 characters (this one has 41).",
+    )
+    client.force_login(small["tribunal"])
+    refused(
+        client,
+        url("staff-adjustments", slug="t24"),
+        {"competition": PA, "team": "t2", "points": "-1", "reason": "r" * 5001},
+        "Reason: at most 5000 characters (this one has 5001).",
+    )
+
+
+# --------------------------------------------------------------------------- M6: 400 on refusal
+@pytest.mark.parametrize(
+    ("name", "kwargs", "data"),
+    [
+        ("staff-adjustments", {"slug": "t24"}, {"competition": PA, "team": "t2", "points": "x"}),
+        ("staff-abandon", {"slug": "t24", "team": "t1"}, {"standing": "gone"}),
+        ("staff-reviews", {"slug": "t24"}, {"kind": "nope", "confirm": "1"}),
+        ("match-void", {"slug": PA, "code": "m3"}, {"reason": "x"}),
+        ("match-walkover", {"slug": PA, "code": "m3"}, {"absent": "nobody", "confirm": "1"}),
+        ("competition-decide-tie", {"slug": PA}, {"order": ["t1", "t1"]}),
+        ("competition-advance-stage", {"slug": "t24-cup"}, {"stage": "final"}),
+        ("competition-bracket-final-four", {"slug": "t24-cup"}, {"final_four": "maybe"}),
+        ("competition-relegation", {"slug": PA}, {"teams": ["t1"], "reason": ""}),
+    ],
+)
+def test_a_refused_form_answers_400_with_the_page_again(client, small, name, kwargs, data):
+    """As the events and penalties pages: an invalid POST is answered 400 with the page and
+    its message, not 200 (nor a redirect to a 200 page)."""
+    client.force_login(UserFactory(is_superuser=True))
+    before = snapshot()
+    response = client.post(url(name, **kwargs), data)
+    assert response.status_code == 400, response.status_code
+    assert b'class="msg error"' in response.content or b"errorlist" in response.content
+    assert snapshot() == before
+
+
+def test_a_booking_or_lineup_name_too_long_says_the_limit():
+    from django.core.exceptions import ValidationError
+
+    from leagues.forms import parse_bookings, parse_lineup
+
+    for parse, line in ((parse_bookings, "home; {}; yellow"), (parse_lineup, "home; {}")):
+        with pytest.raises(ValidationError) as refused:
+            parse("\n" + line.format("n" * 201))
+        assert refused.value.messages == ["Line 2: the name is too long (at most 200 characters)."]

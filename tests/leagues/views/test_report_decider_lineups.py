@@ -191,13 +191,13 @@ def test_the_flagged_pages_cost_bounded_queries(client, playoffs, django_assert_
         lineup=[{"team": "t1", "footballer": "N. Red"}],
     )
     client.force_login(playoffs["staff"])
-    with django_assert_max_num_queries(11):
+    with django_assert_max_num_queries(12):  # 12: the squads (leagues.suspensions)
         html = client.get(reverse("leagues:staff-home", kwargs={"slug": "t24"})).content.decode()
     assert 'id="flags"' in html
     page = reverse("leagues:match", kwargs={"slug": comp.slug, "code": "qf1-2"})
     # 11: one more to tell a league final phase (the stream link is required) from a cup;
-    # 12: one more for the staff decisions (their rows, issue 13)
-    with django_assert_max_num_queries(12):
+    # 12: one more for the staff decisions (their rows, issue 13); 13: the squads
+    with django_assert_max_num_queries(13):
         assert "A suspended footballer is named" in client.get(page).content.decode()
 
 
