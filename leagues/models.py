@@ -36,6 +36,15 @@ class Season(models.Model):
         default="America/Santiago",
         help_text=_("Time zone of generated matchday deadlines."),
     )
+    organisation = models.ForeignKey(
+        "events.Organisation",
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seasons",
+        verbose_name=_("organisation"),
+        help_text=_("Its webhooks get the season's notices (docs/notifications.md)."),
+    )
     draft_base = models.JSONField(
         _("draft base order"),
         default=list,
