@@ -38,7 +38,7 @@ from django.db.models import Count, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from events import cache as page_cache
 from events import notifications, notify_rules
@@ -498,9 +498,9 @@ def confirm(
 
 
 DECISION_WORDS = {
-    "confirmed": gettext_lazy("confirmed"),
-    "changed": gettext_lazy("changed"),
-    "voided": gettext_lazy("voided"),
+    "confirmed": pgettext_lazy("penalty decision", "confirmed"),
+    "changed": pgettext_lazy("penalty decision", "changed"),
+    "voided": pgettext_lazy("penalty decision", "voided"),
 }
 
 
