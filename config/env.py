@@ -175,7 +175,7 @@ def env_tasks(default: str = "database") -> tuple[dict, list[str], dict]:
     """Django's ``TASKS`` setting (the queue of the notifications, docs/notifications.md)
     from ``TASKS_BACKEND``: ``database`` (the default: django-tasks-db, rows in the site's
     own database, run by ``manage.py db_worker``), ``rq`` (Redis at ``REDIS_URL``, run by
-    ``manage.py rqworker --job-class django_tasks_rq.Job default`` on any machine) or
+    ``manage.py rqworker --with-scheduler --job-class django_tasks_rq.Job default`` on any machine) or
     ``immediate`` (run in the request; tests). Returns ``(TASKS, extra INSTALLED_APPS,
     RQ_QUEUES)``. ``ImproperlyConfigured`` for another name, or ``rq`` without
     ``REDIS_URL``."""

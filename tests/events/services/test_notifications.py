@@ -336,3 +336,66 @@ def test_the_database_backend_queues_and_its_worker_delivers(seated, settings):
     assert len(mail.outbox) == 12
     assert set(Delivery.objects.values_list("status", flat=True)) == {"sent"}
     assert DBTaskResult.objects.get().status == "SUCCESSFUL"
+
+
+# --------------------------------------------------------------------------- the RQ backend
+@pytest.fixture
+def rq_queue(settings, monkeypatch):
+    """Production's backend (django-tasks-rq on RQ) on an in-memory Redis (fakeredis)."""
+    import django_rq.connection_utils
+    import django_rq.queues
+    import fakeredis
+    from django_tasks_rq import Job
+
+    fake = fakeredis.FakeStrictRedis()
+    for module in (django_rq.queues, django_rq.connection_utils):
+        if hasattr(module, "get_redis_connection"):
+            monkeypatch.setattr(module, "get_redis_connection", lambda *args, **kw: fake)
+    settings.RQ_QUEUES = {"default": {"URL": "redis://redis.invalid:6379/2"}}
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
+    return fake, django_rq.queues.get_queue("default", job_class=Job)
+
+
+def run_rq_worker(fake, queue):
+    from django_tasks_rq import Job
+    from rq import SimpleWorker
+
+    SimpleWorker([queue], connection=fake, job_class=Job).work(burst=True)
+
+
+def test_the_rq_backend_queues_in_redis_and_its_worker_delivers(
+    seated, rq_queue, httpserver, django_capture_on_commit_callbacks
+):
+    fake, queue = rq_queue
+    event, rnd, users = seated
+    opt_in(users[0])
+    httpserver.expect_request("/hook", method="POST").respond_with_data("", status=204)
+    hook_for(event, httpserver.url_for("/hook"))
+    publish(rnd, django_capture_on_commit_callbacks)
+    assert queue.count == 1 and not mail.outbox and not Delivery.objects.exists()
+    run_rq_worker(fake, queue)
+    assert queue.count == 0 and [m.to for m in mail.outbox] == [[users[0].email]]
+    assert len(httpserver.log) == 1
+    assert set(Delivery.objects.values_list("channel", "status")) == {
+        ("email", "sent"),
+        ("webhook", "sent"),
+    }
+
+
+def test_on_rq_a_failed_attempt_is_scheduled_for_later(seated, rq_queue):
+    from rq.registry import ScheduledJobRegistry
+
+    fake, queue = rq_queue
+    event, rnd, users = seated
+    hook = hook_for(event, "http://127.0.0.1:9/unreachable")
+    delivery = Delivery.objects.create(
+        kind="seating_published", channel="webhook", webhook=hook, subject="s"
+    )
+    notifications.attempt(delivery)
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts) == ("retrying", 1)
+    scheduled = ScheduledJobRegistry(queue=queue)
+    assert queue.count == 0 and scheduled.count == 1  # not run at once: at next_retry_at
+    [job_id] = scheduled.get_job_ids()
+    when = scheduled.get_scheduled_time(job_id)
+    assert abs((when - delivery.next_retry_at).total_seconds()) < 1
