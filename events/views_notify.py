@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from events import notifications
+from events import notifications, notify_rules
 from events.access import organisation_organiser_required
 from events.forms import (
     NotificationPreferencesForm,
@@ -64,7 +64,7 @@ def preferences(request):
                 )
             ],
         }
-        for kind, label in notifications.notify_rules.KIND_LABELS.items()
+        for kind, label in notify_rules.KIND_LABELS.items()
     ]
     return render(
         request,
@@ -144,7 +144,10 @@ def _webhooks_page(request, org: Organisation, form, status=200):
         "notifications/webhooks.html",
         {
             "organisation": org,
-            "webhooks": org.webhooks.all(),
+            "webhooks": [
+                (hook, [notify_rules.KIND_LABELS.get(k, k) for k in hook.kinds])
+                for hook in org.webhooks.all()
+            ],
             "form": form,
             "deliveries": notifications.deliveries_for(request.user, org)[:50],
         },
