@@ -76,6 +76,12 @@ def seating_published(rnd: Round) -> None:
     after_commit(fan_out_round, rnd.pk)
 
 
+def round_started(rnd: Round) -> None:
+    """A round's clock started: its seated players (``round_started``) and the
+    organisation's webhooks, by one fan-out task after the commit."""
+    after_commit(fan_out_round, rnd.pk, str(Kind.ROUND_STARTED))
+
+
 def notify_users(
     notice: Notice,
     user_ids: Iterable[int | None],
@@ -105,11 +111,14 @@ def absolute(path: str) -> str:
 
 # --------------------------------------------------------------------------- tasks
 @task
-def fan_out_round(round_id: int) -> int:
-    """The worker's half of :func:`seating_published`: every seated player with an
-    account gets their own seat (VEKN) or opponent (MyL), the organisation's webhooks the
-    round as a whole. Returns the number of deliveries created. Queries: a fixed few,
+def fan_out_round(round_id: int, kind: str = Kind.SEATING_PUBLISHED) -> int:
+    """The worker's half of :func:`seating_published` and :func:`round_started`: every
+    seated player with an account gets their own notice (VEKN: table, seat and the others
+    at the table; MyL: the opponent; a started round: the table and the time), the
+    organisation's webhooks the round as a whole. A seating hidden again before the task
+    runs sends nothing. Returns the number of deliveries created. Queries: a fixed few,
     whatever the number of players."""
+    kind = Kind(kind)
     rnd = Round.objects.select_related("event").filter(pk=round_id).first()
     if rnd is None or not rnd.seating_published:
         return 0
@@ -123,6 +132,7 @@ def fan_out_round(round_id: int) -> int:
     for seat in seats:
         by_table[seat.table_id].append(seat)
     matches = rulesets.of(event).pairs_matches
+    minutes = event.final_minutes if rnd.is_final else event.round_minutes
     with site_language():
         label = rulesets.round_label(rnd, event=event)
         url = absolute(reverse("events:public-seating", args=[event.slug]))
@@ -131,16 +141,24 @@ def fan_out_round(round_id: int) -> int:
             user_id = seat.registration.person.user_id
             if user_id is None:
                 continue
-            others = tuple(
-                s.registration.person.name for s in by_table[seat.table_id] if s.pk != seat.pk
-            )
-            place = notify_rules.SeatFact(seat.table.number, seat.position, others)
-            notice = notify_rules.seating_published(event.name, label, place, url, matches=matches)
+            if kind == Kind.ROUND_STARTED:
+                notice = notify_rules.round_started(
+                    event.name, label, seat.table.number, minutes, url
+                )
+            else:
+                others = tuple(
+                    s.registration.person.name for s in by_table[seat.table_id] if s.pk != seat.pk
+                )
+                place = notify_rules.SeatFact(seat.table.number, seat.position, others)
+                notice = notify_rules.seating_published(
+                    event.name, label, place, url, matches=matches
+                )
             personal.append((user_id, notice))
-        whole = notify_rules.seating_published(event.name, label, None, url, matches=matches)
-    deliveries = create_deliveries(
-        Kind.SEATING_PUBLISHED, personal, whole, organisation_id=event.organisation_id
-    )
+        if kind == Kind.ROUND_STARTED:
+            whole = notify_rules.round_started(event.name, label, None, minutes, url)
+        else:
+            whole = notify_rules.seating_published(event.name, label, None, url, matches=matches)
+    deliveries = create_deliveries(kind, personal, whole, organisation_id=event.organisation_id)
     send_deliveries(deliveries)
     return len(deliveries)
 

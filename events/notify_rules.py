@@ -174,6 +174,26 @@ def seating_published(
     return Notice(Kind.SEATING_PUBLISHED, subject, body, url, data)
 
 
+def round_started(
+    event_name: str, round_label: str, table: int | None, minutes: int, url: str
+) -> Notice:
+    """A round's clock started (docs/notifications.md): the reader's ``table`` (``None`` for
+    the organisation's webhook) and the round's length in minutes (the event's round or
+    final time)."""
+    subject = _("%(event)s: %(round)s has started") % {"event": event_name, "round": round_label}
+    if table is None:
+        body = _("%(minutes)s minutes on the clock.") % {"minutes": minutes}
+    else:
+        body = _("Table %(table)s. %(minutes)s minutes on the clock.") % {
+            "table": table,
+            "minutes": minutes,
+        }
+    data = {"event": event_name, "round": round_label, "minutes": minutes}
+    if table is not None:
+        data["table"] = table
+    return Notice(Kind.ROUND_STARTED, subject, body, url, data)
+
+
 def penalty_decided(
     event_name: str, decision: str, level: str, infraction: str, url: str
 ) -> Notice:

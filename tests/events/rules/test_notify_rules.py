@@ -86,3 +86,14 @@ def test_only_what_was_chosen_is_wanted():
     assert notify_rules.wanted(Kind.SEATING_PUBLISHED, notify_rules.Channel.EMAIL, chosen)
     assert not notify_rules.wanted(Kind.SEATING_PUBLISHED, notify_rules.Channel.PUSH, chosen)
     assert not notify_rules.wanted(Kind.ROUND_STARTED, notify_rules.Channel.EMAIL, chosen)
+
+
+def test_a_round_started_notice_gives_the_table_and_the_time():
+    mine = notify_rules.round_started("Open", "Round 3", 5, 120, "/s/")
+    assert mine.kind == Kind.ROUND_STARTED
+    assert (mine.subject, mine.body) == (
+        "Open: Round 3 has started",
+        "Table 5. 120 minutes on the clock.",
+    )
+    whole = notify_rules.round_started("Open", "Final", None, 90, "/s/")
+    assert whole.body == "90 minutes on the clock." and "table" not in whole.data

@@ -399,3 +399,21 @@ def test_on_rq_a_failed_attempt_is_scheduled_for_later(seated, rq_queue):
     [job_id] = scheduled.get_job_ids()
     when = scheduled.get_scheduled_time(job_id)
     assert abs((when - delivery.next_retry_at).total_seconds()) < 1
+
+
+def test_starting_the_round_clock_tells_its_players_their_table_and_time(
+    seated, django_capture_on_commit_callbacks
+):
+    from penalties import time_extensions
+
+    event, rnd, users = seated
+    opt_in(users[0], kind="round_started")
+    opt_in(users[1])  # seating only: not told of the start
+    publish(rnd, django_capture_on_commit_callbacks)
+    mail.outbox = []
+    with django_capture_on_commit_callbacks(execute=True):
+        time_extensions.start_round_clock(rnd)
+    seat = rnd.seats.select_related("table").get(registration__person__user=users[0])
+    assert [m.to for m in mail.outbox] == [[users[0].email]]
+    assert mail.outbox[0].subject == f"{event.name}: Round 1 has started"
+    assert f"Table {seat.table.number}. {event.round_minutes} minutes" in mail.outbox[0].body
