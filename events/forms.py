@@ -1,6 +1,7 @@
 """Forms: validation at the boundary. Each form cleans its input into plain values that
 the services take; rule checks stay in the rules modules."""
 
+import json
 import zoneinfo
 
 from django import forms
@@ -663,6 +664,16 @@ class NotificationPreferencesForm(forms.Form):
 
     def clean_chosen(self):
         return {tuple(code.split(":", 1)) for code in self.cleaned_data["chosen"]}
+
+
+def json_object(body: bytes) -> dict:
+    """A JSON request body as the data of a form: the object it holds, or ``{}`` when it
+    is not JSON or not an object (the form then answers what is missing)."""
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 class PushSubscriptionForm(forms.Form):

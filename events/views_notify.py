@@ -2,8 +2,6 @@
 first), the phone's push subscription and its service worker, an organisation's webhooks
 and the delivery log staff read. Views read forms and call ``events.notifications``."""
 
-import json
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,6 +18,7 @@ from events.forms import (
     PushEndpointForm,
     PushSubscriptionForm,
     WebhookForm,
+    json_object,
 )
 from events.models import Organisation, PushSubscription
 
@@ -29,11 +28,7 @@ LOG_ROWS = 200
 
 def _json_form(form_class, request):
     """A form bound to the JSON object the page's script posted ({} when not JSON)."""
-    try:
-        data = json.loads(request.body or b"{}")
-    except ValueError:
-        data = {}
-    return form_class(data if isinstance(data, dict) else {})
+    return form_class(json_object(request.body))
 
 
 @login_required
