@@ -32,6 +32,7 @@ from django.utils import timezone, translation
 from pywebpush import WebPushException, webpush
 
 from events import notify_rules, rulesets
+from events.limits import FREE_TEXT_MAX_LENGTH
 from events.models import (
     Delivery,
     NotificationPreference,
@@ -228,7 +229,7 @@ def _row(notice: Notice, channel: Channel, organisation_id, **recipient) -> Deli
         channel=str(channel),
         organisation_id=organisation_id,
         subject=notice.subject[:300],
-        body=notice.body,
+        body=notice.body[:FREE_TEXT_MAX_LENGTH],
         url=notice.url[:500],
         data=notice.data,
         **recipient,

@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from events.limits import FREE_TEXT_MAX_LENGTH, length_constraint
 from events.notify_rules import CHANNEL_LABELS, KIND_LABELS, MAX_ATTEMPTS, Channel
 
 KIND_CHOICES = [(str(kind), label) for kind, label in KIND_LABELS.items()]
@@ -144,14 +145,16 @@ class Delivery(models.Model):
         help_text=_("Whose event or season it is about: its organisers read the log."),
     )
     subject = models.CharField(_("subject"), max_length=300)
-    body = models.TextField(_("text"), blank=True, default="")
+    body = models.TextField(_("text"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH)
     url = models.CharField(_("link"), max_length=500, blank=True, default="")
     data = models.JSONField(_("data"), default=dict, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status, default=Status.QUEUED, db_index=True
     )
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
-    last_error = models.TextField(_("last error"), blank=True, default="")
+    last_error = models.TextField(
+        _("last error"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH
+    )
     next_retry_at = models.DateTimeField(_("next retry"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
@@ -171,6 +174,8 @@ class Delivery(models.Model):
             models.CheckConstraint(
                 condition=Q(attempts__lte=MAX_ATTEMPTS), name="events_delivery_attempts_max"
             ),
+            length_constraint("events_delivery", "body"),
+            length_constraint("events_delivery", "last_error"),
         ]
         indexes = [models.Index(fields=["organisation", "-created_at"])]
 
