@@ -30,13 +30,18 @@ demo: venv
 
 # For one machine only: DEBUG pages, the development server, a random secret key made on
 # first run in var/secret_key (config/secret.py). The venue's network: docs/deploy.md.
+# The notifications' worker (db_worker) runs beside the server; Ctrl+C stops both.
 run: demo
 	@echo ""
 	@echo "  Árbitro is running at http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
 	@case "$(HOST)" in 127.*|localhost|::1) ;; *) \
 	  echo "  WARNING: make run is for this machine only (debug pages, development server)."; \
 	  echo "  To serve the venue's network, deploy as docs/deploy.md says."; ;; esac
+	@echo "  Notifications: the queue's worker runs beside it (manage.py db_worker); e-mails"
+	@echo "  are printed here (console mailer). docs/notifications.md"
 	@echo ""
+	@$(PY) manage.py db_worker --no-reload --interval 1 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: venv system-deps
@@ -63,6 +68,7 @@ bench: venv
 	$(PY) bench/seating_bench.py
 	$(PY) bench/public_pages_bench.py
 	$(PY) bench/deck_bench.py
+	$(PY) bench/notify_bench.py
 
 # Event-day load test (docs/performance.md "Event-day load"): throwaway PostgreSQL + Redis,
 # gunicorn, locust headless; about 3 minutes. Needs root, PostgreSQL and redis-server.

@@ -162,3 +162,32 @@ def env_replica(name: str = "DATABASE_REPLICA_URL") -> dict | None:
         )
     config["TEST"] = {"MIRROR": "default"}
     return config
+
+
+TASK_BACKENDS = {
+    "database": "django_tasks_db.DatabaseBackend",
+    "rq": "django_tasks_rq.RQBackend",
+    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
+}
+
+
+def env_tasks(default: str = "database") -> tuple[dict, list[str], dict]:
+    """Django's ``TASKS`` setting (the queue of the notifications, docs/notifications.md)
+    from ``TASKS_BACKEND``: ``database`` (the default: django-tasks-db, rows in the site's
+    own database, run by ``manage.py db_worker``), ``rq`` (Redis at ``REDIS_URL``, run by
+    ``manage.py rqworker --with-scheduler --job-class django_tasks_rq.Job default`` on any machine) or
+    ``immediate`` (run in the request; tests). Returns ``(TASKS, extra INSTALLED_APPS,
+    RQ_QUEUES)``. ``ImproperlyConfigured`` for another name, or ``rq`` without
+    ``REDIS_URL``."""
+    name = env_str("TASKS_BACKEND", default)
+    if name not in TASK_BACKENDS:
+        raise ImproperlyConfigured(
+            f"TASKS_BACKEND must be one of {', '.join(TASK_BACKENDS)}, not {name!r}"
+        )
+    tasks = {"default": {"BACKEND": TASK_BACKENDS[name], "QUEUES": ["default"]}}
+    if name != "rq":
+        return tasks, [], {}
+    url = env_str("REDIS_URL")
+    if not url or not url.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured("TASKS_BACKEND=rq needs REDIS_URL=redis://host:port/db")
+    return tasks, ["django_rq", "django_tasks_rq"], {"default": {"URL": url}}

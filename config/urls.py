@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from config.views import healthz
 from events import api as events_api
-from events import views, views_manage, views_orgs, views_rankings
+from events import views, views_manage, views_notify, views_orgs, views_rankings
 from leagues import api as leagues_api
 from penalties import api as penalties_api
 from penalties import views as penalties_views
@@ -52,6 +52,30 @@ urlpatterns = [
     ),
     path("players/me/", views.my_page, name="my-page"),
     path("players/me/data.json", views.my_data, name="my-data"),
+    # Notifications (events/views_notify.py, docs/notifications.md)
+    path(
+        "players/me/notifications/",
+        views_notify.preferences,
+        name="notification-preferences",
+    ),
+    path("players/me/notifications/push/", views_notify.push_subscribe, name="push-subscribe"),
+    path(
+        "players/me/notifications/push/remove/",
+        views_notify.push_unsubscribe,
+        name="push-unsubscribe",
+    ),
+    path("players/me/notifications/sw.js", views_notify.push_worker, name="push-worker"),
+    path("notifications/deliveries/", views_notify.delivery_log, name="delivery-log"),
+    path(
+        "organisations/<slug:org_slug>/webhooks/",
+        views_notify.webhooks,
+        name="organisation-webhooks",
+    ),
+    path(
+        "organisations/<slug:org_slug>/webhooks/<int:webhook_id>/remove/",
+        views_notify.webhook_remove,
+        name="organisation-webhook-remove",
+    ),
     path("players/me/sanctions/", penalties_views.my_sanctions, name="my-sanctions"),
     # The national authority's sanctions (Organised Play manager, national coordinator).
     path("authority/sanctions/", views_authority.sanctions, name="authority-sanctions"),

@@ -1,6 +1,7 @@
 """Forms: validation at the boundary. Each form cleans its input into plain values that
 the services take; rule checks stay in the rules modules."""
 
+import json
 import zoneinfo
 
 from django import forms
@@ -10,7 +11,7 @@ from django.core.validators import MaxValueValidator
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from events import player_lists, rulesets, staffing
+from events import notify_rules, player_lists, rulesets, staffing
 from events.errors import UserError
 from events.limits import FREE_TEXT_MAX_LENGTH, date_window_message, in_date_window
 from events.models import DECK_TEXT_MAX_LENGTH, Event, Organisation, Registration
@@ -912,3 +913,88 @@ class RankingQueryForm(forms.Form):
         for name, errors in self.errors.items():
             return f"{name}: {errors[0]}"
         return ""
+
+
+# --------------------------------------------------------------------------- notifications
+def notification_choices():
+    """Every (kind, personal channel) a person may opt in to, as ``"kind:channel"`` codes
+    with their labels (docs/notifications.md)."""
+    return [
+        (
+            f"{kind}:{channel}",
+            f"{notify_rules.KIND_LABELS[kind]} — {notify_rules.CHANNEL_LABELS[channel]}",
+        )
+        for kind in notify_rules.Kind
+        for channel in notify_rules.PERSONAL_CHANNELS
+    ]
+
+
+class NotificationPreferencesForm(forms.Form):
+    """The preferences page: the (kind, channel) pairs ticked. ``cleaned_data["chosen"]``
+    is a set of ``(kind, channel)`` codes."""
+
+    chosen = forms.MultipleChoiceField(
+        label=_("Notify me"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["chosen"].choices = notification_choices()
+
+    def clean_chosen(self):
+        return {tuple(code.split(":", 1)) for code in self.cleaned_data["chosen"]}
+
+
+def json_object(body: bytes) -> dict:
+    """A JSON request body as the data of a form: the object it holds, or ``{}`` when it
+    is not JSON or not an object (the form then answers what is missing)."""
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+class PushSubscriptionForm(forms.Form):
+    """What the phone's service worker posts (the browser's ``PushSubscription.toJSON()``
+    flattened): the push service's endpoint and the two keys (base64url)."""
+
+    endpoint = forms.URLField(max_length=1000, assume_scheme="https")
+    p256dh = forms.RegexField(regex=r"^[A-Za-z0-9_=-]{20,200}$", max_length=200)
+    auth = forms.RegexField(regex=r"^[A-Za-z0-9_=-]{8,100}$", max_length=100)
+
+    def clean_endpoint(self):
+        endpoint = self.cleaned_data["endpoint"]
+        if not endpoint.startswith("https://"):
+            raise forms.ValidationError(_("A push endpoint is an https:// address."))
+        return endpoint
+
+
+class PushEndpointForm(forms.Form):
+    """The subscription a phone removes (its endpoint)."""
+
+    endpoint = forms.URLField(max_length=1000, assume_scheme="https")
+
+
+class WebhookForm(forms.Form):
+    """An organisation's new outgoing webhook: a name, the receiver's https:// URL (a
+    Discord channel's webhook URL works) and the kinds of notice it gets."""
+
+    name = forms.CharField(label=_("Name"), max_length=100)
+    url = forms.URLField(
+        label=_("URL"),
+        max_length=500,
+        assume_scheme="https",
+        help_text=_("The receiver's https:// address, e.g. a Discord channel's webhook URL."),
+    )
+    kinds = forms.MultipleChoiceField(
+        label=_("Notices it gets"),
+        widget=forms.CheckboxSelectMultiple,
+        choices=[(str(k), label) for k, label in notify_rules.KIND_LABELS.items()],
+    )
+
+    def clean_url(self):
+        url = self.cleaned_data["url"]
+        if not url.startswith("https://"):
+            raise forms.ValidationError(_("A webhook URL is an https:// address."))
+        return url

@@ -16,6 +16,15 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from events.limits import FREE_TEXT_MAX_LENGTH, VEKN_NUMBER_PATTERN, length_constraint
+
+# The notifications' rows (preferences, push subscriptions, webhooks, deliveries) live in
+# their own module and are re-exported here so that Django finds them in this app.
+from events.notify_models import (  # noqa: F401
+    Delivery,
+    NotificationPreference,
+    PushSubscription,
+    Webhook,
+)
 from events.permissions import AUTHORITIES, Role
 from events.round_clock import RoundTiming
 

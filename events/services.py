@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from events import cache as page_cache
-from events import headcount, round_clock
+from events import headcount, notifications, round_clock
 from events import seating as seating_rules
 from events.audit import audit, own_repeat
 from events.errors import ConflictError, UserError
@@ -483,10 +483,21 @@ def seating_score(rnd: Round) -> seating_rules.SeatingScore:
 
 
 def set_seating_published(rnd: Round, published: bool, actor=None) -> None:
+    """Publish (or hide) a round's seating or pairing. Publishing it the first time, or
+    again after hiding it, notifies its players and the organisation's webhooks
+    (``events.notifications.seating_published``: one task after the commit)."""
     with transaction.atomic():
-        Round.objects.filter(pk=rnd.pk).update(seating_published=published)
+        changed = (
+            Round.objects.filter(pk=rnd.pk)
+            .exclude(seating_published=published)
+            .update(seating_published=published)
+        )
         audit(rnd.event, actor, "round.publish" if published else "round.hide", str(rnd))
         page_cache.invalidate(rnd.event)
+        if published and changed:
+            # The players and the organisation's webhooks, by one task after the commit
+            # (docs/notifications.md): the request never waits for a send.
+            notifications.seating_published(rnd)
 
 
 # --------------------------------------------------------------------------- results

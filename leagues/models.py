@@ -36,6 +36,15 @@ class Season(models.Model):
         default="America/Santiago",
         help_text=_("Time zone of generated matchday deadlines."),
     )
+    organisation = models.ForeignKey(
+        "events.Organisation",
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seasons",
+        verbose_name=_("organisation"),
+        help_text=_("Its webhooks get the season's notices (docs/notifications.md)."),
+    )
     draft_base = models.JSONField(
         _("draft base order"),
         default=list,
@@ -962,35 +971,5 @@ class CupBonus(models.Model):
         return f"{self.team} {self.points:+d}: {self.reason}"
 
 
-# --------------------------------------------------------------------------- idempotency
-class StaffSubmission(models.Model):
-    """A league staff or tribunal form that was saved (issue 12), recorded with the id
-    generated when the form was shown (``client_id``), in the same transaction as what it
-    did (:func:`leagues.submissions.once`): the same form sent again — a double click, a
-    retry after a lost answer — is "already saved", never a second walkover, deduction,
-    draw or audit entry. ``redirect_to`` is where the first answer led."""
-
-    client_id = models.UUIDField(_("submission id"), unique=True)
-    action = models.CharField(_("action"), max_length=80)
-    path = models.CharField(_("address"), max_length=500)
-    redirect_to = models.CharField(_("answered with"), max_length=500, blank=True, default="")
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("sent by"),
-    )
-    created_at = models.DateTimeField(_("received at"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("staff form submission")
-        verbose_name_plural = _("staff form submissions")
-        ordering = ["-created_at", "-id"]
-
-    def __str__(self):
-        return f"{self.action} ({self.client_id})"
-
-
 from leagues.models_squads import Footballer, SquadLock  # noqa: E402, F401 (found here)
+from leagues.models_submissions import StaffSubmission  # noqa: E402, F401 (found here)

@@ -32,9 +32,11 @@ from zoneinfo import ZoneInfo
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events import notifications, notify_rules
 from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text, field_label
@@ -514,7 +516,30 @@ def report_result(
                 "cards": cards,
             },
         )
+        notify_report_waiting(match, side, user, home_goals, away_goals)
     return report
+
+
+def notify_report_waiting(match: Match, side: str, user, home_goals: int, away_goals: int) -> None:
+    """After the commit: the opponent of ``side`` (if they opted in to ``league_report``)
+    is told a result waits for their confirmation, and the season's organisation's
+    webhooks (its Discord channel) that result was reported (docs/notifications.md)."""
+    opponent = _team(match, "away" if side == "home" else "home")
+    season = match.competition.season
+    with notifications.site_language():
+        name = f"{match.home.name} – {match.away.name}"
+        url = notifications.absolute(
+            reverse("leagues:match", kwargs={"slug": match.competition.slug, "code": match.code})
+        )
+        reporter = user.get_username()
+        score = f"{home_goals}–{away_goals}"
+        personal = notify_rules.league_report_waiting(name, score, reporter, url)
+        channel = notify_rules.league_result_reported(name, score, reporter, url)
+    notifications.notify_users(
+        personal, [opponent.user_id], organisation_id=season.organisation_id, webhooks=False
+    )
+    if season.organisation_id is not None:
+        notifications.notify_users(channel, [], organisation_id=season.organisation_id)
 
 
 def _opponent_check(report: ResultReport, match: Match, user) -> None:

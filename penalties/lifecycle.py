@@ -35,10 +35,13 @@ from typing import Any, Protocol
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Count, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from events import cache as page_cache
+from events import notifications, notify_rules
 from events.audit import audit
 from events.errors import ConflictError, UserError
 from events.limits import check_free_text, field_label
@@ -480,6 +483,7 @@ def confirm(
         penalty.confirmed_at = timezone.now()
         penalty.save(update_fields=["status", "confirmed_by", "confirmed_at"])
         effects(penalty)
+        notify_decision(penalty, "confirmed")
         audit(
             penalty.event,
             actor,
@@ -491,6 +495,35 @@ def confirm(
         )
         page_cache.invalidate(penalty.event)
     return penalty
+
+
+DECISION_WORDS = {
+    "confirmed": pgettext_lazy("penalty decision", "confirmed"),
+    "changed": pgettext_lazy("penalty decision", "changed"),
+    "voided": pgettext_lazy("penalty decision", "voided"),
+}
+
+
+def notify_decision(penalty: Penalty, decision: str) -> None:
+    """Tell the penalised player, if they have an account and opted in to
+    ``penalty_decision``, that the penalty was ``decision`` (a key of
+    :data:`DECISION_WORDS`): queued after the transaction commits, never to a webhook
+    (docs/notifications.md). JG §1.2.2; MyL conduct §4.5, §5.10 (appeals: a void)."""
+    user_id = Person.objects.filter(pk=penalty.person_id).values_list("user_id", flat=True).first()
+    if user_id is None:
+        return
+    event = penalty.event
+    with notifications.site_language():
+        notice = notify_rules.penalty_decided(
+            event.name,
+            str(DECISION_WORDS[decision]),
+            penalty.get_level_display(),
+            penalty.infraction_name or penalty.infraction,
+            notifications.absolute(reverse("my-sanctions")),
+        )
+    notifications.notify_users(
+        notice, [user_id], organisation_id=event.organisation_id, webhooks=False
+    )
 
 
 def clean_change(level: str, reason: str, engine: Engine) -> str:
@@ -540,6 +573,7 @@ def change_level(
         penalty.level = level
         penalty.deviation_reason = reason if level != penalty.guide_level else ""
         apply(penalty, removed)
+        notify_decision(penalty, "changed")
         after = engine.snapshot(penalty)
         audit(
             penalty.event,
@@ -652,6 +686,7 @@ def void(
         before = engine.snapshot(penalty)
         removed = engine.removes_player(penalty)
         mark_voided(penalty, reason, actor)
+        notify_decision(penalty, "voided")
         lift_sanctions(penalty, actor, reason)
         if removed:
             restore_registration(penalty, engine)

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
-from events import round_clock
+from events import notifications, round_clock
 from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text, field_label
@@ -150,6 +150,7 @@ def start_round_clock(rnd: Round, actor=None, *, perms: frozenset | None = None)
             raise UserError(_("The clock of this round has already started."))
         audit(rnd.event, actor, "round.start", str(rnd), about=rnd)
         page_cache.invalidate(rnd.event, seating=False)  # the big screen shows the clock
+        notifications.round_started(rnd)  # its players, after the commit
 
 
 _CLOCK_ERRORS = {

@@ -6,7 +6,16 @@ from pathlib import Path
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from config.env import env_bool, env_cache, env_database, env_int, env_list, env_mailers, env_str
+from config.env import (
+    env_bool,
+    env_cache,
+    env_database,
+    env_int,
+    env_list,
+    env_mailers,
+    env_str,
+    env_tasks,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -31,6 +40,8 @@ INSTALLED_APPS = [
     "standings",
     "penalties",
     "leagues",
+    # The notifications' queue in the site's database (TASKS_BACKEND=database, below).
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -186,6 +197,22 @@ MAILERS = env_mailers("django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "arbitro@localhost")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3 * 24 * 3600)
+
+# Notifications (docs/notifications.md). The queue: Django's tasks framework on
+# TASKS_BACKEND=database (default; `manage.py db_worker`, started by `make run`) or
+# TASKS_BACKEND=rq with REDIS_URL (workers on several machines share it; docs/deploy.md
+# "Notifications"). config.env.env_tasks.
+TASKS, _TASK_APPS, RQ_QUEUES = env_tasks("database")
+INSTALLED_APPS += _TASK_APPS
+# Web Push (pywebpush): the VAPID key pair (`manage.py vapid_keys` prints one) and the
+# contact the push services may write to. Without keys the push channel is off.
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:arbitro@localhost")
+# Seconds one push or webhook request may take before it counts as failed (and is retried).
+NOTIFY_TIMEOUT_SECONDS = env_int("NOTIFY_TIMEOUT_SECONDS", 10)
+# The site's address, for the links in e-mails and webhooks (e.g. https://arbitro.example).
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 

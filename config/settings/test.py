@@ -52,3 +52,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         **DATABASES["default"].get("OPTIONS", {}),
         "init_command": "PRAGMA synchronous=OFF",
     }
+# Notifications run in the request that enqueues them (after its commit), so a test sees
+# the delivery log at once; tests/events/services/test_notifications.py also runs the
+# database backend's worker.
+TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}

@@ -239,7 +239,7 @@ def test_a_standings_adjustment_shows_on_results_and_standings(
     with django_assert_max_num_queries(12):
         page = client.get(results_url).content.decode()
     round_2 = page[page.index("Round 2") : page.index("Round 3")]
-    assert "-1 VP · Standings adjustment" in round_2
+    assert "-1 <span lang=\"en\">VP</span> · Standings adjustment" in round_2
     assert page.count("Standings adjustment") == 2  # the badge and its title
     note = "−1 VP in Round 2 (standings adjustment)"
     assert note in client.get(standings_url).content.decode()
@@ -299,8 +299,8 @@ def test_standings_fit_a_phone(client, played_event, staff):
     client.force_login(staff["organiser"])
     manage = client.get(reverse("manage:standings", kwargs={"slug": event.slug}))
     for page in (public.content.decode(), manage.content.decode()):
-        assert '<abbr title="Game Wins">GW</abbr>' in page
-        assert '<abbr title="Tournament Points">TP</abbr>' in page
+        assert '<abbr title="Game Wins"><span lang="en">GW</span></abbr>' in page
+        assert '<abbr title="Tournament Points"><span lang="en">TP</span></abbr>' in page
         assert '<td class="note">' in page
     assert 'class="muted vekn"' in manage.content.decode()
     css = (settings.BASE_DIR / "static" / "css" / "app.css").read_text()

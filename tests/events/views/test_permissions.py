@@ -228,6 +228,19 @@ MATRIX = [
     R("organisation-role-remove", "post", "org_a_role", anonymous=302, others=404,
       organiser=302),
     R("organisation-role-remove", "post", "org_b_role_via_a", anonymous=302, others=404),
+    # notifications (docs/notifications.md): one's own preferences and phones (an empty
+    # subscription body is a 400); the players' service worker is public; the delivery log
+    # for superusers and organisers; an organisation's webhooks for its organisers only
+    R("notification-preferences", "get", "none", **signed_in(200)),
+    R("push-subscribe", "post", "none", **signed_in(400)),
+    R("push-unsubscribe", "post", "none", **signed_in(400)),
+    R("push-worker", "get", "none", anonymous=200, others=200),
+    R("delivery-log", "get", "none", anonymous=302, others=403, organiser=200,
+      other_organiser=200),
+    R("organisation-webhooks", "get", "org_a", anonymous=302, others=404, organiser=200),
+    R("organisation-webhooks", "get", "org_b", anonymous=302, others=404, other_organiser=200),
+    R("organisation-webhook-remove", "post", "org_a_hook", anonymous=302, others=404,
+      organiser=302),
     # public event pages, VEKN and MyL; the big screen (issue 7) only shows what is published
     *[
         R(f"events:{name}", "get", target, others=200)
@@ -757,6 +770,7 @@ TARGETS = {
     "ruleset_myl": lambda w: {"ruleset": "myl"},
     "org_a": lambda w: {"org_slug": w["org_a"].slug},
     "org_b": lambda w: {"org_slug": w["org_b"].slug},
+    "org_a_hook": lambda w: {"org_slug": w["org_a"].slug, "webhook_id": 999999},
     "org_a_role": lambda w: {"org_slug": w["org_a"].slug, "role_id": _org_role(w["org_a"])},
     "org_b_role_via_a": lambda w: {"org_slug": w["org_a"].slug, "role_id": _org_role(w["org_b"])},
     "vekn": lambda w: _event(w, "vekn"),
