@@ -995,6 +995,6 @@ class WebhookForm(forms.Form):
 
     def clean_url(self):
         url = self.cleaned_data["url"]
-        if not url.startswith("https://"):
-            raise forms.ValidationError(_("A webhook URL is an https:// address."))
+        if not url.startswith("https://") or notify_rules.private_host(url):
+            raise forms.ValidationError(_("A webhook URL is a public https:// address."))
         return url

@@ -16,9 +16,11 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import socket
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
@@ -373,6 +375,7 @@ def send_webhook(delivery: Delivery) -> None:
         Kind(delivery.kind), delivery.subject, delivery.body, delivery.url, delivery.data
     )
     body = notice.webhook_body()
+    check_webhook_host(hook.url)
     response = requests.post(
         hook.url,
         data=body,
@@ -388,6 +391,27 @@ def send_webhook(delivery: Delivery) -> None:
     )
     if not 200 <= response.status_code < 300:
         raise RuntimeError(f"HTTP {response.status_code}: {response.text[:200]}")
+
+
+def check_webhook_host(url: str) -> None:
+    """Refuse (``PermanentFailure``) a webhook whose host resolves to any address that is
+    not public (:func:`events.notify_rules.is_public_address`), unless
+    ``WEBHOOK_ALLOW_PRIVATE_ADDRESSES`` is set (the tests' local receiver). Checked before
+    every attempt, since a name's addresses may change after the webhook was saved."""
+    if settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
+        return
+    parts = urlsplit(url)
+    if parts.scheme != "https" or not parts.hostname:
+        raise PermanentFailure("a webhook URL is an https:// address")
+    try:
+        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        raise RuntimeError(f"the webhook's host does not resolve: {exc}") from exc
+    for info in infos:
+        if not notify_rules.is_public_address(info[4][0]):
+            raise PermanentFailure(
+                f"the webhook's host {parts.hostname} is an address of a private network"
+            )
 
 
 # --------------------------------------------------------------------------- preferences

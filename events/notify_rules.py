@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
+from urllib.parse import urlsplit
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -254,3 +256,32 @@ def wanted(kind: Kind, channel: Channel, chosen: frozenset[tuple[str, str]]) -> 
     """Whether a person who opted in to ``chosen`` ((kind, channel) codes) gets ``kind`` by
     ``channel``. Opt-in: nothing is sent that the person did not choose."""
     return (str(kind), str(channel)) in chosen
+
+
+def is_public_address(address: str) -> bool:
+    """Whether ``address`` (an IPv4 or IPv6 address as text) is one a webhook may be sent
+    to: a global address, never the server's own network (loopback, private ranges,
+    link-local — where cloud metadata services answer —, multicast, reserved), so an
+    organisation's webhook cannot make the server call inside its own network
+    (docs/notifications.md "Webhooks"). Text that is not an address → ``False``."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if ip.version == 6 and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not ip.is_multicast
+
+
+def private_host(url: str) -> bool:
+    """Whether ``url`` names this machine or a private network by itself — ``localhost``
+    or an address literal that is not public — which a webhook form refuses at once
+    (a name is resolved and checked before each attempt, ``events.notifications``)."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return not is_public_address(host)

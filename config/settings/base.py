@@ -211,6 +211,9 @@ VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
 VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:arbitro@localhost")
 # Seconds one push or webhook request may take before it counts as failed (and is retried).
 NOTIFY_TIMEOUT_SECONDS = env_int("NOTIFY_TIMEOUT_SECONDS", 10)
+# Webhooks go to public addresses only (events.notifications.check_webhook_host); the
+# tests' local receiver needs this on.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False
 # The site's address, for the links in e-mails and webhooks (e.g. https://arbitro.example).
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 

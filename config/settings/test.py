@@ -56,3 +56,5 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # the delivery log at once; tests/events/services/test_notifications.py also runs the
 # database backend's worker.
 TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+# The webhook tests' receiver listens on this machine (pytest-httpserver).
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True

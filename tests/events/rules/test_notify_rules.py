@@ -97,3 +97,41 @@ def test_a_round_started_notice_gives_the_table_and_the_time():
     )
     whole = notify_rules.round_started("Open", "Final", None, 90, "/s/")
     assert whole.body == "90 minutes on the clock." and "table" not in whole.data
+
+
+@pytest.mark.parametrize(
+    "address, public",
+    [
+        ("93.184.216.34", True),
+        ("2606:4700:4700::1111", True),
+        ("127.0.0.1", False),
+        ("10.1.2.3", False),
+        ("192.168.0.10", False),
+        ("172.16.5.4", False),
+        ("169.254.169.254", False),  # cloud metadata services answer here
+        ("::1", False),
+        ("fe80::1%eth0", False),
+        ("::ffff:127.0.0.1", False),
+        ("224.0.0.1", False),
+        ("0.0.0.0", False),
+        ("not an address", False),
+    ],
+)
+def test_webhooks_go_to_public_addresses_only(address, public):
+    assert notify_rules.is_public_address(address) is public
+
+
+@pytest.mark.parametrize(
+    "url, private",
+    [
+        ("https://discord.com/api/webhooks/1/x", False),
+        ("https://localhost/hook", True),
+        ("https://api.localhost/hook", True),
+        ("https://127.0.0.1:8443/hook", True),
+        ("https://[::1]/hook", True),
+        ("https://10.0.0.5/hook", True),
+        ("https://93.184.216.34/hook", False),
+    ],
+)
+def test_a_webhook_url_naming_this_network_is_refused_at_once(url, private):
+    assert notify_rules.private_host(url) is private

@@ -205,6 +205,22 @@ def test_a_webhook_answering_500_is_retried_until_it_answers(
     assert len(signatures) == 1
 
 
+def test_a_webhook_to_this_servers_network_is_never_called(
+    seated, httpserver, settings, django_capture_on_commit_callbacks
+):
+    """With the guard on (production), a webhook whose host is this machine fails for
+    good before any request: an organisation cannot make the server call its own network."""
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False
+    event, rnd, users = seated
+    httpserver.expect_request("/hook", method="POST").respond_with_data("ok")
+    hook_for(event, httpserver.url_for("/hook").replace("http://", "https://"))
+    publish(rnd, django_capture_on_commit_callbacks)
+    assert httpserver.log == []
+    delivery = Delivery.objects.get(channel="webhook")
+    assert delivery.status == "failed" and delivery.attempts == 1
+    assert "private network" in delivery.last_error
+
+
 def test_a_webhook_of_another_kind_or_turned_off_gets_nothing(
     seated, httpserver, django_capture_on_commit_callbacks
 ):

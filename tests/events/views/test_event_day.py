@@ -239,7 +239,7 @@ def test_a_standings_adjustment_shows_on_results_and_standings(
     with django_assert_max_num_queries(12):
         page = client.get(results_url).content.decode()
     round_2 = page[page.index("Round 2") : page.index("Round 3")]
-    assert "-1 <span lang=\"en\">VP</span> · Standings adjustment" in round_2
+    assert '-1 <span lang="en">VP</span> · Standings adjustment' in round_2
     assert page.count("Standings adjustment") == 2  # the badge and its title
     note = "−1 VP in Round 2 (standings adjustment)"
     assert note in client.get(standings_url).content.decode()

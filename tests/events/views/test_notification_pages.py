@@ -99,6 +99,10 @@ def test_organisers_add_and_remove_webhooks_and_read_their_log(client, db):
         url, {"name": "D", "url": "http://x.example/h", "kinds": ["league_report"]}
     )
     assert refused.status_code == 400 and not Webhook.objects.exists()
+    for inside in ("https://localhost/h", "https://169.254.169.254/latest", "https://[::1]/h"):
+        refused = client.post(url, {"name": "D", "url": inside, "kinds": ["league_report"]})
+        assert refused.status_code == 400 and not Webhook.objects.exists()
+        assert "public https:// address" in refused.content.decode()
     response = client.post(
         url,
         {

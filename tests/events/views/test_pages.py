@@ -201,7 +201,11 @@ def test_result_change_invalidates_cached_public_pages(client, played_event):
         table, [Decimal("0.5")] * 4, version=table.version, may_override=True, override_reason="fix"
     )
     after = client.get(url).content.decode()
-    assert after != before and "judge override" not in before and "0.5 <span lang=\"en\">VP</span>" in after
+    assert (
+        after != before
+        and "judge override" not in before
+        and '0.5 <span lang="en">VP</span>' in after
+    )
 
 
 def test_archondata_keeps_first_and_last_names_given_apart(client, played_event, staff):
