@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 from events import cache as page_cache
 from events import deck_rules
 from events.access import user_permissions
-from events.forms import RankingQueryForm
+from events.forms_rankings import RankingQueryForm
 from events.models import Event
 from events.security import deck_check_allowed
 from standings import rating_services, vekn

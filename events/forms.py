@@ -8,12 +8,16 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import MaxValueValidator
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from events import notify_rules, player_lists, rulesets, staffing
 from events.errors import UserError
-from events.limits import FREE_TEXT_MAX_LENGTH, date_window_message, in_date_window
+from events.limits import (
+    FREE_TEXT_MAX_LENGTH,
+    date_window_message,
+    in_date_window,
+    validate_date_window,
+)
 from events.models import DECK_TEXT_MAX_LENGTH, Event, Organisation, Registration
 from events.permissions import Role
 from events.presets import PRESETS
@@ -328,6 +332,7 @@ class EventSettingsForm(EventCreateForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields.pop("preset", None)
+        self.fields["decklist_deadline"].validators.append(validate_date_window)
         # A post that leaves the publication out (an older page, a script) keeps the
         # event's choice rather than failing on a field it never showed.
         self.fields["deck_publication"].required = False
@@ -827,6 +832,7 @@ class RegistrationSettingsForm(forms.ModelForm):
         self.fields["capacity"].min_value = 1
         self.fields["capacity"].validators.append(MaxValueValidator(2000))
         self.fields["registration_closes_at"].input_formats = ["%Y-%m-%dT%H:%M"]
+        self.fields["registration_closes_at"].validators.append(validate_date_window)
 
 
 class SelfRegistrationForm(forms.Form):
@@ -867,55 +873,6 @@ class DeckPreviewForm(forms.Form):
     text = forms.CharField(required=False, max_length=DECK_TEXT_MAX_LENGTH, strip=False)
 
 
-class RankingQueryForm(forms.Form):
-    """The rankings' query (docs/contracts.md §9; TR Appendix A): ``category``
-    (``constructed`` | ``limited``, default constructed), ``online`` (``true`` |
-    ``false``, default false), ``as_of`` (an ISO date, default today) and an optional
-    ``organisation`` slug. ``cleaned_data["organisation"]`` is the ``Organisation`` or
-    ``None``."""
-
-    category = forms.ChoiceField(
-        label=_("Category"),
-        required=False,
-        choices=[("constructed", _("Constructed")), ("limited", _("Limited"))],
-    )
-    online = forms.ChoiceField(
-        label=_("Online"),
-        required=False,
-        choices=[("false", _("On site")), ("true", _("Online"))],
-    )
-    as_of = forms.DateField(label=_("As of"), required=False, input_formats=["%Y-%m-%d"])
-    organisation = forms.SlugField(label=_("Organisation"), required=False)
-
-    def clean_category(self):
-        return self.cleaned_data.get("category") or "constructed"
-
-    def clean_online(self):
-        return self.cleaned_data.get("online") == "true"
-
-    def clean_as_of(self):
-        value = self.cleaned_data.get("as_of") or timezone.localdate()
-        if not in_date_window(value):
-            raise forms.ValidationError(date_window_message())
-        return value
-
-    def clean_organisation(self):
-        slug = self.cleaned_data.get("organisation")
-        if not slug:
-            return None
-        organisation = Organisation.objects.filter(slug=slug).first()
-        if organisation is None:
-            raise forms.ValidationError(_("No such organisation."))
-        return organisation
-
-    def first_error(self) -> str:
-        """The first problem as ``field: message`` (the API's ``error``)."""
-        for name, errors in self.errors.items():
-            return f"{name}: {errors[0]}"
-        return ""
-
-
-# --------------------------------------------------------------------------- notifications
 def notification_choices():
     """Every (kind, personal channel) a person may opt in to, as ``"kind:channel"`` codes
     with their labels (docs/notifications.md)."""

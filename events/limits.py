@@ -20,7 +20,9 @@ No ORM here: the rules modules (``leagues.rules.season``) import the constant.
 """
 
 import re
+import unicodedata
 
+from django.core.exceptions import ValidationError
 from django.db import migrations, models
 from django.db.models.functions import Length
 from django.db.models.lookups import LessThanOrEqual
@@ -154,9 +156,42 @@ def date_window_message() -> str:
     }
 
 
+def validate_date_window(value) -> None:
+    """A form field validator: a date or date-time outside :func:`in_date_window` →
+    ``ValidationError`` with :func:`date_window_message` (year 9999 would overflow the
+    time-zone conversions and the deadlines computed from it; never a 500)."""
+    if value is not None and not in_date_window(value):
+        raise ValidationError(date_window_message(), code="date_window")
+
+
 def check_date_window(value, *, field: str | None = None):
     """``value`` unchanged (``None`` passes), or ``UserError`` (:func:`date_window_message`)
     when it is a date or date-time outside the window."""
     if value is not None and not in_date_window(value):
         raise UserError(date_window_message(), field=field)
     return value
+
+
+LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
+"""Scripts whose letters look alike ("С" Cyrillic, "C" Latin): a name mixing them is
+refused by :func:`clean_public_name`."""
+
+
+def clean_public_name(text: str, *, field: str | None = None) -> str:
+    """A name other people rely on (an organisation's), as it is stored: NFKC-normalised
+    (full-width letters become plain), runs of spaces collapsed, trimmed. ``UserError``
+    when it holds invisible or direction-changing characters (zero-width spaces, U+202E
+    right-to-left override, any Unicode format or control character) or mixes
+    lookalike scripts (a Cyrillic "С" in a Latin name), so "VEKN Chile" cannot be
+    imitated by a name that looks the same (docs/organisations.md)."""
+    name = " ".join(unicodedata.normalize("NFKC", text or "").split())
+    if any(unicodedata.category(ch) in ("Cf", "Cc", "Co", "Cs") for ch in name):
+        raise UserError(_("The name has invisible or direction-changing characters."), field=field)
+    scripts = {
+        unicodedata.name(ch, "").split(" ", 1)[0] for ch in name if ch.isalpha()
+    } & LOOKALIKE_SCRIPTS
+    if len(scripts) > 1:
+        raise UserError(
+            _("The name mixes alphabets that look alike (Latin, Cyrillic, Greek)."), field=field
+        )
+    return name

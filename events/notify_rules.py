@@ -263,7 +263,7 @@ def is_public_address(address: str) -> bool:
     to: a global address, never the server's own network (loopback, private ranges,
     link-local — where cloud metadata services answer —, multicast, reserved), so an
     organisation's webhook cannot make the server call inside its own network
-    (docs/notifications.md "Webhooks"). Text that is not an address → ``False``."""
+    (docs/notifications.md "For organisations"). Text that is not an address → ``False``."""
     try:
         ip = ipaddress.ip_address(address.split("%", 1)[0])
     except ValueError:

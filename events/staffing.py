@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from events.audit import audit, entries_about
 from events.errors import UserError
+from events.limits import clean_public_name
 from events.models import AuditLog, AuthorityRole, Event, EventRole, Organisation, OrganisationRole
 from events.permissions import ROLE_PERMISSIONS, Permission, Role
 
@@ -83,11 +84,19 @@ def _refuse_authority(user, rulesets=None) -> None:
     roles = AuthorityRole.objects.filter(user=user)
     if rulesets is not None:
         roles = roles.filter(ruleset__in=rulesets)
-    if roles.exists():
+    if roles.exists() and rulesets is not None:
         raise UserError(
             _(
                 "This account is the national authority of this event's rules: only a "
                 "platform administrator can make it part of an event's staff."
+            ),
+            field="username",
+        )
+    if roles.exists():
+        raise UserError(
+            _(
+                "This account is a national authority: only a platform administrator can "
+                "make it an organiser of an organisation."
             ),
             field="username",
         )
@@ -113,7 +122,7 @@ def create_organisation(*, name: str, slug: str, kind: str, founder) -> tuple[Or
     reserved or taken address, a name another organisation has (compared without case:
     no store may pass for a country's association), or a founder who already created
     :data:`MAX_FOUNDED_ORGANISATIONS` (platform administrators excepted)."""
-    name, slug = name.strip(), slug.strip().lower()
+    name, slug = clean_public_name(name, field="name"), slug.strip().lower()
     if kind not in dict(creatable_kinds(founder)):
         raise UserError(_("Only a platform administrator can create this kind."), field="kind")
     if slug in RESERVED_SLUGS:

@@ -116,7 +116,8 @@ def deck_check(request, slug):
     ctx = {"event": event, "verdict": None, "error": "", "problems": [], "counts": []}
     text = form.cleaned_data["text"] if form.is_valid() else ""
     if not form.is_valid():
-        ctx["error"] = _("The list is too long.")
+        # The form's own words: too long, or a NUL character (not the same problem).
+        ctx["error"] = next(iter(form.errors.get("text") or [_("The list is too long.")]))
     elif text.strip():
         try:
             verdict = deck_services.check_text(event, text)

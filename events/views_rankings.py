@@ -2,11 +2,10 @@
 groups, of the whole site or one organisation, as of any date, and a player's rated
 events with why each one counts or not. The JSON is ``events.api.rankings``."""
 
-from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
-from events.forms import RankingQueryForm
+from events.forms_rankings import RankingQueryForm
 from events.models import Organisation, Person
 from standings import rating_services
 from standings.ratings import Why
@@ -27,11 +26,16 @@ WHY = {
 }
 
 
-def _query(request):
+def _query(request) -> tuple[dict, str]:
+    """The cleaned query and ``""``, or, for a refused query (a date outside the window,
+    an unknown organisation), the defaults and the first problem: the page answers 400
+    with it instead of a bare 404."""
     form = RankingQueryForm(request.GET)
-    if not form.is_valid():
-        raise Http404(form.first_error())
-    return form.cleaned_data
+    if form.is_valid():
+        return form.cleaned_data, ""
+    default = RankingQueryForm({})
+    default.is_valid()
+    return default.cleaned_data, form.first_error()
 
 
 def _group_label(category: str, online: bool) -> str:
@@ -41,7 +45,7 @@ def _group_label(category: str, online: bool) -> str:
 def rankings_page(request):
     """``/rankings/?category=constructed&online=false&as_of=…&organisation=…``: one group's
     ranking, with links to the other three groups and the organisations."""
-    data = _query(request)
+    data, error = _query(request)
     rows = rating_services.ranking(
         data["category"], data["online"], data["as_of"], organisation=data["organisation"]
     )
@@ -61,8 +65,14 @@ def rankings_page(request):
                 }
                 for c, o, label in GROUPS
             ],
-            "organisations": Organisation.objects.order_by("name"),
+            # Only organisations with a rated event: not every organisation created on
+            # the site (an empty or spam one) is offered.
+            "organisations": Organisation.objects.filter(events__in=rating_services.rated_events())
+            .distinct()
+            .order_by("name"),
+            "error": error,
         },
+        status=400 if error else 200,
     )
 
 
@@ -70,7 +80,7 @@ def player_page(request, person_id):
     """``/rankings/players/<id>/``: the person's rated events by group, each counted or
     why not (older than 18 months, not among the best 8, after the date shown)."""
     person = get_object_or_404(Person, pk=person_id)
-    data = _query(request)
+    data, error = _query(request)
     history = rating_services.player_history(
         person, data["as_of"], organisation=data["organisation"]
     )
@@ -89,5 +99,6 @@ def player_page(request, person_id):
     return render(
         request,
         "events/rankings_player.html",
-        {"person": person, "groups": groups, "query": data},
+        {"person": person, "groups": groups, "query": data, "error": error},
+        status=400 if error else 200,
     )

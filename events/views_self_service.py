@@ -231,6 +231,7 @@ def registration_settings(request, event):
                 "perms": request.event_permissions,
                 "P": P,
             },
+            status=400 if request.method == "POST" else 200,  # a refused form, shown again
         )
 
 

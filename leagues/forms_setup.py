@@ -13,6 +13,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from events.limits import validate_date_window
 from leagues.forms_staff import StaffForm
 from leagues.season_setup import DIVISIONS, DivisionSetup, SeasonSetup, TeamLine
 from leagues.services import MAX_LENGTHS
@@ -79,12 +80,14 @@ class SeasonSetupForm(StaffForm):
     primera_a_start = forms.DateField(
         required=False,
         error_messages={"invalid": gettext_lazy("Give the first day as YYYY-MM-DD.")},
+        validators=[validate_date_window],
     )
     primera_a_teams = forms.CharField(required=False)
     primera_b_name = forms.CharField(max_length=200, required=False)
     primera_b_start = forms.DateField(
         required=False,
         error_messages={"invalid": gettext_lazy("Give the first day as YYYY-MM-DD.")},
+        validators=[validate_date_window],
     )
     primera_b_teams = forms.CharField(required=False)
     staff = forms.CharField(required=False)

@@ -55,6 +55,9 @@ def test_the_live_check_names_problems_and_suggests_card_names(client, player, e
     assert "the library has 48 cards; it needs at least 60 (TR §6.2)" in html
     html = client.post(url("events:deck-check", event), {"text": LEGAL}).content.decode()
     assert "Legal list" in html and "Crypt: 12" in html and "Library: 60" in html
+    # A NUL character is named as such, not as a list too long (a new user's report).
+    html = client.post(url("events:deck-check", event), {"text": "3 Anson\x00"}).content.decode()
+    assert "Null characters are not allowed." in html and "too long" not in html
     assert Deck.objects.count() == 0  # the check saves nothing
 
 
@@ -214,6 +217,13 @@ def test_the_settings_page_sets_the_deadline_and_publication(client, event, staf
         "final_mode": "final",
         "time_zone": "America/Santiago",
     }
+    # A deadline in year 9999 is a form error, never a 500 (the one date window).
+    refused = client.post(
+        url("manage:settings", event), data | {"decklist_deadline": "9999-12-31T23:59"}
+    )
+    assert "Give a date between the years 2000 and 2100." in refused.content.decode()
+    event.refresh_from_db()
+    assert event.decklist_deadline is None
     assert client.post(url("manage:settings", event), data).status_code == 302
     event.refresh_from_db()
     assert event.deck_publication == "finalists" and not event.decklists_lock_at_start

@@ -180,7 +180,8 @@ def test_the_national_authority_is_not_made_an_organiser(client, store):
     client.force_login(store["boss"])
     response = client.post(org_url("organisation-organiser-add", store["org"]), {"username": "opm"})
     assert response.status_code == 400
-    assert "only a platform administrator" in response.content.decode()
+    page = response.content.decode()
+    assert "an organiser of an organisation" in page and "this event" not in page
     assert not OrganisationRole.objects.filter(user=manager).exists()
 
 
@@ -354,3 +355,33 @@ def test_the_organisation_and_staff_pages_have_bounded_queries(
     with django_assert_max_num_queries(12):
         page = client.get(w["url"])
     assert page.content.decode().count("helper") >= 24
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("Tienda\u200b", "invisible or direction-changing"),  # a zero-width space
+        ("Tienda \u202eLTR", "invisible or direction-changing"),  # right-to-left override
+        ("Тienda", "alphabets that look alike"),  # a Cyrillic Т
+        ("Tienda   ", "An organisation with this name already exists"),  # spaces trimmed
+        ("Ｔｉｅｎｄａ", "An organisation with this name already exists"),  # full-width letters
+    ],
+)
+def test_a_name_that_only_looks_like_anothers_is_refused(client, store, name, message):
+    """A new user created "VEKN Chile" with a zero-width space, a double space or a
+    Cyrillic "С", each shown as the association's name (docs/organisations.md)."""
+    client.force_login(UserFactory(username="mallory"))
+    before = Organisation.objects.count()
+    response = client.post(
+        reverse("organisation-create"), {"name": name, "slug": "mallory-shop", "kind": "store"}
+    )
+    assert message in response.content.decode()
+    assert Organisation.objects.count() == before
+
+
+def test_spaces_inside_a_name_are_collapsed(client, store):
+    client.force_login(UserFactory(username="mallory"))
+    client.post(
+        reverse("organisation-create"), {"name": "Club   de  Rol", "slug": "rol", "kind": "store"}
+    )
+    assert Organisation.objects.get(slug="rol").name == "Club de Rol"

@@ -123,8 +123,21 @@ def test_rankings_page_and_player_page(client, db):
     assert "More than 18 months before" in profile
 
 
-def test_rankings_page_bad_query_is_404(client, db):
-    assert client.get(reverse("rankings"), {"category": "x"}).status_code == 404
+def test_rankings_page_bad_query_answers_400_with_the_problem(client, db):
+    for query in ({"category": "x"}, {"as_of": "9999-12-31"}, {"as_of": "1970-01-01"}):
+        response = client.get(reverse("rankings"), query)
+        assert response.status_code == 400
+        assert 'class="error-summary" role="alert"' in response.content.decode()
+    page = client.get(reverse("rankings"), {"as_of": "9999-12-31"}).content.decode()
+    assert "Give a date between the years 2000 and 2100." in page
+
+
+def test_rankings_offer_only_organisations_with_a_rated_event(client, db):
+    OrganisationFactory(name="Spam spam spam", slug="spam")
+    club = OrganisationFactory(name="Club de Vampiros", slug="club")
+    import_event(event_file("c", "2026-10-01"), organisation=club, publish=True)
+    page = client.get(reverse("rankings"), {"as_of": "2026-12-01"}).content.decode()
+    assert "Spam spam spam" not in page and '<option value="club">Club de Vampiros' in page
 
 
 def test_vekn_event_form_asks_the_rating_fields(client, db):

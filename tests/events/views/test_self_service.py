@@ -289,3 +289,20 @@ def test_my_data_lists_the_waitlist(client):
     client.post(url("self-register", event), {"action": "register"})
     data = client.get(reverse("my-data")).json()
     assert [w["event"] for w in data["waitlist"]] == [event.slug] and data["registrations"] == []
+
+
+@pytest.mark.parametrize("closes", ["9999-12-31T23:59", "1000-01-01T10:00"])
+def test_a_closing_time_outside_the_date_window_is_a_form_error(client, closes):
+    """Year 9999 overflowed the time-zone conversion on saving (a 500 found by a new user)."""
+    event = EventFactory()
+    organiser = UserFactory(username="olga")
+    EventRole.objects.create(event=event, user=organiser, role=Role.ORGANISER)
+    client.force_login(organiser)
+    response = client.post(
+        reverse("manage:registration-settings", args=[event.slug]),
+        {"self_registration": "on", "capacity": "2", "registration_closes_at": closes},
+    )
+    assert response.status_code == 400
+    assert "Give a date between the years 2000 and 2100." in response.content.decode()
+    event.refresh_from_db()
+    assert not event.self_registration and event.registration_closes_at is None

@@ -333,3 +333,14 @@ def test_owners_by_e_mail_and_the_preview_in_bounded_queries(
     assert sorted(season.teams.values_list("handle", flat=True)) == sorted(
         f"owner{i}" for i in range(1, 17)
     )
+
+
+@pytest.mark.parametrize("start", ["9999-12-31", "1000-01-01"])
+def test_a_first_day_outside_the_date_window_is_a_form_error(admin_user, owners, client, start):
+    """Year 9999 overflowed the matchday deadlines (a 500 found by a new user)."""
+    client.force_login(admin_user)
+    for step in ("preview", "create"):
+        page = client.post(URL, form_data(step=step, primera_a_start=start))
+        assert page.status_code == 400
+        assert "Give a date between the years 2000 and 2100." in page.content.decode()
+    assert not Season.objects.filter(slug="t25").exists()
