@@ -132,14 +132,28 @@ def edit_registration(
         event = reg.event
         if not getattr(actor, "is_superuser", False) and not _only_here(person, event.organisation):
             raise _elsewhere_error()
-        if (
-            vekn_number
-            and Person.objects.filter(vekn_number=vekn_number).exclude(pk=person.pk).exists()
-        ):
+        holder = (
+            Person.objects.filter(vekn_number=vekn_number).exclude(pk=person.pk).first()
+            if vekn_number
+            else None
+        )
+        if holder is not None and _known_people(event.organisation).filter(pk=holder.pk).exists():
             raise UserError(
                 _(
                     "Another player record has VEKN number %(n)s. If it is the same person, "
                     "merge the two records below."
+                )
+                % {"n": vekn_number},
+                field="vekn_number",
+            )
+        if holder is not None:
+            # Someone this organisation has not met: nothing here to merge with (their
+            # record is another organisation's to keep; docs/organisers.md).
+            raise UserError(
+                _(
+                    "VEKN number %(n)s belongs to a player of another organisation: check "
+                    "the number; if it is right, a platform administrator can merge the "
+                    "records."
                 )
                 % {"n": vekn_number},
                 field="vekn_number",

@@ -34,10 +34,14 @@ def _json_form(form_class, request):
 @login_required
 def preferences(request):
     """The signed-in person's opt-ins: one tick per kind and channel (e-mail, this phone)."""
+    # A channel that cannot reach this person is not offered: no e-mail address on the
+    # account, or no Web Push keys on this site (docs/notifications.md).
+    usable = {"email": bool(request.user.email), "push": bool(settings.VAPID_PUBLIC_KEY)}
     if request.method == "POST":
         form = NotificationPreferencesForm(request.POST)
         if form.is_valid():
-            notifications.set_preferences(request.user, form.cleaned_data["chosen"])
+            chosen = {(k, c) for k, c in form.cleaned_data["chosen"] if usable.get(c)}
+            notifications.set_preferences(request.user, chosen)
             messages.success(request, _("Notification preferences saved."))
             return redirect("notification-preferences")
     else:
@@ -51,7 +55,8 @@ def preferences(request):
                 {
                     "code": f"{kind}:{channel}",
                     "label": channel_label,
-                    "checked": f"{kind}:{channel}" in chosen_codes,
+                    "checked": usable[channel] and f"{kind}:{channel}" in chosen_codes,
+                    "disabled": not usable[channel],
                 }
                 for channel, channel_label in (
                     ("email", _("E-mail")),

@@ -74,10 +74,20 @@ def test_edit_refuses_bad_input(event, name, number, field):
 
 
 def test_edit_refuses_a_number_another_record_holds(event):
-    PersonFactory(name="Holder", vekn_number="555")
+    # The holder played in this organisation's events: merge them here.
+    here = EventFactory(organisation=event.organisation)
+    RegistrationFactory(event=here, person=PersonFactory(name="Holder", vekn_number="555"))
     reg = RegistrationFactory(event=event)
-    with pytest.raises(UserError, match="merge"):
+    number = reg.person.vekn_number
+    with pytest.raises(UserError, match="merge the two records below"):
         roster.edit_registration(reg, reg.person.name, "555", None)
+    # A holder this organisation never met: nothing to merge with here (a new user saw
+    # "merge the records below" over "no other record to merge with").
+    PersonFactory(name="Stranger", vekn_number="556")
+    with pytest.raises(UserError, match="belongs to a player of another organisation"):
+        roster.edit_registration(reg, reg.person.name, "556", None)
+    reg.person.refresh_from_db()
+    assert reg.person.vekn_number == number
 
 
 def test_edit_refuses_a_person_with_history_elsewhere(event):

@@ -24,7 +24,8 @@ ENDPOINT = "https://push.example.net/send/abc123"
 KEYS = {"p256dh": "B" + "x" * 86, "auth": "a" * 22}
 
 
-def test_preferences_page_saves_the_ticks(client, db):
+def test_preferences_page_saves_the_ticks(client, db, settings):
+    settings.VAPID_PUBLIC_KEY = "BPublicKeyForTheTest"
     user = UserFactory(email="ana@example.org")
     client.force_login(user)
     page = client.get(reverse("notification-preferences"))
@@ -46,6 +47,21 @@ def test_preferences_page_saves_the_ticks(client, db):
     # Nothing ticked: everything is turned off.
     client.post(reverse("notification-preferences"), {})
     assert not NotificationPreference.objects.exists()
+
+
+def test_a_channel_that_cannot_reach_the_person_is_not_offered(client, db, settings):
+    """No e-mail address on the account, no Web Push keys on the site: those boxes are
+    disabled and a forged tick is not kept (a new user could tick both)."""
+    settings.VAPID_PUBLIC_KEY = ""
+    client.force_login(UserFactory(email=""))
+    page = client.get(reverse("notification-preferences")).content.decode()
+    assert 'value="seating_published:email" disabled' in page
+    assert 'value="seating_published:push" disabled' in page
+    response = client.post(
+        reverse("notification-preferences"),
+        {"chosen": ["seating_published:email", "penalty_decision:push"]},
+    )
+    assert response.status_code == 302 and not NotificationPreference.objects.exists()
 
 
 def test_an_unknown_choice_is_refused(client, db):

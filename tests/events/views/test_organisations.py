@@ -385,3 +385,10 @@ def test_spaces_inside_a_name_are_collapsed(client, store):
         reverse("organisation-create"), {"name": "Club   de  Rol", "slug": "rol", "kind": "store"}
     )
     assert Organisation.objects.get(slug="rol").name == "Club de Rol"
+
+
+def test_a_new_account_finds_its_organisations_from_my_page(client, db):
+    """A new user had to type /organisations/ to create one: my page links it."""
+    client.force_login(UserFactory(username="newbie"))
+    page = client.get(reverse("my-page")).content.decode()
+    assert f'href="{reverse("organisations")}"' in page
