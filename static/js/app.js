@@ -53,4 +53,36 @@
       who.focus();
     });
   });
+
+  // Long texts are never cut (README "Free text"): the browser's maxlength would drop
+  // what is pasted beyond the limit without a word. With scripts on, the limit moves to
+  // a counter under the box ("5123 / 5000", marked when over) and the server refuses a
+  // text too long with the field's name, keeping what was typed. Without scripts the
+  // attribute stays.
+  function countText(box, counter, limit) {
+    var length = box.value.replace(/\r\n/g, "\n").length;
+    counter.textContent = length + " / " + limit;
+    counter.classList.toggle("over", length > limit);
+  }
+  document.querySelectorAll("textarea[maxlength]").forEach(function (box) {
+    var limit = parseInt(box.getAttribute("maxlength"), 10);
+    if (!limit) {
+      return;
+    }
+    box.removeAttribute("maxlength");
+    box.setAttribute("data-limit", String(limit));
+    var counter = document.createElement("span");
+    counter.className = "text-count muted";
+    if (box.id) {
+      // Read with the box (not announced on every key): its length and the limit.
+      counter.id = box.id + "-count";
+      var described = box.getAttribute("aria-describedby");
+      box.setAttribute("aria-describedby", (described ? described + " " : "") + counter.id);
+    }
+    box.insertAdjacentElement("afterend", counter);
+    countText(box, counter, limit);
+    box.addEventListener("input", function () {
+      countText(box, counter, limit);
+    });
+  });
 })();

@@ -101,3 +101,50 @@ def test_a_player_registers_a_lackey_list_on_a_phone(
         browser_log.assert_clean()
     finally:
         context.close()
+
+
+def test_a_text_longer_than_its_limit_is_kept_and_refused_in_words(
+    live_server, make_user, organisation, browser, browser_log
+):
+    """The browser's ``maxlength`` cut a pasted text at the limit without a word (a new
+    user's finding): with scripts on, the box keeps all of it, a counter shows the length
+    against the limit, and the server refuses it naming the field (README "Free text")."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from events.models import Deck, Event, Person, Registration
+
+    ana = make_user("ana")
+    person = Person.objects.create(
+        name="Ana Rojas", user=get_user_model().objects.get(username=ana.username)
+    )
+    event = Event.objects.create(
+        organisation=organisation,
+        slug="long-open",
+        name="Long Open",
+        date=dt.date(2026, 11, 28),
+        decklist_deadline=timezone.now() + dt.timedelta(days=1),
+    )
+    Registration.objects.create(event=event, person=person, code="p1")
+    context = browser.new_context(viewport=PHONE, locale="en-US")
+    context.set_default_timeout(5_000)
+    browser_log.watch(context)
+    page = context.new_page()
+    try:
+        log_in(page, live_server.url, ana.username, ana.password)
+        page.goto(f"{live_server.url}/events/long-open/my-deck/")
+        box = page.get_by_label("Decklist")
+        assert box.get_attribute("maxlength") is None and box.get_attribute("data-limit")
+        limit = int(box.get_attribute("data-limit"))
+        long_text = "12 Deflection\n" * (limit // 14 + 10)
+        box.fill(long_text)
+        assert len(box.input_value()) == len(long_text) > limit  # nothing cut
+        counter = page.locator(".text-count")
+        expect(counter).to_have_text(f"{len(long_text)} / {limit}")
+        expect(counter).to_have_class("text-count muted over")
+        click_and_wait(page, page.get_by_role("button", name="Save my list"))
+        expect(page.locator("main")).to_contain_text(f"at most {limit} characters")
+        assert not Deck.objects.exists()
+        browser_log.assert_clean()
+    finally:
+        context.close()
