@@ -211,6 +211,14 @@ def my_page(request):
         "events/my_page.html",
         {
             "person": person,
+            # An account not linked yet: the VEKN number it asked for, waiting (docs/players.md).
+            "pending_claims": []
+            if person
+            else list(
+                PlayerClaim.objects.filter(
+                    user=request.user, status=PlayerClaim.Status.PENDING
+                ).values_list("vekn_number", flat=True)
+            ),
             "registrations": registrations,
             "live": live,
             "clock_now": round_clock.epoch_ms(timezone.now()),

@@ -392,3 +392,14 @@ def test_a_new_account_finds_its_organisations_from_my_page(client, db):
     client.force_login(UserFactory(username="newbie"))
     page = client.get(reverse("my-page")).content.decode()
     assert f'href="{reverse("organisations")}"' in page
+
+
+def test_an_account_waiting_for_its_vekn_number_is_told_the_next_step(client, db):
+    """A new user who signed up with a VEKN number found "not linked" and no next step."""
+    from events.models import PlayerClaim
+
+    user = UserFactory(username="jugadora3")
+    PlayerClaim.objects.create(user=user, vekn_number="3900001")
+    client.force_login(user)
+    page = client.get(reverse("my-page")).content.decode()
+    assert "You gave VEKN number 3900001" in page and "ask the organiser at the venue" in page
