@@ -15,10 +15,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+# The judge calls' rows and the notifications' rows (preferences, push subscriptions,
+# webhooks, deliveries) live in their own modules and are re-exported here so that
+# Django finds them in this app.
+from events.call_models import CallReason, JudgeCall  # noqa: F401
 from events.limits import FREE_TEXT_MAX_LENGTH, VEKN_NUMBER_PATTERN, length_constraint
-
-# The notifications' rows (preferences, push subscriptions, webhooks, deliveries) live in
-# their own module and are re-exported here so that Django finds them in this app.
 from events.notify_models import (  # noqa: F401
     Delivery,
     NotificationPreference,

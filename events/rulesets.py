@@ -78,6 +78,9 @@ class RulesetSpec:
       ``view(request, event, *args)`` after the manager view's permission check), or to
       ``""`` when the page does not exist for this ruleset (404). A page not named here is
       the VEKN page of ``events.views_manage``.
+    - ``judge_call_reasons``: the reasons a player may pick when calling a judge from
+      their phone (codes of ``events.models.CallReason``, in the order offered;
+      docs/players.md "Calling a judge"); MyL adds a player's conduct.
     """
 
     code: str
@@ -107,6 +110,7 @@ class RulesetSpec:
     )
     penalty_report: bool = False
     written_appeals: bool = False
+    judge_call_reasons: tuple[str, ...] = ("rules", "dispute", "cards", "time", "other")
 
     def adapter(self, role: str):
         """The adapter object of ``role`` (``"rounds"``, ``"standings"``,
@@ -169,6 +173,7 @@ MYL = RulesetSpec(
         "Spectators and staff can be penalised too: they are registered as non-competing."
     ),
     written_appeals=True,
+    judge_call_reasons=("rules", "dispute", "cards", "conduct", "time", "other"),
     drop_consequence=_(
         "The matches they played stay in the standings; they are not paired in any further round."
     ),

@@ -260,7 +260,7 @@ class MySeat:
     ``table`` and ``position`` (their table number and seat, when seated); ``others``
     (the other players at the table in seat order: VEKN the table, MyL the opponent);
     ``bye`` (a MyL bye); ``clock`` (the table's ``events.round_clock.Clock``, with its
-    time extensions, JG §1.2.4)."""
+    time extensions, JG §1.2.4); ``table_id`` (the table's key, for its judge call)."""
 
     state: str
     round_label: str = ""
@@ -269,6 +269,7 @@ class MySeat:
     others: list[Neighbour] = field(default_factory=list)
     bye: bool = False
     clock: round_clock.Clock | None = None
+    table_id: int | None = None
 
 
 def my_seat(reg: Registration, now: datetime | None = None) -> MySeat:
@@ -303,6 +304,7 @@ def my_seat(reg: Registration, now: datetime | None = None) -> MySeat:
         others=others,
         bye=seat.table.is_bye,
         clock=clock,
+        table_id=seat.table_id,
     )
 
 

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from events import views_decks as dk
+from events import views_judge_calls as jc
 from events import views_manage as v
 from events import views_offline as off
 from events import views_players as pl
@@ -15,6 +16,10 @@ from penalties import views_myl as pmyl
 app_name = "manage"
 urlpatterns = [
     path("", v.dashboard, name="dashboard"),
+    # Calls for a judge (events/views_judge_calls.py, docs/players.md)
+    path("judge-calls/", jc.queue, name="judge-calls"),
+    path("judge-calls/take/", jc.take, name="judge-call-take"),
+    path("judge-calls/close/", jc.close, name="judge-call-close"),
     path("settings/", v.event_settings, name="settings"),
     path("players/", v.players, name="players"),
     path("players/add/", v.player_add, name="player-add"),

@@ -2,7 +2,15 @@
 
 from django.urls import path
 
-from events import views, views_decks, views_print, views_screen, views_self_service, views_swiss
+from events import (
+    views,
+    views_decks,
+    views_judge_calls,
+    views_print,
+    views_screen,
+    views_self_service,
+    views_swiss,
+)
 
 app_name = "events"
 urlpatterns = [
@@ -45,6 +53,7 @@ urlpatterns = [
     ),
     path("events/<slug:slug>/drop/", views_self_service.drop, name="self-drop"),
     path("events/<slug:slug>/my-seat/", views_self_service.my_seat, name="my-seat"),
+    path("events/<slug:slug>/call-judge/", views_judge_calls.call_judge, name="call-judge"),
     # Decks (events/views_decks.py, docs/decks-pages.md)
     path("events/<slug:slug>/my-deck/", views_decks.my_deck, name="my-deck"),
     path("events/<slug:slug>/my-deck/check/", views_decks.deck_check, name="deck-check"),

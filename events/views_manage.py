@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from events import (
     exports,
     headcount,
+    judge_calls,
     people,
     roster,
     round_clock,
@@ -381,6 +382,11 @@ def round_detail(request, event, number):
     rnd = round_or_404(event, number)
     score = services.seating_score(rnd) if not rnd.is_final else None
     tables = services.round_overview(rnd)
+    # How long each table waited for a judge it called (JG §1.2.4), by the "Time" button.
+    waits = judge_calls.waits_by_table(rnd)
+    for t in tables:
+        if seconds := waits.get(t["table"].number):
+            t["waited"] = f"{seconds // 60}:{seconds % 60:02d}"
     names = {s.registration_id: s.registration.person.name for t in tables for s in t["seats"]}
     violations = []
     if score and rnd.number > 1:

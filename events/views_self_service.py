@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from events import check_in_tokens, headcount, qr, round_clock, self_service
+from events import check_in_tokens, headcount, judge_calls, qr, round_clock, self_service
 from events.access import staff_required
 from events.confirmations import Confirmation
 from events.errors import UserError
@@ -150,17 +150,24 @@ class SeatBox:
     reg: Registration
     html: str
     version: str
+    reasons: tuple = ()
 
 
 def seat_box(request, reg: Registration | None, *, waiting: bool = False) -> SeatBox:
     """The :class:`SeatBox` of ``reg`` (its event loaded; ``None``: not registered, on
-    the waitlist when ``waiting``)."""
+    the waitlist when ``waiting``), with the state of its table's judge call and the
+    reasons the player may call a judge for (docs/players.md "Calling a judge")."""
+    reasons: tuple = ()
     if reg is None:
         ctx = {"missing": True, "waiting": waiting}
     else:
-        ctx = {"reg": reg, "event": reg.event, "seat": self_service.my_seat(reg)}
+        seat = self_service.my_seat(reg)
+        call = judge_calls.open_call_of_table(seat.table_id) if seat.table_id else None
+        ctx = {"reg": reg, "event": reg.event, "seat": seat, "call": call}
+        if seat.table_id and not seat.bye:
+            reasons = tuple(judge_calls.reason_choices(reg.event))
     html = render_to_string("events/_my_seat.html", ctx, request=request)
-    return SeatBox(reg, html, hashlib.sha256(html.encode()).hexdigest()[:24])
+    return SeatBox(reg, html, hashlib.sha256(html.encode()).hexdigest()[:24], reasons)
 
 
 @login_required

@@ -260,6 +260,12 @@ MATRIX = [
     R("events:self-register", "post", "vekn", **signed_in(302)),
     R("events:self-drop", "get", "vekn", **signed_in(302, player=200)),
     R("events:my-seat", "get", "vekn", **signed_in(200)),
+    # calling a judge (docs/players.md): only a player registered in the event, for
+    # their own table; every other account is told the event has no such page for them
+    R("events:call-judge", "post", "myl", anonymous=302, others=404, player=302,
+      data=lambda w: {"reason": "rules"}),
+    R("events:call-judge", "post", "vekn", anonymous=302, others=404, player=302,
+      data=lambda w: {"reason": "rules"}),
     # the QR code's address: a valid token sends a visitor to sign in, checks in the
     # player, sends others back to the event page; an old or forged one is refused
     R("events:check-in", "get", "vekn_token", others=302),
@@ -415,6 +421,13 @@ MATRIX = [
     R("my-sanctions", "get", "none", **signed_in(200)),
     R("manage:table-incident", "get", "vekn_table", **a_staff(200, scorekeeper=403), coordinator=403),
     R("manage:table-extension", "get", "vekn_table", **a_staff(200, scorekeeper=403), coordinator=403),
+    # the judges' queue of calls (judges and above); a call of no event is a 404
+    R("manage:judge-calls", "get", "vekn", **a_staff(200, scorekeeper=403), coordinator=403),
+    R("manage:judge-calls", "get", "myl", **a_staff(200, scorekeeper=403), authority=403),
+    R("manage:judge-call-take", "post", "vekn", **a_staff(404, scorekeeper=403), coordinator=403,
+      data=lambda w: {"call": 999999}),
+    R("manage:judge-call-close", "post", "myl", **a_staff(404, scorekeeper=403), authority=403,
+      data=lambda w: {"call": 999999}),
     R("manage:round-start", "post", "vekn_round", **a_staff(302, scorekeeper=403), coordinator=403),
     R("manage:round-clock", "post", "vekn_round", **a_staff(302, scorekeeper=403), coordinator=403),
     R("manage:incident-person", "get", "vekn", **a_staff(200, scorekeeper=403), coordinator=403),
