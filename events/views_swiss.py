@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from events import headcount, round_clock, rulesets, sanctions
+from events import headcount, judge_calls, round_clock, rulesets, sanctions
 from events import swiss_services as ss
 from events.access import round_or_404, staff_required, user_permissions
 from events.confirmations import Confirmation, confirmation_page
@@ -151,8 +151,11 @@ def round_page(request, event, number):
     rnd.event = event  # the round's length, without another query
     timing, now = rnd.timing(), timezone.now()
     extensions = extension_minutes_by_table(rnd) if rnd.started_at else {}
+    waits = judge_calls.waits_by_table(rnd)  # how long a table waited for a judge (JG §1.2.4)
     for row in rows:
         row["clock"] = round_clock.clock(timing, now, extensions.get(row["number"], 0))
+        if seconds := waits.get(row["number"]):
+            row["waited"] = f"{seconds // 60}:{seconds % 60:02d}"
     ctx.update(round_clock.page_context(timing, now))
     ctx.update(
         {
