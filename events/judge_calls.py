@@ -42,12 +42,13 @@ def reason_choices(event: Event) -> list[tuple[str, str]]:
 
 
 def _current_seat(reg: Registration) -> Seat:
-    """``reg``'s seat in the event's latest round, published; ``UserError`` otherwise."""
+    """``reg``'s seat in the event's latest round, published; ``UserError`` otherwise
+    (not seated, or a Mitos y Leyendas bye: no table to come to)."""
     latest: Round | None = reg.event.rounds.order_by("-number").first()
     seat = None
     if latest is not None and latest.seating_published:
         seat = Seat.objects.filter(round=latest, registration=reg).select_related("table").first()
-    if seat is None:
+    if seat is None or seat.table.is_bye:
         raise UserError(_("You are not seated in a round that is being played."))
     return seat
 
