@@ -955,3 +955,30 @@ class WebhookForm(forms.Form):
         if not url.startswith("https://") or notify_rules.private_host(url):
             raise forms.ValidationError(_("A webhook URL is a public https:// address."))
         return url
+
+
+class DeckCheckChooseForm(forms.Form):
+    """The head judge chooses players for a deck check (docs/decks-pages.md, "Deck
+    checks"): ``count`` players drawn at random, or one ``registration`` (a pk) by hand.
+    Exactly one of them."""
+
+    count = forms.IntegerField(
+        label=_("Players to draw"), required=False, min_value=1, max_value=20
+    )
+    registration = forms.IntegerField(label=_("Player"), required=False, min_value=1)
+
+    def clean(self):
+        data = super().clean()
+        if (data.get("count") is None) == (data.get("registration") is None):
+            raise forms.ValidationError(_("Draw a number of players or choose one player."))
+        return data
+
+
+class DeckCheckOutcomeForm(forms.Form):
+    """A judge's verdict on a deck check: the deck ``match``es its list or not, with an
+    optional ``note``."""
+
+    outcome = forms.ChoiceField(
+        choices=[("match", _("Matches")), ("mismatch", _("Does not match"))]
+    )
+    note = forms.CharField(label=_("Note"), required=False, max_length=FREE_TEXT_MAX_LENGTH)

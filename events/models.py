@@ -15,6 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+# A round's deck checks live in their own module (docs/decks-pages.md, "Deck checks").
+from events.deck_check_models import DeckCheck  # noqa: F401, E402
 from events.limits import FREE_TEXT_MAX_LENGTH, VEKN_NUMBER_PATTERN, length_constraint
 
 # The notifications' rows (preferences, push subscriptions, webhooks, deliveries) live in
