@@ -1,8 +1,9 @@
 """A round's deck checks (docs/decks-pages.md, "Deck checks"; JG §3.1.2): the head judge
 chooses players at random or by hand; each chosen player is listed with their registered
 list to count against and the buttons "matches" / "does not match". A mismatch opens the
-incident flow with the player, their table and JG §3.1.2 (Illegal Main Deck, legal
-decklist) already chosen (``manage:incident-new`` with ``reg``, ``table`` and ``code``).
+incident flow with the player, their table and the ruleset's deck infraction already
+chosen (``manage:incident-new`` with ``reg``, ``table`` and ``code``; VEKN: JG §3.1.2,
+Illegal Main Deck with a legal decklist; Mitos y Leyendas: §3.3.2; ``events.rulesets``).
 
 Views read input through forms and call ``events.deck_check_services``."""
 
@@ -17,15 +18,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from events import deck_check_services as checks
-from events import deck_services
+from events import deck_services, rulesets
 from events.access import round_or_404, staff_required
 from events.errors import UserError
 from events.forms import DeckCheckChooseForm, DeckCheckOutcomeForm
 from events.models import DeckCheck, Registration, Seat
 from events.permissions import Permission as P
-
-MISMATCH_CODE = "3.1.2"
-"""JG §3.1.2 Deck Problem — Illegal Main Deck (Legal Decklist)."""
 
 
 def _page(event, number):
@@ -127,7 +125,9 @@ def deck_check_outcome(request, event, number, pk):
     if row.outcome != DeckCheck.Outcome.MISMATCH:
         messages.success(request, _("The deck matches its list."))
         return redirect(_page(event, number))
-    query = {"reg": row.registration_id, "code": MISMATCH_CODE}
+    query = {"reg": row.registration_id}
+    if code := rulesets.of(event).deck_mismatch_infraction:
+        query["code"] = code
     seat = Seat.objects.filter(round=rnd, registration_id=row.registration_id).first()
     if seat is not None:
         query["table"] = seat.table_id

@@ -131,3 +131,22 @@ def test_the_page_runs_bounded_queries(client, staff, event, rnd, django_assert_
     client.force_login(staff["head_judge"])
     with django_assert_max_num_queries(16):
         assert client.get(url("manage:deck-checks", event, number=1)).status_code == 200
+
+
+def test_a_myl_mismatch_opens_the_deck_registration_infraction(client, db):
+    from events import swiss_services
+    from tests.events.services.test_swiss_services import make_event as make_myl_event
+    from tests.factories import EventRoleFactory, UserFactory
+
+    myl, regs = make_myl_event(6)
+    judge = UserFactory(username="myl-judge")
+    EventRoleFactory(event=myl, user=judge, role=Role.HEAD_JUDGE)
+    rnd = swiss_services.pair_next_round(myl, seed=1)
+    check = dc.choose_by_hand(rnd, rnd.seats.first().registration, None, HEAD)
+    client.force_login(judge)
+    response = client.post(
+        url("manage:deck-check-outcome", myl, number=1, pk=check.pk), {"outcome": "mismatch"}
+    )
+    query = parse_qs(urlparse(response["Location"]).query)
+    assert query["code"] == ["3.3.2"]  # conduct rules §3.3.2, not VEKN JG §3.1.2
+    assert client.get(url("manage:deck-checks", myl, number=1)).status_code == 200
