@@ -150,3 +150,5 @@ def test_a_myl_mismatch_opens_the_deck_registration_infraction(client, db):
     query = parse_qs(urlparse(response["Location"]).query)
     assert query["code"] == ["3.3.2"]  # conduct rules §3.3.2, not VEKN JG §3.1.2
     assert client.get(url("manage:deck-checks", myl, number=1)).status_code == 200
+    round_page = client.get(url("manage:round", myl, number=1)).content.decode()
+    assert url("manage:deck-checks", myl, number=1) in round_page
