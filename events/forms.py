@@ -11,8 +11,6 @@ from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from events import notify_rules, player_lists, rulesets, staffing
-from events.call_models import NOTE_MAX_LENGTH as JUDGE_CALL_NOTE_MAX
-from events.call_models import CallReason
 from events.errors import UserError
 from events.limits import (
     FREE_TEXT_MAX_LENGTH,
@@ -957,23 +955,3 @@ class WebhookForm(forms.Form):
         if not url.startswith("https://") or notify_rules.private_host(url):
             raise forms.ValidationError(_("A webhook URL is a public https:// address."))
         return url
-
-
-class JudgeCallForm(forms.Form):
-    """A player calls a judge to their table (``events.judge_calls.call_judge``): one of
-    the ruleset's reasons and an optional short note."""
-
-    reason = forms.ChoiceField(label=_("Reason"))
-    note = forms.CharField(label=_("Note"), required=False, max_length=JUDGE_CALL_NOTE_MAX)
-
-    def __init__(self, *args, event: Event, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["reason"].choices = [
-            (code, CallReason(code).label) for code in rulesets.of(event).judge_call_reasons
-        ]
-
-
-class JudgeCallActionForm(forms.Form):
-    """A judge takes or closes a call of the queue: the call's id."""
-
-    call = forms.IntegerField(min_value=1)

@@ -69,6 +69,10 @@ class RulesetSpec:
       export of the penalties page); ``written_appeals``: a penalty may be appealed in
       writing to the national authority (MyL conduct §5.10), the penalties page links the
       appeals (``events.permissions.AUTHORITIES`` says the same of the authority);
+    - ``deck_mismatch_infraction``: the catalogue code of the infraction a failed deck
+      check opens in the incident flow (VEKN: JG §3.1.2, Illegal Main Deck with a legal
+      decklist; MyL: conduct rules §3.3.2, deck registration problems; docs/decks-pages.md
+      "Deck checks"), ``""`` to open the infraction picker;
     - ``top_cut_stages``: the names of the top-cut rounds by their number of matches
       (``{2: "Semi-finals", 1: "Top-cut final"}``), read by :func:`round_label`; empty
       for a ruleset without a top cut (a VEKN final is a ``Round.is_final``);
@@ -111,6 +115,7 @@ class RulesetSpec:
     penalty_report: bool = False
     written_appeals: bool = False
     judge_call_reasons: tuple[str, ...] = ("rules", "dispute", "cards", "time", "other")
+    deck_mismatch_infraction: str = ""
 
     def adapter(self, role: str):
         """The adapter object of ``role`` (``"rounds"``, ``"standings"``,
@@ -146,6 +151,7 @@ VEKN = RulesetSpec(
     screen_tables_per_page=8,
     reports_player_numbers=True,
     penalty_report=True,
+    deck_mismatch_infraction="3.1.2",
     rates_players=True,
     adapters=MappingProxyType(
         {"penalties": "penalties.services", "decks": "events.deck_checkers.VEKN_DECKS"}
@@ -174,6 +180,7 @@ MYL = RulesetSpec(
     ),
     written_appeals=True,
     judge_call_reasons=("rules", "dispute", "cards", "conduct", "time", "other"),
+    deck_mismatch_infraction="3.3.2",
     drop_consequence=_(
         "The matches they played stay in the standings; they are not paired in any further round."
     ),

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from events import views_deck_checks as dc
 from events import views_decks as dk
 from events import views_judge_calls as jc
 from events import views_manage as v
@@ -47,6 +48,15 @@ urlpatterns = [
     path("rounds/<int:number>/publish/", v.round_publish, name="round-publish"),
     path("rounds/<int:number>/tables/<int:table_number>/", v.table_result, name="table"),
     path("rounds/<int:number>/tables/<int:table_number>/check/", v.table_check, name="table-check"),
+    path("rounds/<int:number>/deck-checks/", dc.deck_checks, name="deck-checks"),
+    path(
+        "rounds/<int:number>/deck-checks/choose/", dc.deck_checks_choose, name="deck-checks-choose"
+    ),
+    path(
+        "rounds/<int:number>/deck-checks/<int:pk>/outcome/",
+        dc.deck_check_outcome,
+        name="deck-check-outcome",
+    ),
     path("standings/", v.standings, name="standings"),
     path("standings/toss/", v.toss, name="toss"),
     path("standings/publish/", v.publish_standings, name="publish-standings"),

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from events import judge_calls
 from events.access import staff_required
 from events.errors import UserError
-from events.forms import JudgeCallActionForm, JudgeCallForm
+from events.forms_floor import JudgeCallActionForm, JudgeCallForm
 from events.models import Event
 from events.permissions import Permission as P
 

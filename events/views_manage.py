@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from events import (
+    deck_check_services,
     exports,
     headcount,
     judge_calls,
@@ -417,6 +418,7 @@ def round_detail(request, event, number):
             "perms": request.event_permissions,
             "P": P,
             "complete": services.round_complete(rnd),
+            "deck_check_tables": deck_check_services.tables_in_progress(rnd),
             "has_results": any(s.vp is not None for t in tables for s in t["seats"]),
             **round_clock.page_context(rnd.timing(), timezone.now()),
         },

@@ -53,6 +53,7 @@ from django.utils import timezone
 from PIL import Image
 
 from events import check_in_tokens, services, swiss_services
+from events import deck_check_services as deck_checks
 from events import deck_services as decks
 from events.models import AuthorityRole, EventRole, OrganisationRole, PlayerClaim, Registration
 from events.permissions import ROLE_PERMISSIONS, Role
@@ -429,6 +430,13 @@ MATRIX = [
     R("manage:judge-call-close", "post", "myl", **a_staff(404, scorekeeper=403), authority=403,
       data=lambda w: {"call": 999999}),
     R("manage:round-start", "post", "vekn_round", **a_staff(302, scorekeeper=403), coordinator=403),
+    # deck checks (docs/decks-pages.md, "Deck checks"): judges see and record, the head
+    # judge (and the organiser) choose
+    R("manage:deck-checks", "get", "vekn_round", **a_staff(200, scorekeeper=403), coordinator=403),
+    R("manage:deck-checks-choose", "post", "vekn_round", data=lambda w: {"count": "1"},
+      **a_staff(302, judge=403, scorekeeper=403), coordinator=403),
+    R("manage:deck-check-outcome", "post", "vekn_check", data=lambda w: {"outcome": "match"},
+      **a_staff(302, scorekeeper=403), coordinator=403),
     R("manage:round-clock", "post", "vekn_round", **a_staff(302, scorekeeper=403), coordinator=403),
     R("manage:incident-person", "get", "vekn", **a_staff(200, scorekeeper=403), coordinator=403),
     R("manage:incident-non-competing", "post", "vekn", **a_staff(302, scorekeeper=403), coordinator=403),
@@ -612,6 +620,9 @@ def build_world() -> dict:
     ]
     vekn_regs += [RegistrationFactory(event=vekn) for _ in range(6)]
     vekn_round = services.seat_next_round(vekn, seed=1)
+    vekn_check = deck_checks.choose_by_hand(
+        vekn_round, vekn_regs[3], None, ROLE_PERMISSIONS[Role.HEAD_JUDGE]
+    )
     vekn_penalty = penalty_services.log_penalty(
         vekn,
         vekn_regs[2],
@@ -734,6 +745,7 @@ def build_world() -> dict:
         "sessions": sessions,
         "users": users,
         "vekn": vekn,
+        "vekn_check": vekn_check,
         "myl": myl,
         "event_b": event_b,
         "decks_event": decks_event,
@@ -800,6 +812,7 @@ TARGETS = {
     "player_vekn_reg": lambda w: {**_event(w, "vekn"), "reg_id": w["player_vekn_reg"].pk},
     "vekn_person": lambda w: {"person_id": w["vekn_reg"].person_id},
     "vekn_round": lambda w: {**_event(w, "vekn"), "number": 1},
+    "vekn_check": lambda w: {**_event(w, "vekn"), "number": 1, "pk": w["vekn_check"].pk},
     "myl_round": lambda w: {**_event(w, "myl"), "number": 1},
     "vekn_table": lambda w: {**_event(w, "vekn"), "number": 1, "table_number": 1},
     "myl_table": lambda w: {**_event(w, "myl"), "number": 1, "table_number": 1},

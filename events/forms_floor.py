@@ -1,0 +1,59 @@
+"""The forms of the judges' floor (docs/decks-pages.md "Deck checks", docs/players.md
+"Calling a judge"): a player's call for a judge, a judge taking or closing it, the head
+judge choosing players for a deck check and a judge's verdict on it."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from events import rulesets
+from events.call_models import NOTE_MAX_LENGTH as JUDGE_CALL_NOTE_MAX
+from events.call_models import CallReason
+from events.limits import FREE_TEXT_MAX_LENGTH
+from events.models import Event
+
+
+class JudgeCallForm(forms.Form):
+    """A player calls a judge to their table (``events.judge_calls.call_judge``): one of
+    the ruleset's reasons and an optional short note."""
+
+    reason = forms.ChoiceField(label=_("Reason"))
+    note = forms.CharField(label=_("Note"), required=False, max_length=JUDGE_CALL_NOTE_MAX)
+
+    def __init__(self, *args, event: Event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].choices = [
+            (code, CallReason(code).label) for code in rulesets.of(event).judge_call_reasons
+        ]
+
+
+class JudgeCallActionForm(forms.Form):
+    """A judge takes or closes a call of the queue: the call's id."""
+
+    call = forms.IntegerField(min_value=1)
+
+
+class DeckCheckChooseForm(forms.Form):
+    """The head judge chooses players for a deck check (docs/decks-pages.md, "Deck
+    checks"): ``count`` players drawn at random, or one ``registration`` (a pk) by hand.
+    Exactly one of them."""
+
+    count = forms.IntegerField(
+        label=_("Players to draw"), required=False, min_value=1, max_value=20
+    )
+    registration = forms.IntegerField(label=_("Player"), required=False, min_value=1)
+
+    def clean(self):
+        data = super().clean()
+        if (data.get("count") is None) == (data.get("registration") is None):
+            raise forms.ValidationError(_("Draw a number of players or choose one player."))
+        return data
+
+
+class DeckCheckOutcomeForm(forms.Form):
+    """A judge's verdict on a deck check: the deck ``match``es its list or not, with an
+    optional ``note``."""
+
+    outcome = forms.ChoiceField(
+        choices=[("match", _("Matches")), ("mismatch", _("Does not match"))]
+    )
+    note = forms.CharField(label=_("Note"), required=False, max_length=FREE_TEXT_MAX_LENGTH)
