@@ -131,7 +131,10 @@ def deck_check_outcome(request, event, number, pk):
     seat = Seat.objects.filter(round=rnd, registration_id=row.registration_id).first()
     if seat is not None:
         query["table"] = seat.table_id
-    messages.warning(request, _("The deck does not match its list: log JG §3.1.2 for this player."))
+    messages.warning(
+        request,
+        _("The deck does not match its list: log the infraction for this player (opened below)."),
+    )
     return redirect(
         reverse("manage:incident-new", kwargs={"slug": event.slug}) + "?" + urlencode(query)
     )
