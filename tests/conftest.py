@@ -21,6 +21,20 @@ def _clear_cache():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _language_restored():
+    """A page asked in Spanish activates Spanish for the thread (LocaleMiddleware); put
+    back what was active, so that no test's messages depend on the one before it."""
+    from django.utils import translation
+
+    before = translation.get_language()
+    yield
+    if before:
+        translation.activate(before)
+    else:
+        translation.deactivate()
+
+
 @pytest.fixture
 def event(db):
     return EventFactory(slug="open-2026", name="Open 2026")
