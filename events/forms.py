@@ -20,7 +20,7 @@ from events.limits import (
 )
 from events.models import DECK_TEXT_MAX_LENGTH, Event, Organisation, Registration
 from events.permissions import Role
-from events.presets import PRESETS
+from events.presets import FIRST_PRESET, PRESETS
 
 MYL_ROUND_MINUTES = (40, 60)
 """Mitos y Leyendas rounds last 40 to 60 minutes (conduct rules §5.5)."""
@@ -198,7 +198,7 @@ class EventCreateForm(forms.ModelForm):
         whether it is this form's ruleset."""
         tabs = []
         for spec in rulesets.REGISTRY.values():
-            preset = next((p for p in PRESETS.values() if p.ruleset == spec.code), None)
+            preset = FIRST_PRESET.get(spec.code)
             if preset is not None:
                 tabs.append((preset.code, spec.label, spec.code == self.ruleset))
         return tabs

@@ -80,6 +80,13 @@ MYL_2026 = Preset(
 
 PRESETS: dict[str, Preset] = {p.code: p for p in (VEKN_2026, MYL_2026)}
 
+FIRST_PRESET: dict[str, Preset] = {}
+"""Each ruleset code's first preset (in :data:`PRESETS`' order): what the event form's
+picker offers for that kind of event."""
+for _preset in PRESETS.values():
+    FIRST_PRESET.setdefault(_preset.ruleset, _preset)
+del _preset
+
 
 def get_preset(code: str) -> Preset:
     """Return the preset ``code``; ``KeyError`` if there is none."""
