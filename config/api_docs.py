@@ -17,11 +17,14 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import re
 from pathlib import Path
 
 import yaml
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_safe
 
 SOURCE = Path(__file__).with_name("openapi.yaml")
@@ -40,6 +43,14 @@ def document() -> dict:
 @functools.cache
 def _document_bytes() -> bytes:
     return json.dumps(document(), ensure_ascii=False, indent=1).encode("utf-8")
+
+
+CODE = re.compile(r"`([^`]+)`")
+
+
+def prose(text: str) -> SafeString:
+    """A description for the page: escaped, with its `code` spans as ``<code>``."""
+    return mark_safe(CODE.sub(r"<code>\1</code>", escape(text or "")))  # noqa: S308 escaped
 
 
 def resolve(node: dict, doc: dict | None = None) -> dict:
@@ -101,7 +112,7 @@ def fields(schema: dict, prefix: str = "", depth: int = 0, doc: dict | None = No
                 "name": full,
                 "type": _type_label(sub),
                 "required": name in schema.get("required", []),
-                "description": sub.get("description", ""),
+                "description": prose(sub.get("description", "")),
             }
         )
         if depth >= 4:
@@ -143,7 +154,7 @@ def operations(doc: dict | None = None) -> list[dict]:
                 responses.append(
                     {
                         "status": status,
-                        "description": response.get("description", ""),
+                        "description": prose(response.get("description", "")),
                         "fields": fields(media["schema"], doc=doc) if "schema" in media else [],
                         "example": _example(media),
                     }
@@ -154,10 +165,14 @@ def operations(doc: dict | None = None) -> list[dict]:
                     "method": method.upper(),
                     "anchor": op.get("operationId", f"{method}-{path}"),
                     "summary": op.get("summary", ""),
-                    "description": op.get("description", ""),
+                    "description": prose(op.get("description", "")),
                     "tags": op.get("tags", []),
                     "parameters": [
-                        {**resolve(p, doc), "type": _type_label(resolve(p, doc).get("schema", {}))}
+                        {
+                            **resolve(p, doc),
+                            "type": _type_label(resolve(p, doc).get("schema", {})),
+                            "description": prose(resolve(p, doc).get("description", "")),
+                        }
                         for p in op.get("parameters", [])
                     ],
                     "body": body,
@@ -188,14 +203,18 @@ def docs_page(request):
     doc = document()
     ops = operations(doc)
     tags = [
-        {**tag, "operations": [op for op in ops if tag["name"] in op["tags"]]}
+        {
+            **tag,
+            "description": prose(tag.get("description", "")),
+            "operations": [op for op in ops if tag["name"] in op["tags"]],
+        }
         for tag in doc.get("tags", [])
     ]
     return render(
         request,
         "api/docs.html",
         {
-            "info": doc["info"],
+            "info": {**doc["info"], "description": prose(doc["info"].get("description", ""))},
             "openapi_version": doc["openapi"],
             "tags": [t for t in tags if t["operations"]],
             "ops": ops,
