@@ -96,6 +96,31 @@ def _standings_staff(client):
     return response
 
 
+def _standings_myl(client):
+    players = [{"id": f"p{i}", "name": f"Player {i}"} for i in range(1, 6)]
+    matches = [
+        [{"player": "p1", "games_won": 2}, {"player": "p2", "games_won": 1}],
+        [{"player": "p3", "games_won": 0}, {"player": "p4", "games_won": 2}],
+        [{"player": "p5", "bye": True}],
+    ]
+    import_event(
+        {
+            "format": "arbitro.event/1",
+            "ruleset": "myl",
+            "slug": "myl-open",
+            "name": "MyL Open",
+            "date": "2026-11-28",
+            "preliminary_rounds": 2,
+            "players": players,
+            "rounds": [{"number": 1, "final": False, "tables": matches}],
+        },
+        publish=True,
+    )
+    response = client.get("/api/v1/events/myl-open/standings")
+    assert response.json()["standings"][0]["match_points"] == 3
+    return response
+
+
 def _rankings(client):
     _event()
     response = client.get("/api/v1/rankings", {"as_of": "2026-12-01"})
@@ -149,6 +174,7 @@ PENALTY = "/api/v1/rulesets/{ruleset}/penalty"
 CASES = [
     (STANDINGS, "get", "200", "public", _standings_public),
     (STANDINGS, "get", "200", "staff", _standings_staff),
+    (STANDINGS, "get", "200", "mitos y leyendas", _standings_myl),
     (STANDINGS, "get", "404", "unknown", lambda c: c.get("/api/v1/events/nope/standings")),
     (
         STANDINGS,
@@ -348,7 +374,8 @@ def test_the_document_is_valid_openapi_3_1():
 
 
 def test_a_schema_refuses_a_document_of_another_shape():
-    """The schemas are not empty shells: a row without its rank, or a rank as text, fails."""
+    """The schemas are not empty shells: a row without its rank, a rank as text, or a VEKN
+    row without its VEKN keys fails."""
     validator = Draft202012Validator(
         {"$ref": f"{BASE}#/components/schemas/Standings"}, registry=REGISTRY
     )
@@ -359,8 +386,22 @@ def test_a_schema_refuses_a_document_of_another_shape():
         "standings": [{"rank": 1, "player": "p1", "name": "P", "rating_points": None}],
         "penalties": [],
     }
+    vekn_row = {
+        "prelim_gw": 1,
+        "prelim_vp": 2.5,
+        "prelim_tp": 84,
+        "finalist": False,
+        "final_vp": None,
+        "winner": False,
+        "toss": None,
+    }
+    good["standings"][0] |= vekn_row
     validator.validate(good)
-    for bad_row in ({"player": "p1", "name": "P"}, {"rank": "1", "player": "p1", "name": "P"}):
+    for bad_row in (
+        {"player": "p1", "name": "P", **vekn_row},  # no rank
+        {"rank": "1", "player": "p1", "name": "P", **vekn_row},  # rank as text
+        {"rank": 1, "player": "p1", "name": "P", "rating_points": None},  # a VEKN row without GW
+    ):
         with pytest.raises(ValidationError):
             validator.validate({**good, "standings": [bad_row]})
 
