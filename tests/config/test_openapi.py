@@ -431,3 +431,7 @@ def test_the_page_shows_every_endpoint_offline(client, django_assert_max_num_que
         part.split(">")[0] for part in html.split("<script")[1:] + html.split("<link")[1:]
     )
     assert client.get("/api/").url == "/api/v1/docs/"
+
+
+def test_descriptions_are_escaped_and_their_code_spans_shown_as_code():
+    assert api_docs.prose("a `<b>` & `x`") == "a <code>&lt;b&gt;</code> &amp; <code>x</code>"
