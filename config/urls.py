@@ -1,7 +1,9 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.generic import RedirectView
 
+from config import api_docs
 from config.views import healthz
 from events import api as events_api
 from events import views, views_manage, views_notify, views_orgs, views_rankings
@@ -101,6 +103,10 @@ urlpatterns = [
     path("events/<slug:slug>/manage/", include("events.urls_manage")),
     path("", include("events.urls_public")),
     path("", include("leagues.urls")),
+    # The public API, described (config/api_docs.py, config/openapi.yaml; docs/contracts.md).
+    path("api/v1/openapi.json", api_docs.openapi_json, name="api-openapi"),
+    path("api/v1/docs/", api_docs.docs_page, name="api-docs"),
+    path("api/", RedirectView.as_view(pattern_name="api-docs"), name="api"),
     path("api/v1/events/<slug:slug>/standings", events_api.standings, name="api-standings"),
     path("api/v1/rankings", events_api.rankings, name="api-rankings"),
     path("rankings/", views_rankings.rankings_page, name="rankings"),

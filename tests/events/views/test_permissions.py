@@ -278,6 +278,10 @@ MATRIX = [
     R("api-check-deck", "post", "none", others=400),
     # the VEKN rankings (TR Appendix A): public pages and API
     R("api-rankings", "get", "none", others=200),
+    # the public API's description and its page (docs/contracts.md "OpenAPI description")
+    R("api-openapi", "get", "none", others=200),
+    R("api-docs", "get", "none", others=200),
+    R("api", "get", "none", others=302),
     R("rankings", "get", "none", others=200),
     R("rankings-player", "get", "vekn_person", others=200),
     R("api-penalty", "post", "ruleset_vekn", others=400),
