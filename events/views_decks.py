@@ -246,7 +246,14 @@ def decks(request, event):
 def print_decks(request, event):
     """Every registered list, one per printed card, for deck checks (``print.css``)."""
     spec = deck_services.checker(event)
-    rows = [row for row in deck_services.overview(event).rows if row.deck is not None]
+    if event.multideck:  # every deck of every player (TR §3.1.5)
+        rows = [
+            deck_services.DeckRow(p.registration, d)
+            for p in deck_play.overview(event)[1]
+            for d in p.decks
+        ]
+    else:
+        rows = [row for row in deck_services.overview(event).rows if row.deck is not None]
     lists = [
         {
             "registration": row.registration,
