@@ -91,6 +91,10 @@ def test_a_judge_sets_a_players_round_deck_and_a_scorekeeper_may_not(client, mul
     deck_services.submit_own(reg, OTHER, user, label="Ventrue")
     entry = url("manage:deck-entry", multi, reg_id=reg.pk)
     client.force_login(staff["judge"])
+    # Staff enter a third deck for the player, under its name.
+    response = client.post(entry, {"text": LEGAL, "label": "Malkavian"})
+    assert response.status_code == 302 and response.url.endswith("?label=Malkavian")
+    assert Deck.objects.get(registration=reg, label="Malkavian").submitted_by == staff["judge"]
     page = client.get(entry).content.decode()
     assert "Deck played in each round" in page and "Set the deck" in page
     target = url("manage:deck-play-set", multi, reg_id=reg.pk)
