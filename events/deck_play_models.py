@@ -9,6 +9,12 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+MULTIDECK_HELP = _(
+    "Players may bring several decks and switch between rounds (TR §3.1.5); "
+    "announce it before the event. Not at national or continental championships "
+    "or Grand Prix events."
+)
+
 
 class MultiDeck(models.TextChoices):
     """Whether an event uses the multi-deck system (TR §3.1.5) and how a finalist's deck is
