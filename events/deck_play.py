@@ -135,7 +135,7 @@ def _set(reg, number: int, deck: Deck, actor, *, action: str, reason: str = "") 
         play = DeckPlay(registration=reg, round_number=number)
     play.deck = deck
     play.reason = ""
-    play.choice = {}
+    play.choice = {"by_judge": True} if action == "deck.play_set" else {}
     play.set_by = actor if getattr(actor, "is_authenticated", False) else None
     play.save()
     audit(
@@ -339,6 +339,8 @@ def final_decks(event, result, finalists, final: Round | None = None) -> list[Fi
             if stored.reason:
                 row.choice = _choice_of(stored.choice)
                 row.explanation = row.choice.explain()
+            elif stored.choice.get("by_judge"):
+                row.explanation = _("Set by a judge.")
             else:
                 row.explanation = _("Chosen for the final.")
         elif event.multideck == MultiDeck.FREE:

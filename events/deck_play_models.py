@@ -33,7 +33,8 @@ class DeckPlay(models.Model):
     (or a judge for them) chose, else the code of ``events.deck_selection.REASONS`` for a
     final's best-performing deck, whose ``choice`` holds the computed choice
     (``round_number``, ``gw``, ``vp`` as a string, ``tp``, ``tied_labels``, ``seed``,
-    ``runner_up``), so the draw can be replayed."""
+    ``runner_up``), so the draw can be replayed; a judge's choice holds
+    ``{"by_judge": true}``."""
 
     registration = models.ForeignKey(
         "events.Registration", models.CASCADE, related_name="deck_plays", verbose_name=_("player")

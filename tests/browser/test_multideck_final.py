@@ -150,6 +150,12 @@ def test_a_multi_deck_final_plays_the_best_performing_deck(
         play = DeckPlay.objects.get(registration=star, round_number=final.number)
         assert play.deck.label == "Ventrue" and play.reason == "vp"
 
+        # The Decks tab lists every player's decks.
+        judge.goto(f"{base}/events/{event.slug}/manage/decks/")
+        expect(judge.locator("#multidecks li", has_text="Star Player")).to_contain_text("Ventrue")
+        _fits(judge, TABLET["width"])
+        shot(judge, "tablet-decks-tab")
+
         # The player's page shows the deck to play in the final.
         page.goto(f"{base}/events/{event.slug}/my-deck/")
         expect(page.locator("#final-deck")).to_contain_text("Ventrue")

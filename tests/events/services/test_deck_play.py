@@ -245,6 +245,15 @@ def test_the_final_shows_then_records_the_best_performing_deck_and_why(multi, st
     # Other finalists with no deck at all are left for a judge.
     rows = deck_play.final_decks(multi, event_standings(multi), final.finalists, final)
     assert any("a judge sets the final's deck" in r.explanation for r in rows if r.deck is None)
+    # A judge overrides the best-performing deck only with a reason, shown as theirs.
+    with pytest.raises(UserError, match="say why"):
+        deck_play.set_for_player(reg, final.number, "Toreador", staff["judge"], JUDGE)
+    deck_play.set_for_player(
+        reg, final.number, "Toreador", staff["judge"], JUDGE, reason="head judge's ruling"
+    )
+    rows = deck_play.final_decks(multi, event_standings(multi), final.finalists, final)
+    (row,) = [r for r in rows if r.registration_id == reg.id]
+    assert row.deck.label == "Toreador" and row.explanation == "Set by a judge."
 
 
 def test_a_tie_is_drawn_once_with_a_recorded_seed_that_replays(multi, star, staff):
