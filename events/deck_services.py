@@ -29,6 +29,7 @@ from events.limits import check_free_text
 from events.models import (
     DECK_TEXT_MAX_LENGTH,
     Deck,
+    DeckPlay,
     DeckPublication,
     Event,
     Registration,
@@ -356,16 +357,16 @@ def published_decks(event) -> list[PublishedDeck]:
     if not has_ended(event) or choice == DeckPublication.NONE:
         return []
     winner, finalists = _winner_and_finalists(event)
-    decks = Deck.objects.filter(registration__event=event, label="").select_related(
-        "registration__person"
-    )
+    decks = Deck.objects.filter(registration__event=event).select_related("registration__person")
+    if not event.multideck:  # a multi-deck event publishes each player's every deck
+        decks = decks.filter(label="")
     if choice == DeckPublication.WINNER:
         decks = decks.filter(registration_id=winner) if winner else decks.none()
     elif choice == DeckPublication.FINALISTS:
         decks = decks.filter(registration_id__in=finalists)
     spec = checker(event)
     result = []
-    for deck in decks.order_by("registration__person__name"):
+    for deck in decks.order_by("registration__person__name", "label"):
         reg_id = deck.registration_id
         place = "winner" if reg_id == winner else "finalist" if reg_id in finalists else ""
         result.append(
@@ -380,11 +381,29 @@ def published_decks(event) -> list[PublishedDeck]:
     return result
 
 
+def final_deck(event, registration, final: Round | None = None) -> Deck | None:
+    """The deck ``registration`` played in ``event``'s final: in a multi-deck event (TR
+    §3.1.5a) the one recorded for the final (``DeckPlay``, ``events.deck_play``), else
+    their deck of an ordinary event (label ``""``). ``None`` when there is none."""
+    if event.multideck:
+        final = final or Round.objects.filter(event=event, is_final=True).first()
+        play = (
+            DeckPlay.objects.filter(registration=registration, round_number=final.number)
+            .select_related("deck")
+            .first()
+            if final
+            else None
+        )
+        return play.deck if play else None
+    return deck_of(registration)
+
+
 def twd_entry(event: Event) -> str:
     """The winner's deck of a VEKN ``event`` as a Tournament Winning Deck Archive entry
     (``events.deck_rules.twd_entry``; ``export_event --twd``): event, place, date, rounds
     and final, players, winner, deck. ``UserError`` when the ruleset has no TWDA, the event
-    has no final or winner, or the winner registered no deck."""
+    has no final or winner, or the winner registered no deck (in a multi-deck event: the
+    deck recorded for the final, :func:`final_deck`)."""
     spec = checker(event)
     if not spec.twd:
         raise UserError(_("This game has no Tournament Winning Deck Archive."))
@@ -395,7 +414,7 @@ def twd_entry(event: Event) -> str:
     if winner is None:
         raise UserError(_("The final has no winner yet."))
     reg = Registration.objects.select_related("person").get(pk=winner)
-    deck = deck_of(reg)
+    deck = final_deck(event, reg, final)
     if deck is None:
         raise UserError(_("The winner, %(name)s, registered no deck.") % {"name": reg.person.name})
     players = (

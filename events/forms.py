@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from events import notify_rules, player_lists, rulesets, staffing
 from events.errors import UserError
+from events.forms_decks import multideck_refusal
 from events.limits import (
     FREE_TEXT_MAX_LENGTH,
     date_window_message,
@@ -26,7 +27,7 @@ MYL_ROUND_MINUTES = (40, 60)
 """Mitos y Leyendas rounds last 40 to 60 minutes (conduct rules §5.5)."""
 
 MYL_ONLY_FIELDS = ("best_of", "tie_breaker_order", "top_cut")
-VEKN_ONLY_FIELDS = ("final_mode", "final_minutes")
+VEKN_ONLY_FIELDS = ("final_mode", "final_minutes", "multideck")
 RATING_FIELDS = ("game_format", "championship", "online", "sets")
 """The fields the VEKN rating reads (TR Appendix A, §6.1.1), asked only of a ruleset that
 ``rates_players``; its events show ``game_format`` instead of ``format``."""
@@ -316,6 +317,7 @@ class EventSettingsForm(EventCreateForm):
             "decklists_lock_at_start",
             "deck_publication",
             "decks_attributed",
+            "multideck",
             "final_mode",
             "best_of",
             "tie_breaker_order",
@@ -339,6 +341,16 @@ class EventSettingsForm(EventCreateForm):
 
     def clean_deck_publication(self):
         return self.cleaned_data.get("deck_publication") or self.instance.deck_publication
+
+    def clean(self):
+        data = super().clean()
+        if "multideck" in self.fields and (
+            reason := multideck_refusal(
+                self.instance, data.get("multideck") or "", championship=data.get("championship")
+            )
+        ):  # VEKN TR §3.1.5, §3.1.5a (docs/decks.md "Multi-deck events")
+            self.add_error("multideck", reason)
+        return data
 
 
 def _name_part(label, help_text=""):

@@ -38,7 +38,17 @@ from events import deck_services, rulesets
 from events.audit import audit
 from events.errors import UserError
 from events.limits import FREE_TEXT_MAX_LENGTH, is_vekn_number
-from events.models import Deck, Event, Organisation, Person, Registration, Round, Seat, Table
+from events.models import (
+    Deck,
+    DeckPlay,
+    Event,
+    Organisation,
+    Person,
+    Registration,
+    Round,
+    Seat,
+    Table,
+)
 from events.player_lists import MAX_NAME_LENGTH, NamesDisagree, PersonNames, person_names
 from events.presets import get_preset
 from penalties import services as penalty_services
@@ -860,6 +870,22 @@ def export_event(event) -> dict:
             "registration_id", "text"
         )
     )
+    if event.multideck:
+        # A multi-deck event (VEKN TR §3.1.5a): a player's one "deck" is the deck they
+        # played in the final, else their first deck by name (docs/decks.md).
+        for reg_id, text in (
+            Deck.objects.filter(registration__event=event)
+            .order_by("-label")
+            .values_list("registration_id", "text")
+        ):
+            decks[reg_id] = text
+        final = event.rounds.filter(is_final=True).first()
+        if final is not None:
+            decks.update(
+                DeckPlay.objects.filter(
+                    registration__event=event, round_number=final.number
+                ).values_list("registration_id", "deck__text")
+            )
     rounds = list(event.rounds.order_by("number").prefetch_related("tables"))
     myl_event = rulesets.of(event).pairs_matches
     seats: dict[int, list] = {}

@@ -22,6 +22,7 @@ from events.call_models import CallReason, JudgeCall  # noqa: F401
 
 # A round's deck checks live in their own module (docs/decks-pages.md, "Deck checks").
 from events.deck_check_models import DeckCheck  # noqa: F401, E402
+from events.deck_play_models import MULTIDECK_HELP, DeckPlay, MultiDeck  # noqa: F401
 from events.limits import FREE_TEXT_MAX_LENGTH, VEKN_NUMBER_PATTERN, length_constraint
 from events.notify_models import (  # noqa: F401
     Delivery,
@@ -242,6 +243,14 @@ class Event(models.Model):
         _("published decks show the player's name"),
         default=True,
         help_text=_("Untick to publish the decks without their players' names."),
+    )
+    multideck = models.CharField(  # VEKN TR §3.1.5, §3.1.5a (docs/decks.md "Multi-deck events")
+        _("multi-deck"),
+        max_length=10,
+        choices=MultiDeck,
+        default="",
+        blank=True,
+        help_text=MULTIDECK_HELP,
     )
     final_mode = models.CharField(
         _("final"), max_length=20, choices=FinalMode, default=FinalMode.FINAL

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from events import views_deck_checks as dc
+from events import views_deck_play as dp
 from events import views_decks as dk
 from events import views_judge_calls as jc
 from events import views_manage as v
@@ -34,6 +35,7 @@ urlpatterns = [
     path("players/list/save/", pl.player_list_save, name="player-list-save"),
     # Decks (events/views_decks.py, docs/decks-pages.md)
     path("players/<int:reg_id>/deck/", dk.deck_entry, name="deck-entry"),
+    path("players/<int:reg_id>/deck/play/", dp.deck_play_set, name="deck-play-set"),
     path("decks/", dk.decks, name="decks"),
     path("decks/print/", dk.print_decks, name="print-decks"),
     path("players/check-in-all/", pl.check_in_all, name="check-in-all"),

@@ -4,6 +4,7 @@ from django.urls import path
 
 from events import (
     views,
+    views_deck_play,
     views_decks,
     views_judge_calls,
     views_print,
@@ -57,5 +58,6 @@ urlpatterns = [
     # Decks (events/views_decks.py, docs/decks-pages.md)
     path("events/<slug:slug>/my-deck/", views_decks.my_deck, name="my-deck"),
     path("events/<slug:slug>/my-deck/check/", views_decks.deck_check, name="deck-check"),
+    path("events/<slug:slug>/my-deck/play/", views_deck_play.my_deck_play, name="my-deck-play"),
     path("events/<slug:slug>/decks/", views_decks.public_decks, name="public-decks"),
 ]

@@ -17,14 +17,16 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from events import deck_services
+from events import deck_play, deck_services, views_deck_play
 from events.access import staff_required, user_permissions
 from events.deck_checkers import stored_problems
 from events.errors import UserError
 from events.forms import DeckForm, DeckPreviewForm
+from events.forms_decks import DeckLabelForm
 from events.models import Event, Registration
 from events.permissions import Permission as P
 from events.qr import qr_svg
@@ -54,6 +56,16 @@ def _deck_context(event, deck) -> dict:
     }
 
 
+def _label(request, event, reg) -> tuple[str, bool]:
+    """The deck a page is about (``?label=`` or the posted ``label``; ``""`` outside a
+    multi-deck event, VEKN TR §3.1.5) and whether a new deck would be left unnamed."""
+    if not event.multideck:
+        return "", False
+    form = DeckLabelForm(request.POST if request.method == "POST" else request.GET)
+    label = form.cleaned_data["label"] if form.is_valid() else ""
+    return label, label == "" and deck_services.deck_of(reg, "") is None
+
+
 # ---------------------------------------------------------------- the player's page
 @login_required
 def my_deck(request, slug):
@@ -65,13 +77,18 @@ def my_deck(request, slug):
     if reg is None:
         raise Http404("Not registered in this event")
     locked = deck_services.is_locked(event)
-    deck = deck_services.deck_of(reg)
+    label, unnamed = _label(request, event, reg)
+    deck = deck_services.deck_of(reg, label)
     form = DeckForm(request.POST or None, initial={"text": deck.text if deck else ""})
     status = 200
     if request.method == "POST":
+        if unnamed:
+            form.add_error(None, _("Give the deck a name (multi-deck event, TR §3.1.5)."))
         if form.is_valid():
             try:
-                saved = deck_services.submit_own(reg, form.cleaned_data["text"], request.user)
+                saved = deck_services.submit_own(
+                    reg, form.cleaned_data["text"], request.user, label=label
+                )
             except UserError as exc:
                 form.add_error("text", exc.message)
             else:
@@ -84,7 +101,7 @@ def my_deck(request, slug):
                             "Decklist registered, but it has problems: fix them before the deadline."
                         ),
                     )
-                return redirect("events:my-deck", slug=event.slug)
+                return _redirect_to("events:my-deck", event, label, slug=event.slug)
         status = 400
     return render(
         request,
@@ -95,10 +112,19 @@ def my_deck(request, slug):
             "form": form,
             "locked": locked,
             "check_url": reverse("events:deck-check", kwargs={"slug": event.slug}),
+            "label": label,
             **_deck_context(event, deck),
+            **views_deck_play.player_context(event, reg),
         },
         status=status,
     )
+
+
+def _redirect_to(name, event, label, **kwargs):
+    url = reverse(name, kwargs=kwargs)
+    if event.multideck:
+        url += "?" + urlencode({"label": label})
+    return redirect(url)
 
 
 @login_required
@@ -151,12 +177,15 @@ def deck_entry(request, event, reg_id):
     may_edit = bool(
         perms & (deck_services.CORRECT_PERMISSIONS if locked else deck_services.ENTER_PERMISSIONS)
     )
-    deck = deck_services.deck_of(reg)
+    label, unnamed = _label(request, event, reg)
+    deck = deck_services.deck_of(reg, label)
     form = DeckForm(request.POST or None, initial={"text": deck.text if deck else ""})
     status = 200
     if request.method == "POST":
         if not may_edit:
             raise PermissionDenied
+        if unnamed:
+            form.add_error(None, _("Give the deck a name (multi-deck event, TR §3.1.5)."))
         if form.is_valid():
             try:
                 deck_services.enter_for_player(
@@ -165,6 +194,7 @@ def deck_entry(request, event, reg_id):
                     request.user,
                     perms,
                     reason=form.cleaned_data["reason"],
+                    label=label,
                 )
             except UserError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
@@ -172,6 +202,10 @@ def deck_entry(request, event, reg_id):
                 messages.success(
                     request, _("Decklist of %(name)s saved.") % {"name": reg.person.name}
                 )
+                if event.multideck:
+                    return _redirect_to(
+                        "manage:deck-entry", event, label, slug=event.slug, reg_id=reg.pk
+                    )
                 return redirect("manage:decks", slug=event.slug)
         status = 400
     return render(
@@ -184,7 +218,9 @@ def deck_entry(request, event, reg_id):
             "locked": locked,
             "may_edit": may_edit,
             "check_url": reverse("events:deck-check", kwargs={"slug": event.slug}),
+            "label": label,
             **_deck_context(event, deck),
+            **views_deck_play.staff_context(event, reg, perms),
         },
         status=status,
     )
@@ -201,6 +237,7 @@ def decks(request, event):
             "event": event,
             "overview": deck_services.overview(event),
             "locked": deck_services.is_locked(event),
+            "multideck": deck_play.overview(event) if event.multideck else None,
         },
     )
 
@@ -209,7 +246,14 @@ def decks(request, event):
 def print_decks(request, event):
     """Every registered list, one per printed card, for deck checks (``print.css``)."""
     spec = deck_services.checker(event)
-    rows = [row for row in deck_services.overview(event).rows if row.deck is not None]
+    if event.multideck:  # every deck of every player (TR §3.1.5)
+        rows = [
+            deck_services.DeckRow(p.registration, d)
+            for p in deck_play.overview(event)[1]
+            for d in p.decks
+        ]
+    else:
+        rows = [row for row in deck_services.overview(event).rows if row.deck is not None]
     lists = [
         {
             "registration": row.registration,

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from events import (
     deck_check_services,
+    deck_play,
     exports,
     headcount,
     judge_calls,
@@ -666,6 +667,8 @@ def final(request, event):
         try:
             if action == form.START:
                 services.start_final(event, request.user)
+                # A multi-deck final's best-performing decks, drawn once (TR §3.1.5a).
+                deck_play.settle_final(event, event_standings(event), request.user)
             elif final_round is None:
                 raise UserError(_("Start the final first."))
             elif action == form.PLACE:
@@ -691,6 +694,13 @@ def final(request, event):
         else [],
         "perms": request.event_permissions,
         "P": P,
+        "final_decks": deck_play.final_decks(
+            event,
+            result,
+            (final_round and final_round.finalists)
+            or (result.standings.finalists if result.prelims_done else ()),
+            final_round,
+        ),
     }
     if final_round is not None:
         finalists = list(final_round.finalists) or list(result.standings.finalists)

@@ -478,6 +478,10 @@ MATRIX = [
     R("manage:deck-entry", "get", "vekn_reg", **a_staff(200), coordinator=200),
     R("manage:deck-entry", "post", "player_vekn_reg", data=DECK,
       **a_staff(302, scorekeeper=403), coordinator=403),
+    # multi-deck (docs/decks.md "Multi-deck events"): the player's round deck, a judge's
+    R("events:my-deck-play", "post", "vekn", data=lambda w: {"deck": "x"}, **signed_in(404, player=302)),
+    R("manage:deck-play-set", "post", "player_vekn_reg", data=lambda w: {"deck": "x", "round_number": 1},
+      **a_staff(302, scorekeeper=403), coordinator=403),
     # MyL-only addresses on a VEKN event: 404 once the permission is held
     R("manage:myl-pair", "post", "vekn", **a_staff(404, scorekeeper=403), coordinator=403),
     R("manage:myl-top-cut", "post", "vekn", **a_staff(404, judge=403, scorekeeper=403), coordinator=403),
