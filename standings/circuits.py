@@ -231,7 +231,7 @@ def standings(entries: Iterable[Entry], rules: Rules) -> tuple[Line, ...]:
                 scored,
             )
         )
-    for total, latest, points, gw, vp, tp, played, scored in drafts:
+    for _total, latest, points, gw, vp, tp, played, scored in drafts:
         if played >= rules.min_events:
             continue
         lines.append(
