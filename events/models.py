@@ -20,6 +20,9 @@ from django.utils.translation import gettext_lazy as _
 # Django finds them in this app.
 from events.call_models import CallReason, JudgeCall  # noqa: F401
 
+# An organisation's circuits (docs/ratings.md "Circuits").
+from events.circuit_models import Circuit  # noqa: F401, E402
+
 # A round's deck checks live in their own module (docs/decks-pages.md, "Deck checks").
 from events.deck_check_models import DeckCheck  # noqa: F401, E402
 from events.limits import FREE_TEXT_MAX_LENGTH, VEKN_NUMBER_PATTERN, length_constraint
