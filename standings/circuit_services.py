@@ -45,8 +45,9 @@ def candidate_events(organisation: Organisation):
 
 
 def counted_events(circuit: Circuit):
-    """The circuit's events whose results count, oldest first: official (standings
-    published or results approved) with a final played **[choice]**, as for the rankings
+    """The circuit's events whose results may count, oldest first: official (standings
+    published or results approved) with a final round **[choice]** (whether the final
+    was played is read from the standings: :func:`circuit_standings`), as for the rankings
     (``standings.rating_services.rated_events``) but sanctioned or not, rated or not."""
     return (
         circuit.events.filter(rounds__is_final=True, final_mode=Event.FinalMode.FINAL)
@@ -161,13 +162,18 @@ def circuit_standings(circuit: Circuit) -> CircuitStandings:
     each counted event (:func:`counted_events`) with their final rank, GW (preliminary
     plus 1 for the final's winner), VP (preliminary and final), TP and rating points
     (TR §3.7, Appendix A.2), scored by ``standings.circuits.standings``. A disqualified
-    player has no rank and scores nothing for the circuit **[choice]**. Five queries."""
-    events = list(counted_events(circuit))
+    player has no rank and scores nothing for the circuit **[choice]**; nor does a
+    registered player who never sat at a table (TR Appendix A.2). Five queries."""
+    loaded = many_event_standings(list(counted_events(circuit)))
+    played = [r for r in loaded.values() if r.standings.final_played]
+    events = [r.event for r in played]
     entries = []
-    for result in many_event_standings(events).values():
+    for result in played:
         event = result.event
         points = result.rating_points or {}
         for row, info in result.rows():
+            if not row.rounds_played:
+                continue  # registered, never seated: not a player of the event
             entries.append(
                 circuits.Entry(
                     player=info.person_id if info.person_id is not None else f"r{info.id}",
