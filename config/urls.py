@@ -4,8 +4,8 @@ from django.urls import include, path
 
 from config.views import healthz
 from events import api as events_api
-from events import api_circuits
 from events import (
+    api_circuits,
     views,
     views_circuits,
     views_manage,

@@ -15,13 +15,15 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from standings.circuits import Scoring
 
-SCORING_LABELS = {
-    Scoring.RATING: _("Rating points"),
-    Scoring.GP: _("GP points (25, 15, 13 … 6, then 3)"),
-    Scoring.SCORE: _("Score (GW, then VP, then TP)"),
-}
+class Scoring(models.TextChoices):
+    """The scoring codes of ``standings.circuits.Scoring`` (the pure rules; the kernel may
+    not import the standings, and ``tests/standings/rules/test_circuits.py`` checks the
+    two agree). Stored codes are an API: never rename."""
+
+    RATING = "rating", _("Rating points")
+    GP = "gp", _("GP points (25, 15, 13 … 6, then 3)")
+    SCORE = "score", _("Score (GW, then VP, then TP)")
 
 
 class Circuit(models.Model):
@@ -42,7 +44,7 @@ class Circuit(models.Model):
     scoring = models.CharField(
         _("scoring"),
         max_length=10,
-        choices=[(str(code), label) for code, label in SCORING_LABELS.items()],
+        choices=Scoring,
         default=Scoring.GP,
     )
     best = models.PositiveSmallIntegerField(
@@ -75,7 +77,7 @@ class Circuit(models.Model):
                 condition=Q(ends_on__gte=F("starts_on")), name="events_circuit_period_order"
             ),
             models.CheckConstraint(
-                condition=Q(scoring__in=[str(s) for s in Scoring]),
+                condition=Q(scoring__in=Scoring.values),
                 name="events_circuit_scoring_known",
             ),
             models.CheckConstraint(

@@ -16,7 +16,16 @@ class CircuitForm(forms.ModelForm):
 
     class Meta:
         model = Circuit
-        fields = ["name", "starts_on", "ends_on", "scoring", "best", "min_events", "places", "events"]
+        fields = [
+            "name",
+            "starts_on",
+            "ends_on",
+            "scoring",
+            "best",
+            "min_events",
+            "places",
+            "events",
+        ]
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -32,9 +41,14 @@ class CircuitForm(forms.ModelForm):
         field.label_from_instance = lambda e: f"{e.date:%Y-%m-%d} — {e.name}"
         for name in ("starts_on", "ends_on"):
             self.fields[name].input_formats = ["%Y-%m-%d"]
-        self.fields["min_events"].min_value = 1
         self.fields["min_events"].widget.attrs["min"] = 1
         self.fields["best"].widget.attrs["min"] = 1
+
+    def clean_min_events(self):
+        value = self.cleaned_data.get("min_events")
+        if value is not None and value < 1:
+            raise forms.ValidationError(_("The minimum attendance is at least one event."))
+        return value
 
     def clean_best(self):
         best = self.cleaned_data.get("best")

@@ -8,11 +8,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from events.access import organisation_organiser_required
+from events.circuit_models import Scoring
 from events.errors import UserError
 from events.forms_circuits import CircuitForm
 from events.models import Circuit, Organisation
 from standings import circuit_services
-from standings.circuits import Scoring
 
 
 class _Row:

@@ -91,9 +91,7 @@ def save_circuit(
     if ends_on < starts_on:
         raise UserError(_("The last day is before the first day."), field="ends_on")
     try:
-        circuits.Rules(
-            circuits.Scoring(scoring), best=best, min_events=min_events, places=places
-        )
+        circuits.Rules(circuits.Scoring(scoring), best=best, min_events=min_events, places=places)
     except ValueError as exc:
         raise UserError(_("A scoring value is out of range."), field=None) from exc
     chosen = list(events)

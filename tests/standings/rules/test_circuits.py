@@ -66,6 +66,12 @@ def test_gp_points_never_grow_with_the_rank(rank):
     assert gp_points(rank) >= gp_points(rank + 1) >= 3
 
 
+def test_the_models_codes_are_the_rules_codes():
+    from events.circuit_models import Scoring as Stored
+
+    assert sorted(Stored.values) == sorted(s.value for s in Scoring)
+
+
 # --- rules ---------------------------------------------------------------------------------
 
 

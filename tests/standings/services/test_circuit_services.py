@@ -109,7 +109,12 @@ def test_rating_standings_best_one(org):
     circuit = _save(org, _events(org, 3), scoring="rating", best=1, places=1)
     lines = circuit_services.circuit_standings(circuit).lines
     top = lines[0]
-    assert (top.name, top.points, top.played, top.qualified) == ("Player 2", EXPECTED["p2"], 3, True)
+    assert (top.name, top.points, top.played, top.qualified) == (
+        "Player 2",
+        EXPECTED["p2"],
+        3,
+        True,
+    )
     assert sum(s.counted for s in top.entries) == 1
     assert not lines[1].qualified
 
@@ -141,8 +146,17 @@ def test_document_shape(org):
     circuit = _save(org, _events(org, 1), places=2, best=4)
     doc = circuit_services.circuit_document(circuit)
     assert set(doc) == {
-        "id", "name", "organisation", "starts_on", "ends_on", "scoring", "best",
-        "min_events", "places", "events", "rows",
+        "id",
+        "name",
+        "organisation",
+        "starts_on",
+        "ends_on",
+        "scoring",
+        "best",
+        "min_events",
+        "places",
+        "events",
+        "rows",
     }
     assert doc["organisation"] == "club" and doc["scoring"] == "gp" and doc["best"] == 4
     assert doc["events"] == [{"event": "c0", "name": "Open c0", "date": "2026-01-10"}]
@@ -156,9 +170,7 @@ def test_document_shape(org):
         "tp": doc["rows"][0]["tp"],
         "played": 1,
         "qualified": True,
-        "events": [
-            {"event": "c0", "date": "2026-01-10", "rank": 1, "points": 25, "counted": True}
-        ],
+        "events": [{"event": "c0", "date": "2026-01-10", "rank": 1, "points": 25, "counted": True}],
     }
     # The four other finalists share rank 2: all of them qualify with 2 places.
     assert [r["rank"] for r in doc["rows"]] == [1, 2, 2, 2, 2, 6, 7, 8, 8, 8]
