@@ -23,9 +23,6 @@ from events.call_models import CallReason, JudgeCall  # noqa: F401
 # An organisation's circuits (docs/ratings.md "Circuits").
 from events.circuit_models import Circuit  # noqa: F401, E402
 
-# Stored rating points (docs/ratings.md "How the rankings stay fast").
-from events.rating_models import RatedResult, RatingStamp  # noqa: F401, E402
-
 # A round's deck checks live in their own module (docs/decks-pages.md, "Deck checks").
 from events.deck_check_models import DeckCheck  # noqa: F401, E402
 from events.limits import FREE_TEXT_MAX_LENGTH, VEKN_NUMBER_PATTERN, length_constraint
@@ -36,6 +33,9 @@ from events.notify_models import (  # noqa: F401
     Webhook,
 )
 from events.permissions import AUTHORITIES, Role
+
+# Stored rating points (docs/ratings.md "How the rankings stay fast").
+from events.rating_models import RatedResult, RatingStamp  # noqa: F401, E402
 from events.round_clock import RoundTiming
 
 

@@ -29,6 +29,9 @@ class RatingStamp(models.Model):
         verbose_name = _("rating points stamp")
         verbose_name_plural = _("rating points stamps")
 
+    def __str__(self):
+        return f"{self.event_id}@{self.version}"
+
 
 class RatedResult(models.Model):
     """One person's ``rating_points`` at one rated event whose final is played (TR
@@ -52,3 +55,6 @@ class RatedResult(models.Model):
             # A player's rated events (standings.rating_services.player_history).
             models.Index(fields=["person", "event"], name="events_ratedresult_person_idx"),
         ]
+
+    def __str__(self):
+        return f"{self.person_id}@{self.event_id}: {self.rating_points}"

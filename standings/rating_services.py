@@ -142,35 +142,30 @@ def _points(events) -> list[tuple[int, int, int]]:
 
 def stored_results(events, *, person: Person | None = None) -> list[ratings.Result]:
     """The stored ``standings.ratings.Result`` of ``events`` (a queryset), refreshed first
-    (:func:`refresh`), keyed by person id; ``person``: that person's only. One query
-    (plus the refresh's)."""
+    (:func:`refresh`), keyed by person id; ``person``: that person's only. Three queries
+    (plus the refresh's): the events, the rows (three integers each), the people."""
     refresh(events)
-    rows = RatedResult.objects.filter(event__in=events)
+    info = {
+        row[0]: (row[1], row[2], ratings.category_of(row[3]), row[4], row[5])
+        for row in events.values_list("id", "slug", "date", "game_format", "online", "name")
+    }
+    rows = RatedResult.objects.filter(event_id__in=events.values("id"))
     if person is not None:
         rows = rows.filter(person=person)
+    triples = list(rows.values_list("person_id", "event_id", "rating_points"))
+    people = {
+        pk: (name, vekn or None)
+        for pk, name, vekn in Person.objects.filter(
+            pk__in=rows.values("person_id")
+        ).values_list("id", "name", "vekn_number")
+    }
     out = []
-    for values in rows.values_list(
-        "person_id",
-        "person__vekn_number",
-        "person__name",
-        "event__slug",
-        "event__date",
-        "event__game_format",
-        "event__online",
-        "rating_points",
-        "event__name",
-    ).iterator(chunk_size=5000):
+    for person_id, event_id, points in triples:
+        slug, day, category, online, event_name = info[event_id]
+        name, vekn = people[person_id]
         out.append(
             ratings.Result(
-                values[0],
-                values[1] or None,
-                values[2],
-                values[3],
-                values[4],
-                ratings.category_of(values[5]),
-                values[6],
-                values[7],
-                values[8],
+                person_id, vekn, name, slug, day, category, online, points, event_name
             )
         )
     return out
@@ -181,8 +176,8 @@ def ranking(
 ) -> tuple[ratings.RankingRow, ...]:
     """One ranking (TR Appendix A): ``category`` (``constructed`` | ``limited``), on site
     or ``online``, as of ``as_of``, of the whole site or of one ``organisation``'s events.
-    Rows as ``standings.ratings.ranking`` gives them (player = person id). Two queries
-    when the stored rating points are up to date (:func:`refresh`). ``ValueError`` for
+    Rows as ``standings.ratings.ranking`` gives them (player = person id). Four queries
+    when the stored rating points are up to date (:func:`refresh`, :func:`stored_results`). ``ValueError`` for
     an unknown category."""
     if category not in ratings.CATEGORIES:
         raise ValueError(f"unknown category {category!r}")
@@ -200,6 +195,14 @@ def ranking_document(
     "rows": [{"rank", "vekn", "name", "rating", "events": [{"event", "date",
     "rating_points"}]}]}``."""
     rows = ranking(category, online, as_of, organisation=organisation)
+    iso: dict[date, str] = {}
+
+    def day(d: date) -> str:
+        text = iso.get(d)
+        if text is None:
+            text = iso[d] = d.isoformat()
+        return text
+
     return {
         "category": category,
         "online": online,
@@ -213,7 +216,7 @@ def ranking_document(
                 "events": [
                     {
                         "event": r.event,
-                        "date": r.date.isoformat(),
+                        "date": day(r.date),
                         "rating_points": r.rating_points,
                     }
                     for r in row.events
@@ -229,6 +232,6 @@ def player_history(
 ) -> dict[tuple[str, bool], tuple[ratings.HistoryEntry, ...]]:
     """``person``'s rated events by group ``(category, online)``, each with why it counts
     toward their rating as of ``as_of`` or not (``standings.ratings.player_history``).
-    Two queries when the stored rating points are up to date (:func:`refresh`)."""
+    Four queries when the stored rating points are up to date (:func:`refresh`)."""
     events = _candidates(organisation=organisation).filter(registrations__person=person)
     return ratings.player_history(stored_results(events, person=person), as_of)
