@@ -48,6 +48,7 @@ class CaptureQueriesContext:
     def __exit__(self, *exc):
         return self._cm.__exit__(*exc)
 
+
 PLAYERS = 5000
 EVENTS = 2000
 PER_EVENT = 20  # 4 tables of 5, two preliminary rounds and a final: 8 events per player

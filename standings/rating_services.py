@@ -155,18 +155,16 @@ def stored_results(events, *, person: Person | None = None) -> list[ratings.Resu
     triples = list(rows.values_list("person_id", "event_id", "rating_points"))
     people = {
         pk: (name, vekn or None)
-        for pk, name, vekn in Person.objects.filter(
-            pk__in=rows.values("person_id")
-        ).values_list("id", "name", "vekn_number")
+        for pk, name, vekn in Person.objects.filter(pk__in=rows.values("person_id")).values_list(
+            "id", "name", "vekn_number"
+        )
     }
     out = []
     for person_id, event_id, points in triples:
         slug, day, category, online, event_name = info[event_id]
         name, vekn = people[person_id]
         out.append(
-            ratings.Result(
-                person_id, vekn, name, slug, day, category, online, points, event_name
-            )
+            ratings.Result(person_id, vekn, name, slug, day, category, online, points, event_name)
         )
     return out
 
