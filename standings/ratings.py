@@ -27,10 +27,10 @@ import enum
 import math
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
-from typing import NamedTuple
 from datetime import date
 from decimal import Decimal
+from operator import attrgetter
+from typing import NamedTuple
 
 __all__ = [
     "BEST_RESULTS",
