@@ -125,6 +125,13 @@ def test_rankings_page_and_player_page(client, db):
     assert profile.count("<strong>Counted</strong>") == 8
     assert "Not among the best 8 of the last 18 months" in profile
     assert "More than 18 months before" in profile
+    assert "Not listed in this ranking" not in profile
+    # A year after the last event (October 2026): hidden from the ranking, rating kept.
+    later = client.get(
+        reverse("rankings-player", args=[person.pk]), {"as_of": "2027-11-01"}
+    ).content.decode()
+    assert "Not listed in this ranking on this date" in later
+    assert "Player 2" not in client.get(reverse("rankings"), {"as_of": "2027-11-01"}).text
 
 
 def test_rankings_page_bad_query_answers_400_with_the_problem(client, db):
