@@ -1,6 +1,7 @@
 """VEKN rating points and rankings (TR Appendix A; docs/rules-vekn.md "Ratings").
 
-Pure rules, no ORM and no request: frozen dataclasses in, frozen dataclasses out. The
+Pure rules, no ORM and no request: frozen dataclasses (and, for the many results of a
+ranking, the immutable named tuple :class:`Result`) in and out. The
 adapter in ``standings/rating_services.py`` loads the events and their standings.
 
 - :func:`rating_points`: the rating points (RtP) every player of one event earns
