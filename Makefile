@@ -69,6 +69,7 @@ bench: venv
 	$(PY) bench/public_pages_bench.py
 	$(PY) bench/deck_bench.py
 	$(PY) bench/notify_bench.py
+	$(PY) bench/rankings_bench.py
 
 # Event-day load test (docs/performance.md "Event-day load"): throwaway PostgreSQL + Redis,
 # gunicorn, locust headless; about 3 minutes. Needs root, PostgreSQL and redis-server.

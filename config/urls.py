@@ -6,7 +6,15 @@ from django.views.generic import RedirectView
 from config import api_docs
 from config.views import healthz
 from events import api as events_api
-from events import views, views_manage, views_notify, views_orgs, views_rankings
+from events import (
+    api_circuits,
+    views,
+    views_circuits,
+    views_manage,
+    views_notify,
+    views_orgs,
+    views_rankings,
+)
 from leagues import api as leagues_api
 from penalties import api as penalties_api
 from penalties import views as penalties_views
@@ -115,6 +123,26 @@ urlpatterns = [
         views_rankings.player_page,
         name="rankings-player",
     ),
+    # Circuits (events/views_circuits.py, docs/ratings.md "Circuits")
+    path("circuits/", views_circuits.circuit_list, name="circuits"),
+    path("circuits/<int:circuit_id>/", views_circuits.circuit_page, name="circuit"),
+    path(
+        "organisations/<slug:org_slug>/circuits/",
+        views_circuits.organisation_circuits,
+        name="organisation-circuits",
+    ),
+    path(
+        "organisations/<slug:org_slug>/circuits/new/",
+        views_circuits.circuit_create,
+        name="circuit-create",
+    ),
+    path(
+        "organisations/<slug:org_slug>/circuits/<int:circuit_id>/",
+        views_circuits.circuit_edit,
+        name="circuit-edit",
+    ),
+    path("api/v1/circuits", api_circuits.circuits, name="api-circuits"),
+    path("api/v1/circuits/<int:circuit_id>", api_circuits.circuit, name="api-circuit"),
     path("api/v1/vekn/check-table", events_api.check_table, name="api-check-table"),
     path("api/v1/vekn/check-deck", events_api.check_deck, name="api-check-deck"),
     path("api/v1/rulesets/<str:ruleset>/penalty", penalties_api.penalty, name="api-penalty"),

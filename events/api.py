@@ -53,8 +53,9 @@ def standings(request, slug):
 def rankings(request):
     """``GET /api/v1/rankings?category=constructed&online=false&as_of=2026-12-01``
     (optional ``&organisation=<slug>``) — one VEKN ranking (TR Appendix A; docs/contracts.md
-    §9). Public, no authentication; a bad parameter → 400 ``{"error": …}``. Six queries
-    whatever the number of events."""
+    §9). Public, no authentication; a bad parameter → 400 ``{"error": …}``. Five queries
+    whatever the number of events once their rating points are stored
+    (``standings.rating_services.refresh``)."""
     form = RankingQueryForm(request.GET)
     if not form.is_valid():
         return _error(400, form.first_error())

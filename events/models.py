@@ -20,6 +20,9 @@ from django.utils.translation import gettext_lazy as _
 # Django finds them in this app.
 from events.call_models import CallReason, JudgeCall  # noqa: F401
 
+# An organisation's circuits (docs/ratings.md "Circuits").
+from events.circuit_models import Circuit  # noqa: F401, E402
+
 # A round's deck checks live in their own module (docs/decks-pages.md, "Deck checks").
 from events.deck_check_models import DeckCheck  # noqa: F401, E402
 from events.deck_play_models import MULTIDECK_HELP, DeckPlay, MultiDeck  # noqa: F401
@@ -31,6 +34,9 @@ from events.notify_models import (  # noqa: F401
     Webhook,
 )
 from events.permissions import AUTHORITIES, Role
+
+# Stored rating points (docs/ratings.md "How the rankings stay fast").
+from events.rating_models import RatedResult, RatingStamp  # noqa: F401, E402
 from events.round_clock import RoundTiming
 
 

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from events.forms_rankings import RankingQueryForm
 from events.models import Organisation, Person
 from standings import rating_services
-from standings.ratings import Why
+from standings.ratings import LISTED_MONTHS, Why, months_before
 
 GROUPS = (
     ("constructed", False, _("Constructed, on site")),
@@ -78,17 +78,22 @@ def rankings_page(request):
 
 def player_page(request, person_id):
     """``/rankings/players/<id>/``: the person's rated events by group, each counted or
-    why not (older than 18 months, not among the best 8, after the date shown)."""
+    why not (older than 18 months, not among the best 8, after the date shown), and
+    whether the group's ranking lists them on that date (TR Appendix A.1)."""
     person = get_object_or_404(Person, pk=person_id)
     data, error = _query(request)
     history = rating_services.player_history(
         person, data["as_of"], organisation=data["organisation"]
     )
     groups = []
+    listed_from = months_before(data["as_of"], LISTED_MONTHS)
     for (category, online), entries in history.items():
         groups.append(
             {
                 "label": _group_label(category, online),
+                # TR Appendix A.1: no rated event in the last 12 months, not listed (the
+                # rating is kept).
+                "listed": any(listed_from <= e.result.date <= data["as_of"] for e in entries),
                 "rating": sum(e.result.rating_points for e in entries if e.why == Why.COUNTED),
                 "entries": [
                     {"result": e.result, "counted": e.why == Why.COUNTED, "why": WHY[e.why]}

@@ -1,6 +1,7 @@
 """VEKN rating points and rankings (TR Appendix A; docs/rules-vekn.md "Ratings").
 
-Pure rules, no ORM and no request: frozen dataclasses in, frozen dataclasses out. The
+Pure rules, no ORM and no request: frozen dataclasses (and, for the many results of a
+ranking, the immutable named tuple :class:`Result`) in and out. The
 adapter in ``standings/rating_services.py`` loads the events and their standings.
 
 - :func:`rating_points`: the rating points (RtP) every player of one event earns
@@ -29,6 +30,8 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from operator import attrgetter
+from typing import NamedTuple
 
 __all__ = [
     "BEST_RESULTS",
@@ -179,11 +182,12 @@ def months_before(day: date, months: int) -> date:
     return date(year, month + 1, min(day.day, last))
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
+class Result(NamedTuple):
     """One player's rating points at one rated event: ``player`` (a key; ``vekn`` and
     ``name`` are shown), the ``event`` (a key, e.g. its slug), its ``date``, ``category``
-    (:data:`CATEGORIES`) and ``online``; ``event_name`` is shown."""
+    (:data:`CATEGORIES`) and ``online``; ``event_name`` is shown. An immutable named tuple
+    rather than a frozen dataclass: a ranking builds tens of thousands of them, and a
+    tuple is built several times faster (docs/performance.md "Rankings")."""
 
     player: Hashable
     vekn: str | None
@@ -226,10 +230,17 @@ class HistoryEntry:
     why: Why
 
 
+_EVENT = attrgetter("event")
+_POINTS_THEN_DATE = attrgetter("rating_points", "date")
+
+
 def _best_first(results: Iterable[Result]) -> list[Result]:
     """Best results first; equal points: the more recent first, then by event key
-    **[choice]**: which of two equal results counts does not change the rating."""
-    return sorted(results, key=lambda r: (-r.rating_points, -r.date.toordinal(), str(r.event)))
+    **[choice]**: which of two equal results counts does not change the rating. (Two
+    stable sorts: by event key, then by points and date, highest first.)"""
+    ordered = sorted(results, key=_EVENT)
+    ordered.sort(key=_POINTS_THEN_DATE, reverse=True)
+    return ordered
 
 
 def _window(results: Iterable[Result], as_of: date) -> list[Result]:
@@ -251,13 +262,18 @@ def ranking(
     if category not in CATEGORIES:
         raise ValueError(f"unknown category {category!r}")
     listed_from = months_before(as_of, LISTED_MONTHS)
+    start = months_before(as_of, RATED_MONTHS)
     by_player: dict[Hashable, list[Result]] = {}
-    for r in _window(results, as_of):
-        if r.category == category and r.online == online:
-            by_player.setdefault(r.player, []).append(r)
+    for r in results:
+        if r.category == category and r.online == online and start <= r.date <= as_of:
+            own = by_player.get(r.player)
+            if own is None:
+                by_player[r.player] = [r]
+            else:
+                own.append(r)
     lines = []
     for own in by_player.values():
-        if not any(r.date >= listed_from for r in own):
+        if max(r.date for r in own) < listed_from:
             continue
         best = tuple(_best_first(own)[:BEST_RESULTS])
         lines.append((sum(r.rating_points for r in best), own[0], best))

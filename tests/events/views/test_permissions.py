@@ -55,7 +55,14 @@ from PIL import Image
 from events import check_in_tokens, services, swiss_services
 from events import deck_check_services as deck_checks
 from events import deck_services as decks
-from events.models import AuthorityRole, EventRole, OrganisationRole, PlayerClaim, Registration
+from events.models import (
+    AuthorityRole,
+    Circuit,
+    EventRole,
+    OrganisationRole,
+    PlayerClaim,
+    Registration,
+)
 from events.permissions import ROLE_PERMISSIONS, Role
 from leagues import reporting
 from leagues import services as league_services
@@ -284,6 +291,17 @@ MATRIX = [
     R("api", "get", "none", others=302),
     R("rankings", "get", "none", others=200),
     R("rankings-player", "get", "vekn_person", others=200),
+    # circuits (docs/ratings.md "Circuits"): public standings, list and API; an
+    # organisation's circuit pages for its organisers only, another's circuit through A's
+    # address included
+    R("circuits", "get", "none", others=200),
+    R("circuit", "get", "circuit_a", others=200),
+    R("api-circuits", "get", "none", others=200),
+    R("api-circuit", "get", "circuit_a", others=200),
+    R("organisation-circuits", "get", "org_a", anonymous=302, others=404, organiser=200),
+    R("circuit-create", "get", "org_a", anonymous=302, others=404, organiser=200),
+    R("circuit-edit", "get", "org_a_circuit", anonymous=302, others=404, organiser=200),
+    R("circuit-edit", "get", "circuit_b_via_a", anonymous=302, others=404),
     R("api-penalty", "post", "ruleset_vekn", others=400),
     R("api-penalty", "post", "ruleset_myl", others=400),
     # --- league: public pages and read API
@@ -759,6 +777,12 @@ def build_world() -> dict:
         "decks_event": decks_event,
         "org_a": org_a,
         "org_b": org_b,
+        "circuit_a": Circuit.objects.create(
+            organisation=org_a, name="Circuit A", starts_on=today, ends_on=today
+        ),
+        "circuit_b": Circuit.objects.create(
+            organisation=org_b, name="Circuit B", starts_on=today, ends_on=today
+        ),
         "season": season,
         "vekn_reg": vekn_regs[2],
         "player_vekn_reg": vekn_regs[0],
@@ -804,6 +828,12 @@ TARGETS = {
     "org_a": lambda w: {"org_slug": w["org_a"].slug},
     "org_b": lambda w: {"org_slug": w["org_b"].slug},
     "org_a_hook": lambda w: {"org_slug": w["org_a"].slug, "webhook_id": 999999},
+    "circuit_a": lambda w: {"circuit_id": w["circuit_a"].pk},
+    "org_a_circuit": lambda w: {"org_slug": w["org_a"].slug, "circuit_id": w["circuit_a"].pk},
+    "circuit_b_via_a": lambda w: {
+        "org_slug": w["org_a"].slug,
+        "circuit_id": w["circuit_b"].pk,
+    },
     "org_a_role": lambda w: {"org_slug": w["org_a"].slug, "role_id": _org_role(w["org_a"])},
     "org_b_role_via_a": lambda w: {"org_slug": w["org_a"].slug, "role_id": _org_role(w["org_b"])},
     "vekn": lambda w: _event(w, "vekn"),

@@ -229,11 +229,34 @@ def test_eighteen_and_twelve_months(db):
 def test_bounded_queries(db, django_assert_max_num_queries, events):
     for i in range(events):
         import_event(event_file(f"e{i}", f"2026-{(i % 9) + 1:02d}-15"), publish=True)
-    with django_assert_max_num_queries(6):
+    # Cold: the stale events are computed and stored (the same count whatever their
+    # number), then read; warm: four queries (which events are stale, the events, the
+    # rows, the people).
+    with django_assert_max_num_queries(16):
+        cold = rating_services.ranking("constructed", False, date(2026, 12, 1))
+    with django_assert_max_num_queries(4):
         rows = rating_services.ranking("constructed", False, date(2026, 12, 1))
+    assert rows == cold
     assert len(rows) == 10
     top = rows[0]
     assert top.rating == min(events, 8) * 112 and len(top.events) == min(events, 8)
+
+
+def test_stored_points_follow_a_change_of_the_event(db):
+    from events.models import RatedResult
+    from events.services import update_event
+
+    event = import_event(event_file("e", "2026-10-01"), publish=True)
+    assert rating_services.ranking("constructed", False, date(2026, 12, 1))[0].rating == 112
+    assert RatedResult.objects.filter(event=event).count() == 10
+    # A change of the event bumps its version: its stored points are recomputed.
+    update_event(event, None, championship="national")
+    top = rating_services.ranking("constructed", False, date(2026, 12, 1))[0]
+    assert top.rating == 5 + 28 + 16 + 86
+    update_event(event, None, sets=["Jyhad"])  # a set restriction unrates it
+    assert rating_services.ranking("constructed", False, date(2026, 12, 1)) == ()
+    assert not RatedResult.objects.filter(event=event).exists()
+    assert rating_services.refresh(Event.objects.all()) == 0  # up to date
 
 
 def test_player_history_says_why(db):
