@@ -4,6 +4,7 @@
 real data."""
 
 import json
+from datetime import date
 
 import pytest
 from django.test import override_settings
@@ -18,7 +19,8 @@ from config import api_docs
 from events.interchange import import_event
 from events.permissions import Role
 from leagues.services import import_season
-from tests.factories import EventRoleFactory, UserFactory
+from standings import circuit_services
+from tests.factories import EventRoleFactory, OrganisationFactory, UserFactory
 from tests.leagues.seasons import small_season
 from tests.leagues.views.test_finals import semi_final_season
 from tests.standings.services.test_rating_services import event_file
@@ -125,6 +127,39 @@ def _rankings(client):
     _event()
     response = client.get("/api/v1/rankings", {"as_of": "2026-12-01"})
     assert response.json()["rows"], "the event is rated"
+    return response
+
+
+def _circuit(client):
+    org = OrganisationFactory(slug="club", name="Club")
+    event = import_event(event_file("club-1", "2026-03-10"), organisation=org, publish=True)
+    circuit = circuit_services.save_circuit(
+        org,
+        UserFactory(),
+        events=[event],
+        name="Club circuit 2026",
+        starts_on=date(2026, 1, 1),
+        ends_on=date(2026, 12, 31),
+        scoring="gp",
+        best=None,
+        min_events=1,
+        places=1,
+    )
+    return circuit
+
+
+def _circuits(client):
+    _circuit(client)
+    response = client.get("/api/v1/circuits", {"organisation": "club"})
+    assert response.json()["circuits"][0]["scoring"] == "gp"
+    return response
+
+
+def _circuit_standings(client):
+    circuit = _circuit(client)
+    response = client.get(f"/api/v1/circuits/{circuit.pk}")
+    rows = response.json()["rows"]
+    assert rows and rows[0]["rank"] == 1 and rows[0]["qualified"] is True
     return response
 
 
@@ -292,7 +327,22 @@ CASES = [
         "unknown",
         lambda c: c.get("/api/v1/seasons/nope/suspensions"),
     ),
-    # Circuits (/api/v1/circuits/…): add one case per documented response here.
+    ("/api/v1/circuits", "get", "200", "organisation", _circuits),
+    (
+        "/api/v1/circuits",
+        "get",
+        "400",
+        "unknown organisation",
+        lambda c: c.get("/api/v1/circuits", {"organisation": "nope"}),
+    ),
+    ("/api/v1/circuits/{circuit_id}", "get", "200", "gp", _circuit_standings),
+    (
+        "/api/v1/circuits/{circuit_id}",
+        "get",
+        "404",
+        "unknown",
+        lambda c: c.get("/api/v1/circuits/999999"),
+    ),
 ]
 
 
