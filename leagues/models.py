@@ -973,3 +973,9 @@ class CupBonus(models.Model):
 
 from leagues.models_squads import Footballer, SquadLock  # noqa: E402, F401 (found here)
 from leagues.models_submissions import StaffSubmission  # noqa: E402, F401 (found here)
+from leagues.models_scheduling import (  # noqa: E402, F401 (found here)
+    LeagueReminder,
+    ScreenshotHash,
+    ScreenshotReuse,
+    TimeProposal,
+)
