@@ -155,6 +155,10 @@ def _page(request, match: Match, *, status=200, **forms):
         if private and open_report and (can_review or LeaguePermission.VIEW_STAFF_PAGES in perms)
         else [],
     }
+    # Proposing and agreeing the match time (docs/leagues.md "Scheduling a fixture").
+    from leagues.views_scheduling import schedule_context
+
+    context.update(schedule_context(request, match))
     return render(request, "leagues/match.html", context, status=status)
 
 
