@@ -29,7 +29,5 @@ class ProposeForm(_SeasonForm):
         """The first problem, as the page shows it."""
         for name in self.fields:
             if name in self.errors:
-                return UserError(
-                    f"{self.fields[name].label}: {self.errors[name][0]}", field=name
-                )
+                return UserError(f"{self.fields[name].label}: {self.errors[name][0]}", field=name)
         return UserError(_("Check the form."))

@@ -18,7 +18,6 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from events.audit import audit
@@ -134,16 +133,14 @@ def accept(match: Match, user, proposal_id: int, *, now: datetime | None = None)
                 side=side,
                 now=now,
                 final_deadline=match.final_deadline,
-                agreed=match.time_proposals.filter(
-                    status=TimeProposal.Status.ACCEPTED
-                ).exists(),
+                agreed=match.time_proposals.filter(status=TimeProposal.Status.ACCEPTED).exists(),
                 scheduled=match.status == Match.Status.SCHEDULED,
             )
         except rules.SchedulingError as exc:
             raise user_error(exc) from None
-        match.time_proposals.filter(status=TimeProposal.Status.OPEN).exclude(
-            pk=proposal.pk
-        ).update(status=TimeProposal.Status.REPLACED)
+        match.time_proposals.filter(status=TimeProposal.Status.OPEN).exclude(pk=proposal.pk).update(
+            status=TimeProposal.Status.REPLACED
+        )
         proposal.status = TimeProposal.Status.ACCEPTED
         proposal.accepted_by = user
         proposal.accepted_at = now

@@ -11,7 +11,8 @@ players and the season's staff.
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -23,6 +24,14 @@ from leagues.forms_scheduling import ProposeForm
 from leagues.models import Match
 from leagues.reporting import side_of
 from leagues.rules.scheduling import MAX_TIMES
+
+
+def _match(slug, code) -> Match:
+    return get_object_or_404(
+        Match.objects.select_related("competition__season", "home__user", "away__user"),
+        competition__slug=slug,
+        code=code,
+    )
 
 
 def schedule_context(request, match: Match, *, form=None, error=None) -> dict:
@@ -51,12 +60,13 @@ def schedule_context(request, match: Match, *, form=None, error=None) -> dict:
 
 
 def _section(request, match, *, status=200, **extra):
-    from leagues.views_match import match_url
-
     if not request.htmx:
         if extra.get("error"):
             messages.error(request, extra["error"])
-        return redirect(match_url(match) + "#schedule")
+        return redirect(
+            reverse("leagues:match", kwargs={"slug": match.competition.slug, "code": match.code})
+            + "#schedule"
+        )
     context = {"match": match, "competition": match.competition, "season": match.competition.season}
     context.update(schedule_context(request, match, **extra))
     return render(request, "leagues/_match_schedule.html", context, status=status)
@@ -65,8 +75,6 @@ def _section(request, match, *, status=200, **extra):
 @login_required
 @require_POST
 def propose(request, slug, code):
-    from leagues.views_match import _match
-
     match = _match(slug, code)
     form = ProposeForm(request.POST, zone=match.competition.season.time_zone)
     try:
@@ -83,8 +91,6 @@ def propose(request, slug, code):
 @login_required
 @require_POST
 def accept(request, slug, code, pk):
-    from leagues.views_match import _match
-
     match = _match(slug, code)
     try:
         scheduling.accept(match, request.user, pk)
