@@ -67,7 +67,7 @@ one reminder **[choice]** (the first notice goes at once, docs/notifications.md)
 REUSE_DISTANCE = 6
 """Two screenshots whose 64-bit perceptual hashes differ in at most this many bits are
 "the same image" **[choice: a JPEG re-save or a resize moves a pHash by 0–4 bits, two
-different match screenshots by 20 or more]**."""
+different pictures by well over 10 (18 for the two of the tests)]**."""
 
 
 class SchedulingError(ValueError):
