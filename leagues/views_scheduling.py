@@ -23,7 +23,7 @@ from leagues.access import LeaguePermission, season_permissions, season_staff_re
 from leagues.forms_scheduling import ProposeForm
 from leagues.models import Match
 from leagues.reporting import side_of
-from leagues.rules.scheduling import MAX_TIMES
+from leagues.rules.scheduling import ATTENTION_HOURS, MAX_TIMES
 
 
 def _match(slug, code) -> Match:
@@ -112,6 +112,7 @@ def staff_scheduling(request, season):
             "season": season,
             "season_perms": request.season_permissions,
             "tab": "scheduling",
+            "attention_hours": ATTENTION_HOURS,
             "flagged": scheduling.flagged_fixtures(season, now=timezone.now()),
             "reuses": screenshots.reuses(season),
         },

@@ -116,7 +116,10 @@ def test_staff_page_lists_flagged(client, fixture, django_assert_max_num_queries
     client.force_login(f["staff"])
     url = reverse("leagues:staff-scheduling", kwargs={"slug": f["season"].slug})
     with django_assert_max_num_queries(12):
-        body = client.get(url).content.decode()
+        answer = client.get(url)
+    assert answer.status_code == 200
+    body = answer.content.decode()
+    assert "at most 48 hours away" in body
     assert m.home.name in body and "no time proposed" in body
     client.force_login(f["home"])
     assert client.get(url).status_code == 404
