@@ -12,8 +12,8 @@ from tests.factories import UserFactory
 from tests.leagues.seasons import small_season
 
 
-@pytest.fixture
-def fixture(db):
+@pytest.fixture(name="fixture")
+def sched_fixture(db):
     users = {f"user{i}": UserFactory(username=f"user{i}") for i in range(1, 5)}
     season = services.import_season(small_season())
     staff = UserFactory(username="staff")

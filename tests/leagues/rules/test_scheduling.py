@@ -139,9 +139,7 @@ def test_next_deadline():
     ],
 )
 def test_needs_attention(initial, final, agreed, scheduled, expected):
-    assert (
-        r.needs_attention(initial, final, NOW, agreed=agreed, scheduled=scheduled) is expected
-    )
+    assert r.needs_attention(initial, final, NOW, agreed=agreed, scheduled=scheduled) is expected
 
 
 def test_deadline_reminders_window():

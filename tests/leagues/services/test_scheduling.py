@@ -14,7 +14,7 @@ from events.errors import UserError
 from events.models import AuditLog, Delivery, NotificationPreference
 from leagues import reminders, reporting, scheduling
 from leagues.models import LeagueReminder, Match, ResultReport, ScreenshotReuse, TimeProposal
-from tests.leagues.scheduling_fixtures import fixture  # noqa: F401
+from tests.leagues.scheduling_fixtures import sched_fixture  # noqa: F401
 
 H = timedelta(hours=1)
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from leagues import scheduling
 from leagues.models import TimeProposal
-from tests.leagues.scheduling_fixtures import fixture  # noqa: F401
+from tests.leagues.scheduling_fixtures import sched_fixture  # noqa: F401
 
 H = timedelta(hours=1)
 HX = {"HTTP_HX_REQUEST": "true"}
