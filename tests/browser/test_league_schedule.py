@@ -26,11 +26,16 @@ OUT = Path("/tmp/shots/wt-season")
 
 @pytest.fixture
 def season(make_user):
+    from django.contrib.auth import get_user_model
+
+    from leagues.models import SeasonRole
     from leagues.services import import_season
 
-    accounts = {name: make_user(name) for name in ("user1", "user2")}
+    accounts = {name: make_user(name) for name in ("user1", "user2", "staff")}
     start = timezone.localdate() - timedelta(days=2)
-    import_season(sixteen(start=start.isoformat()))
+    season = import_season(sixteen(start=start.isoformat()))
+    staff = get_user_model().objects.get(username="staff")
+    SeasonRole.objects.create(season=season, user=staff, role=SeasonRole.Role.STAFF)
     return accounts
 
 
@@ -113,6 +118,16 @@ def test_two_players_agree_a_match_time(live_server, season, browser, browser_lo
         log_in(t, base, "user1", season["user1"].password)
         t.goto(url)
         snap(t, shots, "tablet-agreed")
+        # League staff: the fixtures of matchday 1 have no agreed time; its initial
+        # deadline is five days away, so none is flagged yet, and no screenshot reused.
+        staff = tablet.new_page()
+        staff.context.clear_cookies()
+        log_in(staff, base, "staff", season["staff"].password)
+        staff.goto(f"{base}/seasons/t24/manage/scheduling/")
+        expect(staff.locator("#flagged")).to_contain_text("Nothing to flag.")
+        snap(staff, shots, "tablet-staff-scheduling")
+        staff.set_viewport_size(PHONE)
+        snap(staff, shots, "phone-staff-scheduling")
         tablet.close()
         assert match.time_proposals.filter(status="accepted").get().starts_at == times[1]
     finally:
