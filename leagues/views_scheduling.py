@@ -21,7 +21,7 @@ from events.errors import UserError
 from leagues import scheduling, screenshots
 from leagues.access import LeaguePermission, season_permissions, season_staff_required
 from leagues.forms_scheduling import ProposeForm
-from leagues.models import Match
+from leagues.models import Match, TimeProposal
 from leagues.reporting import side_of
 from leagues.rules.scheduling import ATTENTION_HOURS, MAX_TIMES
 
@@ -36,13 +36,23 @@ def _match(slug, code) -> Match:
 
 def schedule_context(request, match: Match, *, form=None, error=None) -> dict:
     """What the schedule section shows: the agreed time (to everyone), the open times,
-    who may accept and the form (to the two players; staff see the open times). Two
-    queries."""
+    who may accept and the form (to the two players; staff see the open times). One
+    query."""
     side = side_of(request.user, match)
     private = side is not None or bool(season_permissions(request.user, match.competition.season))
-    agreed = scheduling.agreed_time(match)
+    # One query: the agreed time and the open ones (the replaced ones are history).
+    live = list(
+        match.time_proposals.exclude(status=TimeProposal.Status.REPLACED)
+        .select_related("team")
+        .order_by("starts_at", "id")
+    )
+    agreed = next((p for p in live if p.status == TimeProposal.Status.ACCEPTED), None)
     scheduled = match.status == Match.Status.SCHEDULED
-    opened = scheduling.open_times(match) if private and scheduled and not agreed else []
+    opened = (
+        [p for p in live if p.status == TimeProposal.Status.OPEN]
+        if private and scheduled and not agreed
+        else []
+    )
     own_team = {"home": match.home, "away": match.away}.get(side)
     mine = bool(opened) and own_team is not None and opened[0].team_id == own_team.pk
     return {
