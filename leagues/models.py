@@ -971,5 +971,11 @@ class CupBonus(models.Model):
         return f"{self.team} {self.points:+d}: {self.reason}"
 
 
+from leagues.models_scheduling import (  # noqa: E402, F401 (found here)
+    LeagueReminder,
+    ScreenshotHash,
+    ScreenshotReuse,
+    TimeProposal,
+)
 from leagues.models_squads import Footballer, SquadLock  # noqa: E402, F401 (found here)
 from leagues.models_submissions import StaffSubmission  # noqa: E402, F401 (found here)

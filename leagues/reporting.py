@@ -40,7 +40,7 @@ from events import notifications, notify_rules
 from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text, field_label
-from leagues import images, squads
+from leagues import images, screenshots, squads
 from leagues.access import LeaguePermission, require, season_permissions
 from leagues.brackets import requires_stream
 from leagues.models import (
@@ -499,6 +499,8 @@ def report_result(
                     penalties_home=penalties[0] if penalties else None,
                     penalties_away=penalties[1] if penalties else None,
                 )
+                # A screenshot already used for another match is flagged to staff.
+                screenshots.record(report)
         except IntegrityError:  # the other player's report won the race
             raise UserError(
                 _("A result for this match is already waiting for an answer.")

@@ -4,6 +4,7 @@ decisions on reports (joined into the ``leagues`` namespace by leagues/urls.py).
 from django.urls import path
 
 from leagues import views_match as v
+from leagues import views_scheduling as vs
 
 M = "competitions/<slug:slug>/matches/<str:code>/"
 urlpatterns = [
@@ -20,4 +21,6 @@ urlpatterns = [
     path(M + "excuse/decide/", v.excuse_decide, name="excuse-decide"),
     path(M + "excuse/evidence", v.excuse_evidence, name="excuse-evidence"),
     path(M + "concede/", v.concede, name="match-concede"),
+    path(M + "schedule/propose/", vs.propose, name="schedule-propose"),
+    path(M + "schedule/<int:pk>/accept/", vs.accept, name="schedule-accept"),
 ]

@@ -5,10 +5,15 @@ endpoints posted from the match page (``competitions/<slug>/matches/<code>/…``
 
 from django.urls import path
 
-from leagues import views_staff
+from leagues import views_scheduling, views_staff
 
 urlpatterns = [
     path("seasons/<slug:slug>/manage/", views_staff.staff_home, name="staff-home"),
+    path(
+        "seasons/<slug:slug>/manage/scheduling/",
+        views_scheduling.staff_scheduling,
+        name="staff-scheduling",
+    ),
     path(
         "seasons/<slug:slug>/manage/deadlines/",
         views_staff.staff_deadlines,

@@ -25,7 +25,7 @@ from events.errors import UserError
 from leagues import brackets, ical, labels, phases, services, staff_decisions, suspensions
 from leagues.access import LeaguePermission, season_permissions
 from leagues.forms_staff import CloseRegularPhaseForm, TeamOrderForm
-from leagues.models import Competition, Match, ResultReport, Season
+from leagues.models import Competition, Match, ResultReport, Season, TimeProposal
 from leagues.submissions import once
 from leagues.tables import LeagueTable, tie_breaker_label
 
@@ -180,10 +180,15 @@ def _pending_fixtures(user):
     open_report = ResultReport.objects.filter(
         match=OuterRef("pk"), status__in=["pending", "disputed"]
     ).values("team_id")[:1]
+    # The agreed time of the fixture (docs/leagues.md "Scheduling a fixture").
+    agreed = TimeProposal.objects.filter(
+        match=OuterRef("pk"), status=TimeProposal.Status.ACCEPTED
+    ).values("starts_at")[:1]
     return list(
         Match.objects.filter(Q(home__user=user) | Q(away__user=user))
         .filter(status=Match.Status.SCHEDULED)
         .annotate(open_report_by=Subquery(open_report))
+        .annotate(agreed_at=Subquery(agreed))
         .select_related("competition__season", "home", "away")
         .annotate(
             final_phase=Case(
@@ -255,6 +260,22 @@ def fixtures_feed(request, token):
 def _calendar(request, user):
     events = []
     for m in _pending_fixtures(user):
+        match_url = request.build_absolute_uri(
+            reverse("leagues:match", kwargs={"slug": m.competition.slug, "code": m.code})
+        )
+        if m.agreed_at is not None:
+            # The time both players agreed (docs/leagues.md "Scheduling a fixture").
+            events.append(
+                {
+                    "uid": f"{m.competition.slug}-{m.code}-agreed",
+                    "start": m.agreed_at,
+                    "summary": _("Match: %(home)s – %(away)s")
+                    % {"home": m.home.name, "away": m.away.name},
+                    "description": _("%(competition)s, matchday %(round)s: the agreed time.")
+                    % {"competition": m.competition.name, "round": m.round},
+                    "url": match_url,
+                }
+            )
         if m.final_deadline is None:
             continue
         zone = m.competition.season.time_zone

@@ -32,6 +32,7 @@ from leagues.forms import (
 )
 from leagues.models import Concession, Excuse, ExcuseImage, Match, ResultReport
 from leagues.submissions import once
+from leagues.views_scheduling import schedule_context
 
 ACCEPTED = (ResultReport.Status.CONFIRMED, ResultReport.Status.RESOLVED)
 MEDIA_TYPES = {"jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp"}
@@ -155,6 +156,8 @@ def _page(request, match: Match, *, status=200, **forms):
         if private and open_report and (can_review or LeaguePermission.VIEW_STAFF_PAGES in perms)
         else [],
     }
+    # Proposing and agreeing the match time (docs/leagues.md "Scheduling a fixture").
+    context.update(schedule_context(request, match))
     return render(request, "leagues/match.html", context, status=status)
 
 

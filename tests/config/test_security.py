@@ -294,9 +294,13 @@ def test_python_code_sets_no_style_attributes():
     assert offenders == []
 
 
-def test_htmx_does_not_inject_its_indicator_styles(client, db):
+def test_htmx_does_not_inject_or_copy_styles(client, db):
     html = client.get(reverse("home")).content.decode()
-    assert '<meta name="htmx-config" content=\'{"includeIndicatorStyles": false}\'>' in html
+    config = re.search(r'<meta name="htmx-config" content=\'([^\']*)\'>', html)
+    settings_ = json.loads(config.group(1))
+    assert settings_["includeIndicatorStyles"] is False
+    # Settling a swap never copies a style attribute (the CSP refuses inline styles).
+    assert "style" not in settings_["attributesToSettle"]
     assert re.search(r'<script src="/static/js/app\.js" defer>', html)
 
 

@@ -66,7 +66,7 @@ from events.models import (
 from events.permissions import ROLE_PERMISSIONS, Role
 from leagues import reporting
 from leagues import services as league_services
-from leagues.models import Footballer, Match, SeasonRole
+from leagues.models import Footballer, Match, SeasonRole, TimeProposal
 from leagues.views import feed_token
 from penalties import myl_services
 from penalties import services as penalty_services
@@ -349,6 +349,10 @@ MATRIX = [
     R("leagues:excuse-evidence", "get", "excuse_match", others=404, **dict.fromkeys(
         ("league_staff", "tribunal", "team_player"), 200)),
     R("leagues:match-concede", "post", "match", **signed_in(403, team_player=302)),
+    # scheduling a fixture: the two players only (302 back to the match page, done or not)
+    R("leagues:schedule-propose", "post", "match", data=lambda w: {"time_1": ""},
+      **signed_in(403, team_player=302)),
+    R("leagues:schedule-accept", "post", "proposal", **signed_in(403, team_player=302)),
     # --- league: competition-level staff actions: 302 back to the page when done, 400 with
     # the page again when refused (``data`` gets past the form's own checks, the service
     # refuses; the bracket forms: the staff brackets page again); the 403s come from the
@@ -373,6 +377,7 @@ MATRIX = [
     R("leagues:staff-adjustments", "get", "season", **league(200)),
     R("leagues:staff-abandon", "get", "team", **league(200, league_staff=403)),
     R("leagues:staff-audit", "get", "season", **league(200)),
+    R("leagues:staff-scheduling", "get", "season", **league(200)),
     R("leagues:staff-reviews", "get", "season", **league(200, tribunal=403)),
     R("leagues:staff-draft", "get", "season", **league(200, tribunal=403)),
     R("leagues:staff-champagne", "get", "season", **league(200, tribunal=403)),
@@ -794,6 +799,10 @@ def build_world() -> dict:
         "own_report": own_report,
         "accepted_report": accepted,
         "feed": feed_token(users["team_player"]),
+        "proposal": TimeProposal.objects.create(
+            match=matches["m5"], team=matches["m5"].away, proposed_by=team4,
+            starts_at=now + dt.timedelta(hours=5),
+        ),
         "footballer": Footballer.objects.create(
             team=season.teams.get(code="t1"), name="N. Squad", name_key="n. squad", number=9
         ),
@@ -878,6 +887,7 @@ TARGETS = {
     "own_report": _match("m4", "own_report"),  # t4 v t1, t1's report open
     "accepted_report": _match("m6", "accepted_report"),  # t3 v t1, confirmed
     "excuse_match": _match("m5"),  # t1 v t4, t4 asked for an excuse
+    "proposal": lambda w: {**_match("m5")(w), "pk": w["proposal"].pk},  # t4 proposed a time
     "feed": lambda w: {"token": w["feed"]},
 }
 QUERIES = {

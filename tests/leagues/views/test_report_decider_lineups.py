@@ -197,7 +197,7 @@ def test_the_flagged_pages_cost_bounded_queries(client, playoffs, django_assert_
     page = reverse("leagues:match", kwargs={"slug": comp.slug, "code": "qf1-2"})
     # 11: one more to tell a league final phase (the stream link is required) from a cup;
     # 12: one more for the staff decisions (their rows, issue 13); 13: the squads
-    with django_assert_max_num_queries(13):
+    with django_assert_max_num_queries(14):  # 14: + the match time card (scheduling)
         assert "A suspended footballer is named" in client.get(page).content.decode()
 
 

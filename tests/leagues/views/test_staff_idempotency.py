@@ -319,6 +319,11 @@ NOT_STAFF_FORMS = {
     "match-excuse",
     "excuse-answer",
     "match-concede",
+    # Scheduling a fixture: the two players' own forms; a second proposal replaces the
+    # first, a second acceptance is refused (row lock, one agreed time per fixture).
+    "schedule-propose",
+    "schedule-accept",
+    "staff-scheduling",  # read only
 }
 
 
