@@ -30,6 +30,10 @@ from events.notify_models import (  # noqa: F401
     Webhook,
 )
 from events.permissions import AUTHORITIES, Role
+
+# A table's result reported by its players (docs/players.md "Reporting your table's result").
+from events.report_models import ReportConfirmation, ResultReport  # noqa: F401
+from events.report_rules import DEFAULT_COUNTDOWN_MINUTES
 from events.round_clock import RoundTiming
 
 
@@ -253,6 +257,14 @@ class Event(models.Model):
         choices=[(1, _("Best of 1")), (3, _("Best of 3"))],
         help_text=_("Mitos y Leyendas: games per 1-v-1 match."),
     )
+    report_countdown_minutes = models.PositiveSmallIntegerField(
+        _("minutes to confirm a reported result"),
+        default=DEFAULT_COUNTDOWN_MINUTES,
+        help_text=_(
+            "Mitos y Leyendas: a result a player reports stands after this many minutes "
+            "unless the opponent disputes it (docs/players.md)."
+        ),
+    )
     tie_breaker_order = models.CharField(
         _("tie-breakers after match points"),
         max_length=40,
@@ -351,6 +363,10 @@ class Event(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(best_of__in=[1, 3]), name="events_event_best_of_1_or_3"
+            ),
+            models.CheckConstraint(
+                condition=Q(report_countdown_minutes__gte=1, report_countdown_minutes__lte=60),
+                name="events_event_report_countdown_range",
             ),
             models.CheckConstraint(
                 condition=Q(top_cut__in=[0, 4, 8]), name="events_event_top_cut_0_4_8"

@@ -33,7 +33,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
-from events import rulesets, swiss
+from events import report_locks, rulesets, swiss
 from events.audit import audit, own_repeat
 from events.errors import ConflictError, UserError
 from events.models import AuditLog, Event, Registration, Round, Seat, Table
@@ -493,6 +493,7 @@ def save_match_result(
             {"games": list(games)},
             comment=comment,
         )
+        report_locks.close_for_judge(table, actor)
         page_cache.invalidate(event)
     return MatchOutcome(version=table.version, games=games)
 
