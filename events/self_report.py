@@ -495,15 +495,18 @@ def _seat_result(adapter, seat: Seat) -> str:
     return adapter.show(value)
 
 
-def round_reports(rnd: Round, now: datetime | None = None) -> dict[int, ReportView]:
-    """Table number → the latest report of each table of ``rnd`` that players reported
-    (a judge's closed ones included: the tablet shows "closed by a judge"), for the
-    judges' round page, after due countdowns stood. At most four queries."""
+def round_reports(
+    event: Event, round_id: int, now: datetime | None = None
+) -> dict[int, ReportView]:
+    """Table number → the latest report of each table of round ``round_id`` that players
+    reported (a judge's closed ones included: the tablet shows "closed by a judge"), for
+    the judges' round page, after due countdowns stood (:func:`settle_due`). At most
+    five queries."""
     now = now or timezone.now()
-    settle_due(rnd.event, now)
-    adapter = adapter_of(rnd.event)
+    settle_due(event, now)
+    adapter = adapter_of(event)
     reports = (
-        ResultReport.objects.filter(table__round=rnd)
+        ResultReport.objects.filter(table__round_id=round_id, event=event)
         .select_related("table")
         .prefetch_related("confirmations", "table__seats__registration__person")
         .order_by("table_id", "-created_at", "-pk")

@@ -23,6 +23,7 @@ from events import (
     rulesets,
     sanctions,
     seating_labels,
+    self_report,
     services,
     staffing,
     views_swiss,
@@ -382,10 +383,13 @@ def round_detail(request, event, number):
         return own(request, event, number)
     rnd = round_or_404(event, number)
     score = services.seating_score(rnd) if not rnd.is_final else None
+    # Players' reports first: a due one stands before the sheets are read (events.self_report).
+    reports = self_report.round_reports(event, rnd.pk)
     tables = services.round_overview(rnd)
     # How long each table waited for a judge it called (JG §1.2.4), by the "Time" button.
     waits = judge_calls.waits_by_table(rnd)
     for t in tables:
+        t["report"] = reports.get(t["table"].number)
         if seconds := waits.get(t["table"].number):
             t["waited"] = f"{seconds // 60}:{seconds % 60:02d}"
     names = {s.registration_id: s.registration.person.name for t in tables for s in t["seats"]}

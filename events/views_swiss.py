@@ -141,7 +141,10 @@ def dashboard(request, event):
 
 
 def round_page(request, event, number):
-    """A round of a MyL event (``manage:round``): its matches with a result form each."""
+    """A round of a MyL event (``manage:round``): its matches with a result form each,
+    and what the players reported (``events.self_report``: a due report stands before
+    the standings are read)."""
+    self_report.settle_due(event)
     result = ss.myl_standings(event)
     rnd = next((r for r in result.rounds if r.number == number), None)
     if rnd is None:
@@ -152,7 +155,9 @@ def round_page(request, event, number):
     timing, now = rnd.timing(), timezone.now()
     extensions = extension_minutes_by_table(rnd) if rnd.started_at else {}
     waits = judge_calls.waits_by_table(rnd)  # how long a table waited for a judge (JG §1.2.4)
+    reports = self_report.round_reports(event, rnd.id)
     for row in rows:
+        row["report"] = reports.get(row["number"])
         row["clock"] = round_clock.clock(timing, now, extensions.get(row["number"], 0))
         if seconds := waits.get(row["number"]):
             row["waited"] = f"{seconds // 60}:{seconds % 60:02d}"
