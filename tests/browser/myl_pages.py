@@ -137,7 +137,7 @@ def enter_match(page: Page, table_number: int, games: tuple[int, int]):
     inputs.nth(1).fill(str(games[1]))
     tap_and_wait(page, card.get_by_role("button", name="Save"))
     expect(messages(page)).to_contain_text(f"Table {table_number} saved: {games[0]}–{games[1]}.")
-    expect(match_card(page, table_number).locator(".badge")).to_have_text("done")
+    expect(match_card(page, table_number).locator("h3 .badge")).to_have_text("done")
 
 
 def play_round(page: Page, result_for) -> list[dict]:
