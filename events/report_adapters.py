@@ -37,7 +37,8 @@ class VeknReports:
         if len(raw) != len(seats):
             raise UserError(_("Enter one value per seat (%(n)s seats).") % {"n": len(seats)})
         return [
-            Decimal("0") if s.loss else services.parse_vp(v) for s, v in zip(seats, raw, strict=True)
+            Decimal("0") if s.loss else services.parse_vp(v)
+            for s, v in zip(seats, raw, strict=True)
         ]
 
     def check(self, table: Table, seats: Sequence[Seat], values: Sequence) -> None:

@@ -165,7 +165,9 @@ def report(
     """The new pending report of ``actor`` (:func:`may_report` with no open report);
     ``ReportRefused`` when refused. A table of one player (everyone else dropped) stands
     at once."""
-    if (refusal := may_report(players, actor, has_result=has_result, open_reporter=None)) is not None:
+    if (
+        refusal := may_report(players, actor, has_result=has_result, open_reporter=None)
+    ) is not None:
         raise ReportRefused(refusal)
     state = ReportState(
         Status.PENDING, actor, tuple(players), now, countdown_seconds=countdown_seconds

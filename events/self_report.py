@@ -89,9 +89,7 @@ def _current_table_id(reg: Registration) -> int:
 
 def _lock_table(table_id: int) -> tuple[Table, list[Seat]]:
     table = (
-        Table.objects.select_for_update(no_key=True)
-        .select_related("round__event")
-        .get(pk=table_id)
+        Table.objects.select_for_update(no_key=True).select_related("round__event").get(pk=table_id)
     )
     seats = list(
         Seat.objects.filter(table=table).select_related("registration__person").order_by("position")
@@ -148,9 +146,7 @@ def _stand(report: ResultReport, table: Table, adapter, actor, comment: str, now
 def _notify_confirmers(report: ResultReport, seats: Sequence[Seat], reg: Registration, adapter):
     event = report.event
     others = [
-        s.registration.person.user_id
-        for s in seats
-        if not s.loss and s.registration_id != reg.pk
+        s.registration.person.user_id for s in seats if not s.loss and s.registration_id != reg.pk
     ]
     table = report.table
     notice = notify_rules.result_to_confirm(
@@ -160,7 +156,9 @@ def _notify_confirmers(report: ResultReport, seats: Sequence[Seat], reg: Registr
         _show(adapter, report),
         notifications.absolute(reverse("my-page")),
     )
-    notifications.notify_users(notice, others, organisation_id=event.organisation_id, webhooks=False)
+    notifications.notify_users(
+        notice, others, organisation_id=event.organisation_id, webhooks=False
+    )
 
 
 # --------------------------------------------------------------------------- actions
@@ -237,9 +235,11 @@ def _locked_report(event: Event, report_id: int) -> tuple[ResultReport, Table, l
     if table_id is None:
         raise Http404("No such report")
     table, seats = _lock_table(table_id)
-    report = ResultReport.objects.select_for_update(of=("self",)).select_related(
-        "table__round__event", "event"
-    ).get(pk=report_id)
+    report = (
+        ResultReport.objects.select_for_update(of=("self",))
+        .select_related("table__round__event", "event")
+        .get(pk=report_id)
+    )
     return report, table, seats
 
 
@@ -247,9 +247,7 @@ def _confirmed_ids(report: ResultReport) -> set[int]:
     return set(report.confirmations.values_list("registration_id", flat=True))
 
 
-def confirm_report(
-    event: Event, user, report_id: int, now: datetime | None = None
-) -> ResultReport:
+def confirm_report(event: Event, user, report_id: int, now: datetime | None = None) -> ResultReport:
     """``user`` (a player of the report's table, not its reporter) confirms report
     ``report_id``. When nobody else is waited for (VEKN: every other player; MyL: the
     opponent) the result stands and is saved (``result.save``, by this player). A second
@@ -305,8 +303,12 @@ def dispute_report(
         settled = rules.settle(state, now)
         if settled.status == Status.CONFIRMED and state.status == Status.PENDING:
             _stand(
-                report, table, adapter_of(event), None,
-                "reported by a player, stood after the countdown", now,
+                report,
+                table,
+                adapter_of(event),
+                None,
+                "reported by a player, stood after the countdown",
+                now,
             )
             return report
         try:
@@ -358,8 +360,12 @@ def settle_due(event: Event, now: datetime | None = None) -> int:
                     Status.CONFIRMED
                 ):
                     _stand(
-                        report, table, adapter_of(event), None,
-                        "reported by a player, stood after the countdown", now,
+                        report,
+                        table,
+                        adapter_of(event),
+                        None,
+                        "reported by a player, stood after the countdown",
+                        now,
                     )
                     stood += 1
         except UserError:
@@ -455,7 +461,8 @@ def table_panel(reg: Registration, table_id: int, now: datetime | None = None) -
         .order_by("position")
     )
     report = (
-        ResultReport.objects.filter(table_id=table_id).exclude(status=Status.JUDGED.value)
+        ResultReport.objects.filter(table_id=table_id)
+        .exclude(status=Status.JUDGED.value)
         .order_by("-created_at", "-pk")
         .first()
     )
@@ -479,11 +486,11 @@ def table_panel(reg: Registration, table_id: int, now: datetime | None = None) -
         rows=rows,
         report=view if view is not None and (view.is_open or view.status == "confirmed") else None,
         has_result=has_result,
-        can_report=playing and not has_result and (view is None or not view.is_open)
+        can_report=playing
+        and not has_result
+        and (view is None or not view.is_open)
         and not event.results_approved,
-        can_confirm=pending
-        and state is not None
-        and reg.pk in rules.waiting_for(state),
+        can_confirm=pending and state is not None and reg.pk in rules.waiting_for(state),
         can_dispute=pending and playing,
         mine=report is not None and report.reporter_id == reg.pk,
     )

@@ -176,9 +176,7 @@ def seat_box(
         seat = self_service.my_seat(reg)
         call = judge_calls.open_call_of_table(seat.table_id) if seat.table_id else None
         panel = (
-            self_report.table_panel(reg, seat.table_id)
-            if seat.table_id and not seat.bye
-            else None
+            self_report.table_panel(reg, seat.table_id) if seat.table_id and not seat.bye else None
         )
         ctx = {
             "reg": reg,

@@ -112,9 +112,7 @@ def test_four_players_report_and_confirm_a_vekn_table(
             button.click()
             if i < 2:
                 expect(page.locator(".report-panel")).to_contain_text("Waiting for:")
-        expect(others[-1].locator(".report-panel")).to_contain_text(
-            "The reported result stands."
-        )
+        expect(others[-1].locator(".report-panel")).to_contain_text("The reported result stands.")
         shots(others[-1], "phone-stands")
         expect(reporter.locator(".report-panel")).to_contain_text(
             "The reported result stands.", timeout=POLL_MS
@@ -122,9 +120,7 @@ def test_four_players_report_and_confirm_a_vekn_table(
         tablet = new_context().new_page()
         log_in(tablet, base, judge.username, judge.password)
         tablet.goto(f"{base}/events/{event.slug}/manage/rounds/1/")
-        expect(tablet.locator(".report-state").first).to_contain_text(
-            "confirmed by the players"
-        )
+        expect(tablet.locator(".report-state").first).to_contain_text("confirmed by the players")
         shots(tablet, "tablet-confirmed")
     finally:
         for context in contexts:
@@ -132,9 +128,9 @@ def test_four_players_report_and_confirm_a_vekn_table(
 
     from events.models import Seat
 
-    stored = [str(s.vp) for s in Seat.objects.filter(table__number=seats[0][2]).order_by(
-        "position"
-    )]
+    stored = [
+        str(s.vp) for s in Seat.objects.filter(table__number=seats[0][2]).order_by("position")
+    ]
     assert stored == ["2.0", "1.0", "1.0", "0.0"]
     browser_log.assert_clean()
 
@@ -200,8 +196,8 @@ def test_a_myl_player_reports_and_the_opponent_confirms(
             context.close()
     from events.models import Seat
 
-    games = [s.games_won for s in Seat.objects.filter(table__number=seats[0][2]).order_by(
-        "position"
-    )]
+    games = [
+        s.games_won for s in Seat.objects.filter(table__number=seats[0][2]).order_by("position")
+    ]
     assert games == ([2, 1] if my_position == 1 else [1, 2])
     browser_log.assert_clean()

@@ -53,8 +53,7 @@ def test_a_report_waits_for_every_other_player_at_a_vekn_table():
 )
 def test_who_may_report(actor, has_result, open_reporter, expected):
     assert (
-        r.may_report(TABLE, actor, has_result=has_result, open_reporter=open_reporter)
-        == expected
+        r.may_report(TABLE, actor, has_result=has_result, open_reporter=open_reporter) == expected
     )
 
 

@@ -44,9 +44,9 @@ def test_four_players_report_and_confirm_and_the_result_stands():
     assert vps(table) == [Decimal("2.0"), Decimal("1.0"), Decimal("1.0"), Decimal("0.0")]
     saved = AuditLog.objects.get(action="result.save")  # the judges' own audit entry
     assert saved.actor == others[-1] and "confirmed by the table" in saved.comment
-    actions = list(AuditLog.objects.filter(target_type="events.resultreport").values_list(
-        "action", flat=True
-    ))
+    actions = list(
+        AuditLog.objects.filter(target_type="events.resultreport").values_list("action", flat=True)
+    )
     assert sorted(actions) == sorted(
         [self_report.REPORTED] + [self_report.CONFIRMED] * 3 + [self_report.STOOD]
     )
@@ -84,9 +84,10 @@ def test_an_illegal_sheet_is_refused_as_for_a_judge_without_override():
         self_report.report_result(event, me, ["2", "1", "1", ""], now=T0)
     with pytest.raises(UserError, match="not a number"):
         self_report.report_result(event, me, ["two", "1", "1", "0"], now=T0)
-    assert not ResultReport.objects.exists() and not AuditLog.objects.filter(
-        action__startswith="result_report"
-    ).exists()
+    assert (
+        not ResultReport.objects.exists()
+        and not AuditLog.objects.filter(action__startswith="result_report").exists()
+    )
 
 
 def test_strangers_and_players_of_another_table_are_refused():

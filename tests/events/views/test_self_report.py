@@ -82,7 +82,9 @@ def test_a_report_of_another_event_is_not_found(client):
     assert client.get(url("report-confirm", event)).status_code == 405
 
 
-def test_a_dispute_calls_a_judge_and_the_judges_page_shows_it(client, django_assert_max_num_queries):
+def test_a_dispute_calls_a_judge_and_the_judges_page_shows_it(
+    client, django_assert_max_num_queries
+):
     event, rnd, users = seated_event()
     me, mate, third, _ = players_of(rnd, 1, users)
     report = self_report.report_result(event, me, list(SHEET.values()))
@@ -107,7 +109,9 @@ def test_a_dispute_calls_a_judge_and_the_judges_page_shows_it(client, django_ass
     assert "disputed by" in page
     table = rnd.tables.get(number=1)
     services.save_results(
-        table, [services.parse_vp(v) for v in ("3", "1", "0", "0")], version=table.version,
+        table,
+        [services.parse_vp(v) for v in ("3", "1", "0", "0")],
+        version=table.version,
         actor=judge,
     )
     assert "report closed by a judge" in client.get(page_url).content.decode()
@@ -124,8 +128,6 @@ def test_a_myl_match_reported_on_the_match_page_is_confirmed_there(client):
     client.force_login(opponent)
     page = client.get(url("my-match", event)).content.decode()
     assert "Confirm this result" in page and "It stands at" in page
-    response = client.post(
-        url("report-confirm", event), {"report": report.pk, "back": "my-match"}
-    )
+    response = client.post(url("report-confirm", event), {"report": report.pk, "back": "my-match"})
     assert response["Location"] == url("my-match", event)
     assert [s.games_won for s in table.seats.order_by("position")] == [2, 1]
