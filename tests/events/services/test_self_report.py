@@ -220,3 +220,38 @@ def test_the_last_two_confirming_at_once_save_the_result_once():
     assert not any(isinstance(x, Exception) for x in answers), answers
     assert AuditLog.objects.filter(action="result.save").count() == 1
     assert AuditLog.objects.filter(action=self_report.STOOD).count() == 1
+
+
+def test_the_others_at_the_table_are_asked_to_confirm(django_capture_on_commit_callbacks):
+    from django.core import mail
+
+    from events.models import NotificationPreference
+
+    event, rnd, users = seated_event()
+    me, *others = players_of(rnd, 1, users)
+    elsewhere = players_of(rnd, 2, users)[0]
+    for user in [me, *others, elsewhere]:
+        user.email = f"{user.username}@example.org"
+        user.save(update_fields=["email"])
+        NotificationPreference.objects.create(user=user, kind="result_to_confirm", channel="email")
+    with django_capture_on_commit_callbacks(execute=True):
+        self_report.report_result(event, me, SHEET, now=T0)
+    assert sorted(m.to[0] for m in mail.outbox) == sorted(u.email for u in others)
+    first = mail.outbox[0]
+    assert first.subject == f"{event.name}, Table 1: confirm the result"
+    assert "reported 2–1–1–0" in first.body and "/players/me/" in first.body
+
+
+def test_the_countdown_stands_when_the_opponents_match_page_is_read(client):
+    from django.urls import reverse
+
+    event, rnd, users = seated_event("myl")
+    me, opponent = players_of(rnd, 1, users)
+    table = rnd.tables.get(number=1)
+    past = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=event.report_countdown_minutes + 1)
+    self_report.report_result(event, me, ["2", "1"], now=past)
+    assert games(table) == [None, None]
+    client.force_login(opponent)
+    page = client.get(reverse("events:my-match", kwargs={"slug": event.slug})).content.decode()
+    assert games(table) == [2, 1] and "Result entered" in page
+    assert ResultReport.objects.get().status == "confirmed"
