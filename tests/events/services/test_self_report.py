@@ -255,3 +255,28 @@ def test_the_countdown_stands_when_the_opponents_match_page_is_read(client):
     page = client.get(reverse("events:my-match", kwargs={"slug": event.slug})).content.decode()
     assert games(table) == [2, 1] and "Result entered" in page
     assert ResultReport.objects.get().status == "confirmed"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL row locks")
+def test_a_judge_saving_while_the_last_player_confirms_one_wins_without_deadlock():
+    event, rnd, users = seated_event()
+    me, a, b, c = players_of(rnd, 1, users)
+    table = rnd.tables.get(number=1)
+    report = self_report.report_result(event, me, SHEET)
+    self_report.confirm_report(event, a, report.pk)
+    self_report.confirm_report(event, b, report.pk)
+    judge = UserFactory(username="judge")
+    judged = [Decimal(v) for v in ("3", "1", "0", "0")]
+    answers = run_together(
+        lambda: self_report.confirm_report(event, c, report.pk),
+        lambda: services.save_results(table, judged, version=table.version, actor=judge),
+    )
+    report.refresh_from_db()
+    # Either the players' result stood first (the judge's form is then out of date) or
+    # the judge's entry closed the report first (the confirmation is then refused).
+    assert report.status in ("confirmed", "judged"), answers
+    assert all(
+        isinstance(x, (UserError, type(None))) or not isinstance(x, Exception) for x in answers
+    ), answers
+    assert AuditLog.objects.filter(action="result.save").count() == 1
