@@ -527,3 +527,16 @@ def round_reports(
         confirmed = {c.registration_id for c in report.confirmations.all()}
         out[number] = _view(report, seats, confirmed, adapter, now)
     return out
+
+
+def open_report(table: Table, now: datetime | None = None) -> ReportView | None:
+    """The open report (pending or disputed) of ``table``, for the judge's result form,
+    which it pre-fills; ``None`` without one. At most three queries."""
+    report = ResultReport.objects.filter(table=table, status__in=_OPEN).first()
+    if report is None:
+        return None
+    event = table.round.event
+    seats = list(
+        Seat.objects.filter(table=table).select_related("registration__person").order_by("position")
+    )
+    return _view(report, seats, _confirmed_ids(report), adapter_of(event), now or timezone.now())

@@ -498,8 +498,14 @@ def _result_context(request, event, table, values=None, error=None, override="")
     seats = list(
         Seat.objects.filter(table=table).select_related("registration__person").order_by("position")
     )
+    reported = None
     if values is None:
         values = [s.vp for s in seats]
+        # A table the players reported (docs/players.md): the form starts from their
+        # values; the judge's save closes the report (events.report_locks).
+        reported = self_report.open_report(table)
+        if reported is not None and all(s.vp is None for s in seats if not s.loss):
+            values = [None if v == "—" else v for v in reported.values]
     check = None
     parse_error = None
     try:
@@ -521,6 +527,7 @@ def _result_context(request, event, table, values=None, error=None, override="")
         ),
         "error": error,
         "override": override,
+        "reported": reported,
         "can_override": P.OVERRIDE_RESULTS in request.event_permissions,
         "locked": services.result_lock(
             table, may_override=P.OVERRIDE_RESULTS in request.event_permissions

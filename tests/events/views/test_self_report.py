@@ -131,3 +131,25 @@ def test_a_myl_match_reported_on_the_match_page_is_confirmed_there(client):
     response = client.post(url("report-confirm", event), {"report": report.pk, "back": "my-match"})
     assert response["Location"] == url("my-match", event)
     assert [s.games_won for s in table.seats.order_by("position")] == [2, 1]
+
+
+def test_the_judges_result_form_starts_from_a_disputed_report_and_closes_it(client):
+    event, rnd, users = seated_event()
+    me, mate, *_ = players_of(rnd, 1, users)
+    report = self_report.report_result(event, me, list(SHEET.values()))
+    self_report.dispute_report(event, mate, report.pk)
+    judge = UserFactory(username="judge")
+    EventRole.objects.create(event=event, user=judge, role=Role.JUDGE)
+    client.force_login(judge)
+    table = rnd.tables.get(number=1)
+    page_url = reverse("manage:table", kwargs={"slug": event.slug, "number": 1, "table_number": 1})
+    page = client.get(page_url).content.decode()
+    assert "Pre-filled from the result" in page and "disputed by" in page
+    assert 'name="vp_1" value="2"' in page and 'name="vp_4" value="0"' in page
+    client.post(
+        page_url,
+        {"version": table.version, "vp_1": "3", "vp_2": "1", "vp_3": "0", "vp_4": "0"},
+    )
+    report.refresh_from_db()
+    assert report.status == "judged"
+    assert [str(s.vp) for s in table.seats.order_by("position")] == ["3.0", "1.0", "0.0", "0.0"]
