@@ -83,10 +83,12 @@ def _phones(browser, browser_log, base, accounts):
     return contexts, pages
 
 
-def _report(page, event, values):
+def _report(page, event, values, shots=None):
     page.get_by_text("Report the result", exact=True).click()  # opens the form
     for position, value in enumerate(values, start=1):
         page.locator(f"#report-{event.pk}-{position}").fill(value)
+    if shots:
+        shots(page, "phone-form")
     page.get_by_role("button", name="Send the result").click()
     expect(page.locator(".report-panel")).to_contain_text("Waiting for:")
 
@@ -101,7 +103,7 @@ def test_four_players_report_and_confirm_a_vekn_table(
         reporter, *others = phones
         expect(reporter.locator(".report-form summary")).to_be_visible()
         shots(reporter, "phone-before")
-        _report(reporter, event, SHEET)
+        _report(reporter, event, SHEET, shots)
         shots(reporter, "phone-reported")
         for i, page in enumerate(others):
             button = page.get_by_role("button", name="Confirm this result")
@@ -165,6 +167,21 @@ def test_a_player_disputes_and_a_judge_is_called(
         judge_page.goto(f"{base}/events/{event.slug}/manage/rounds/1/")
         expect(judge_page.locator(".report-state").first).to_contain_text("disputed by")
         shots(judge_page, "tablet-disputed")
+        # The judge's result form starts from the reported VP; saving closes the report.
+        judge_page.goto(f"{base}/events/{event.slug}/manage/rounds/1/tables/{seats[0][2]}/")
+        expect(judge_page.locator(".report-prefill")).to_contain_text("disputed by")
+        expect(judge_page.locator("#vp_1")).to_have_value("2")
+        shots(judge_page, "tablet-result-prefilled")
+        judge_page.locator("#vp_1").fill("3")
+        judge_page.locator("#vp_3").fill("0")
+        click_and_wait(judge_page, judge_page.get_by_role("button", name="Save result"))
+        expect(judge_page.locator(".report-state").first).to_contain_text(
+            "report closed by a judge"
+        )
+        expect(disputer.locator(".report-panel")).to_contain_text(
+            "The result is entered.", timeout=POLL_MS
+        )
+        shots(disputer, "phone-judged")
     finally:
         for context in contexts:
             context.close()
