@@ -436,7 +436,8 @@ class PanelRow:
 class TablePanel:
     """What the player's seat box shows about their table's result: ``rows`` (the seats),
     ``report`` (the latest report, a :class:`ReportView`, or ``None``), ``has_result``
-    (the result is in), ``can_report``, ``can_confirm``, ``can_dispute`` and ``mine``
+    (the result is in), ``stood`` (the result in is the players' report, not a judge's
+    correction of it), ``can_report``, ``can_confirm``, ``can_dispute`` and ``mine``
     (the player reported it)."""
 
     rows: list[PanelRow]
@@ -446,6 +447,7 @@ class TablePanel:
     can_confirm: bool
     can_dispute: bool
     mine: bool
+    stood: bool = False
 
 
 def table_panel(reg: Registration, table_id: int, now: datetime | None = None) -> TablePanel:
@@ -493,6 +495,10 @@ def table_panel(reg: Registration, table_id: int, now: datetime | None = None) -
         can_confirm=pending and state is not None and reg.pk in rules.waiting_for(state),
         can_dispute=pending and playing,
         mine=report is not None and report.reporter_id == reg.pk,
+        stood=has_result
+        and view is not None
+        and view.status == Status.CONFIRMED.value
+        and view.values == [_seat_result(adapter, s) for s in seats],
     )
 
 

@@ -280,3 +280,22 @@ def test_a_judge_saving_while_the_last_player_confirms_one_wins_without_deadlock
         isinstance(x, (UserError, type(None))) or not isinstance(x, Exception) for x in answers
     ), answers
     assert AuditLog.objects.filter(action="result.save").count() == 1
+
+
+def test_a_judges_correction_after_the_report_stood_is_not_called_the_players(client):
+    event, rnd, users = seated_event()
+    me, *others = players_of(rnd, 1, users)
+    table = rnd.tables.get(number=1)
+    report = self_report.report_result(event, me, SHEET, now=T0)
+    for other in others:
+        self_report.confirm_report(event, other, report.pk, now=T0)
+    reg = table.seats.get(position=1).registration
+    assert self_report.table_panel(reg, table.pk).stood
+    table.refresh_from_db()
+    services.save_results(
+        table, [Decimal(v) for v in ("3", "1", "0", "0")], version=table.version, actor=None
+    )
+    panel = self_report.table_panel(reg, table.pk)
+    assert panel.has_result and not panel.stood and not panel.can_report
+    report.refresh_from_db()
+    assert report.status == "confirmed"  # a report that stood stays so (report_rules.judge)
