@@ -332,6 +332,7 @@ class EventSettingsForm(EventCreateForm):
             "best_of",
             "tie_breaker_order",
             "top_cut",
+            "report_countdown_minutes",
             "time_zone",
         ]
         widgets = {

@@ -153,3 +153,35 @@ def test_the_judges_result_form_starts_from_a_disputed_report_and_closes_it(clie
     report.refresh_from_db()
     assert report.status == "judged"
     assert [str(s.vp) for s in table.seats.order_by("position")] == ["3.0", "1.0", "0.0", "0.0"]
+
+
+def test_a_myl_event_sets_its_countdown_and_a_vekn_event_has_none(client):
+    from events.models import Event
+
+    event, _rnd, _users = seated_event("myl")
+    organiser = UserFactory(username="org")
+    EventRole.objects.create(event=event, user=organiser, role=Role.ORGANISER)
+    client.force_login(organiser)
+    settings_url = reverse("manage:settings", kwargs={"slug": event.slug})
+    assert 'name="report_countdown_minutes"' in client.get(settings_url).content.decode()
+    data = {
+        "name": event.name,
+        "date": "2026-11-28",
+        "format": "constructed",
+        "preliminary_rounds": event.preliminary_rounds,
+        "round_minutes": 50,
+        "decklists_required": "",
+        "best_of": event.best_of,
+        "top_cut": 4,
+        "time_zone": "America/Santiago",
+        "report_countdown_minutes": 61,
+    }
+    assert client.post(settings_url, data).status_code == 200  # refused: 1 to 60
+    assert Event.objects.get(pk=event.pk).report_countdown_minutes == 5
+    data["report_countdown_minutes"] = 10
+    assert client.post(settings_url, data).status_code == 302
+    assert Event.objects.get(pk=event.pk).report_countdown_minutes == 10
+    vekn, _rnd, _users = seated_event()
+    EventRole.objects.create(event=vekn, user=organiser, role=Role.ORGANISER)
+    page = client.get(reverse("manage:settings", kwargs={"slug": vekn.slug})).content.decode()
+    assert 'name="report_countdown_minutes"' not in page
