@@ -7,7 +7,7 @@ import zoneinfo
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
-from django.core.validators import MaxValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from events import notify_rules, player_lists, rulesets, staffing
@@ -26,7 +26,7 @@ from events.presets import FIRST_PRESET, PRESETS
 MYL_ROUND_MINUTES = (40, 60)
 """Mitos y Leyendas rounds last 40 to 60 minutes (conduct rules §5.5)."""
 
-MYL_ONLY_FIELDS = ("best_of", "tie_breaker_order", "top_cut")
+MYL_ONLY_FIELDS = ("best_of", "tie_breaker_order", "top_cut", "report_countdown_minutes")
 VEKN_ONLY_FIELDS = ("final_mode", "final_minutes", "multideck")
 RATING_FIELDS = ("game_format", "championship", "online", "sets")
 """The fields the VEKN rating reads (TR Appendix A, §6.1.1), asked only of a ruleset that
@@ -134,6 +134,7 @@ class EventCreateForm(forms.ModelForm):
             "best_of",
             "tie_breaker_order",
             "top_cut",
+            "report_countdown_minutes",
             "time_zone",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
@@ -185,6 +186,13 @@ class EventCreateForm(forms.ModelForm):
         if "tie_breaker_order" in self.fields:
             # Optional in a post: the event's current order (or the default) stays.
             self.fields["tie_breaker_order"].required = False
+        if "report_countdown_minutes" in self.fields:
+            # Optional in a post: the event's current countdown (or the default) stays.
+            field = self.fields["report_countdown_minutes"]
+            field.required = False
+            field.min_value, field.max_value = 1, 60
+            field.validators += [MinValueValidator(1), MaxValueValidator(60)]
+            field.widget.attrs.update({"min": 1, "max": 60})
         if rulesets.get(self.ruleset).pairs_matches:
             low, high = MYL_ROUND_MINUTES
             self.fields["round_minutes"].widget.attrs.update({"min": low, "max": high})
@@ -277,6 +285,10 @@ class EventCreateForm(forms.ModelForm):
             )
         return value
 
+    def clean_report_countdown_minutes(self):
+        value = self.cleaned_data.get("report_countdown_minutes")
+        return self.instance.report_countdown_minutes if value is None else value
+
     def clean_tie_breaker_order(self):
         value = self.cleaned_data.get("tie_breaker_order")
         if not value:
@@ -322,6 +334,7 @@ class EventSettingsForm(EventCreateForm):
             "best_of",
             "tie_breaker_order",
             "top_cut",
+            "report_countdown_minutes",
             "time_zone",
         ]
         widgets = {

@@ -57,3 +57,35 @@ class DeckCheckOutcomeForm(forms.Form):
         choices=[("match", _("Matches")), ("mismatch", _("Does not match"))]
     )
     note = forms.CharField(label=_("Note"), required=False, max_length=FREE_TEXT_MAX_LENGTH)
+
+
+class ResultReportForm(forms.Form):
+    """A player reports their table's result (``events.self_report.report_result``):
+    one text value per seat, ``value_1`` … ``value_5`` (VEKN VP, MyL games won), and
+    where to go back to."""
+
+    SEATS = 5
+
+    back = forms.ChoiceField(
+        choices=[("my-page", "my-page"), ("my-match", "my-match")], required=False
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for n in range(1, self.SEATS + 1):
+            self.fields[f"value_{n}"] = forms.CharField(required=False, max_length=8)
+
+    def values(self, seats: int) -> list[str]:
+        """The first ``seats`` values, in seat order."""
+        return [self.cleaned_data.get(f"value_{n}", "") for n in range(1, seats + 1)]
+
+
+class ReportActionForm(forms.Form):
+    """A player confirms or disputes a reported result: its id, a short ``note`` (a
+    dispute's reason for the judge) and where to go back to."""
+
+    report = forms.IntegerField(min_value=1)
+    note = forms.CharField(required=False, max_length=JUDGE_CALL_NOTE_MAX)
+    back = forms.ChoiceField(
+        choices=[("my-page", "my-page"), ("my-match", "my-match")], required=False
+    )

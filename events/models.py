@@ -25,6 +25,9 @@ from events.circuit_models import Circuit  # noqa: F401, E402
 
 # A round's deck checks live in their own module (docs/decks-pages.md, "Deck checks").
 from events.deck_check_models import DeckCheck  # noqa: F401, E402
+
+# Registered decklists (docs/decks.md).
+from events.deck_models import DECK_TEXT_MAX_LENGTH, Deck  # noqa: F401
 from events.deck_play_models import MULTIDECK_HELP, DeckPlay, MultiDeck  # noqa: F401
 from events.limits import FREE_TEXT_MAX_LENGTH, VEKN_NUMBER_PATTERN, length_constraint
 from events.notify_models import (  # noqa: F401
@@ -37,6 +40,10 @@ from events.permissions import AUTHORITIES, Role
 
 # Stored rating points (docs/ratings.md "How the rankings stay fast").
 from events.rating_models import RatedResult, RatingStamp  # noqa: F401, E402
+
+# A table's result reported by its players (docs/players.md "Reporting your table's result").
+from events.report_models import ReportConfirmation, ResultReport  # noqa: F401
+from events.report_rules import DEFAULT_COUNTDOWN_MINUTES
 from events.round_clock import RoundTiming
 
 
@@ -268,6 +275,14 @@ class Event(models.Model):
         choices=[(1, _("Best of 1")), (3, _("Best of 3"))],
         help_text=_("Mitos y Leyendas: games per 1-v-1 match."),
     )
+    report_countdown_minutes = models.PositiveSmallIntegerField(
+        _("minutes to confirm a reported result"),
+        default=DEFAULT_COUNTDOWN_MINUTES,
+        help_text=_(
+            "Mitos y Leyendas: a result a player reports stands after this many minutes "
+            "unless the opponent disputes it (docs/players.md)."
+        ),
+    )
     tie_breaker_order = models.CharField(
         _("tie-breakers after match points"),
         max_length=40,
@@ -366,6 +381,10 @@ class Event(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(best_of__in=[1, 3]), name="events_event_best_of_1_or_3"
+            ),
+            models.CheckConstraint(
+                condition=Q(report_countdown_minutes__gte=1, report_countdown_minutes__lte=60),
+                name="events_event_report_countdown_range",
             ),
             models.CheckConstraint(
                 condition=Q(top_cut__in=[0, 4, 8]), name="events_event_top_cut_0_4_8"
@@ -925,63 +944,3 @@ class ResultSubmission(models.Model):
 
     def __str__(self):
         return f"{self.table} v{self.version} ({self.client_id})"
-
-
-DECK_TEXT_MAX_LENGTH = 20_000
-"""Characters of a registered decklist (``events.deck_rules.MAX_TEXT_LENGTH``, the same as
-``events.myl_deck_rules.MAX_TEXT_LENGTH``; a 90-card list in any format is under 5,000)."""
-
-
-class Deck(models.Model):
-    """A registered decklist (VEKN TR §6.3; Mitos y Leyendas §3.3.2): the ``text`` as the
-    player (or a staff member for them, or an event file) submitted it, the ``cards`` read
-    from it (a list of ``{"name", "count", "section"}``, plus ``"id"`` for VEKN cards) for
-    display, and the verdict at save: ``valid`` and ``problems`` (a list of
-    ``{"code", "card", "message", "params", "suggestions"}``, empty exactly when valid).
-    An invalid list may be saved (it is what the player submitted), flagged.
-
-    ``label`` names the deck in a multi-deck event (TR §3.1.5; ``""`` for the one deck of
-    an ordinary event): one deck per registration and label. ``format`` is the format it
-    was checked against (``standard`` | ``v5`` | ``limited`` | ``mitos``, Mitos y Leyendas). ``version`` grows
-    with every save (the audit log has each change, ``events.deck_services``)."""
-
-    registration = models.ForeignKey(
-        Registration, models.CASCADE, related_name="decks", verbose_name=_("registration")
-    )
-    label = models.CharField(_("deck label"), max_length=60, blank=True, default="")
-    text = models.TextField(_("decklist"), max_length=DECK_TEXT_MAX_LENGTH)
-    cards = models.JSONField(_("cards"), default=list)
-    valid = models.BooleanField(_("valid"), default=False)
-    problems = models.JSONField(_("problems"), default=list)
-    format = models.CharField(_("format"), max_length=20)
-    submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("submitted by"),
-    )
-    submitted_at = models.DateTimeField(_("submitted at"), default=timezone.now)
-    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
-    version = models.PositiveIntegerField(_("version"), default=1)
-
-    class Meta:
-        verbose_name = _("deck")
-        verbose_name_plural = _("decks")
-        ordering = ["registration", "label"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["registration", "label"], name="events_deck_one_per_label"
-            ),
-            models.CheckConstraint(condition=~Q(text=""), name="events_deck_text_not_empty"),
-            length_constraint("events_deck", "text", DECK_TEXT_MAX_LENGTH),
-            models.CheckConstraint(
-                condition=Q(valid=True, problems=[]) | (Q(valid=False) & ~Q(problems=[])),
-                name="events_deck_valid_iff_no_problems",
-            ),
-            models.CheckConstraint(condition=Q(version__gte=1), name="events_deck_version"),
-        ]
-
-    def __str__(self):
-        return f"{self.label or _('deck')} · {self.registration_id}"

@@ -216,6 +216,29 @@ def penalty_decided(
     )
 
 
+def result_to_confirm(
+    event_name: str, table_label: str, reporter: str, result: str, url: str
+) -> Notice:
+    """A player at the reader's table reported its result: confirm it or dispute it on
+    the player's page (docs/players.md "Reporting your table's result")."""
+    subject = _("%(event)s, %(table)s: confirm the result") % {
+        "event": event_name,
+        "table": table_label,
+    }
+    body = _("%(reporter)s reported %(result)s. Confirm it or dispute it: %(url)s") % {
+        "reporter": reporter,
+        "result": result,
+        "url": url,
+    }
+    return Notice(
+        Kind.RESULT_TO_CONFIRM,
+        subject,
+        body,
+        url,
+        {"event": event_name, "table": table_label, "result": result, "reporter": reporter},
+    )
+
+
 def league_report_waiting(match_name: str, score: str, reporter: str, url: str) -> Notice:
     """A result the opponent reported waits for the reader's confirmation or dispute
     (docs/leagues.md, players' reports)."""

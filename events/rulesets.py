@@ -11,6 +11,8 @@ per layer that differs between the games:
 ``standings``   computing standings from stored results (``standings`` layer)
 ``penalties``   judging: preview, log, void, change of a penalty (``penalties`` layer)
 ``decks``       checking a registered decklist (``events.deck_checkers``, kernel)
+``result_reports`` a result reported and confirmed by the players
+                (``events.report_adapters``, event-day services)
 
 Adapters are named by dotted path and imported on first use
 (``django.utils.module_loading.import_string``), as Django names its authentication and
@@ -154,7 +156,11 @@ VEKN = RulesetSpec(
     deck_mismatch_infraction="3.1.2",
     rates_players=True,
     adapters=MappingProxyType(
-        {"penalties": "penalties.services", "decks": "events.deck_checkers.VEKN_DECKS"}
+        {
+            "penalties": "penalties.services",
+            "decks": "events.deck_checkers.VEKN_DECKS",
+            "result_reports": "events.report_adapters.VEKN_REPORTS",
+        }
     ),
 )
 
@@ -170,6 +176,7 @@ MYL = RulesetSpec(
             "penalties": "penalties.myl_services",
             "file_incidents": "penalties.myl_files",
             "decks": "events.deck_checkers.MYL_DECKS",
+            "result_reports": "events.report_adapters.MYL_REPORTS",
         }
     ),
     player_number_label=_("Player number"),

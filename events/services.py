@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from events import cache as page_cache
-from events import headcount, notifications, round_clock
+from events import headcount, notifications, report_locks, round_clock
 from events import seating as seating_rules
 from events.audit import audit, own_repeat
 from events.errors import ConflictError, UserError
@@ -600,6 +600,7 @@ def save_results(
     actor=None,
     override_reason: str = "",
     may_override: bool = False,
+    comment: str = "",
 ) -> ResultOutcome:
     """Save the VP of a table (seat order), as one transaction.
 
@@ -608,7 +609,10 @@ def save_results(
     effects, mid-game disqualification). "Loss" seats keep 0 VP and are left out of the
     check. ``version`` is the table version the form was loaded with: if somebody saved
     in between, ``ConflictError`` is raised and nothing is saved. Results of a round are
-    locked once the next round is seated or the event's results are approved.
+    locked once the next round is seated or the event's results are approved. A save
+    closes the table's open players' report as ``judged`` (``events.report_locks``: the
+    judge's entry wins); ``comment`` goes to the audit entry (a report that stood says
+    so).
     """
     override_reason = check_free_text(
         override_reason, field_label(Table, "override_reason"), field="override_reason"
@@ -684,8 +688,9 @@ def save_results(
             _table_target(table),
             before,
             {"vp": [_dec(s.vp) for s in seats], "override": table.override_reason},
-            comment=override_reason if overridden else "",
+            comment=override_reason if overridden else comment,
         )
+        report_locks.close_for_judge(table, actor)
         page_cache.invalidate(event, seating=False)  # VP only: the seating page shows none
     return ResultOutcome(check=check, version=table.version, overridden=overridden)
 

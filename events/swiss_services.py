@@ -33,7 +33,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
-from events import rulesets, swiss
+from events import report_locks, rulesets, swiss
 from events.audit import audit, own_repeat
 from events.errors import ConflictError, UserError
 from events.models import AuditLog, Event, Registration, Round, Seat, Table
@@ -493,6 +493,7 @@ def save_match_result(
             {"games": list(games)},
             comment=comment,
         )
+        report_locks.close_for_judge(table, actor)
         page_cache.invalidate(event)
     return MatchOutcome(version=table.version, games=games)
 
@@ -514,10 +515,12 @@ def current_match(event: Event, reg: Registration) -> Seat | None:
 def player_save_result(
     reg: Registration, own: int | None, opponent: int | None, *, version: int, actor=None
 ) -> MatchOutcome:
-    """A player enters the result of their own current match: their games and their
-    opponent's. No confirmation by the opponent is asked **[choice]**; only while no
-    result is entered, the round's pairings are published (``current_match``) and it is
-    the last round — after that a judge corrects it. ``UserError`` otherwise."""
+    """A player's result of their own current match saved at once, without the
+    opponent's confirmation: their games and their opponent's; only while no result is
+    entered, the round's pairings are published (``current_match``) and it is the last
+    round. ``UserError`` otherwise. The pages no longer call it: a player's result waits
+    for the opponent's confirmation or the event's countdown (``events.self_report``,
+    docs/players.md "Reporting your table's result")."""
     if not reg.active:
         raise UserError(_("You are no longer playing in this event."))
     seat = current_match(reg.event, reg)

@@ -9,6 +9,7 @@ from events import (
     views_judge_calls,
     views_print,
     views_screen,
+    views_self_report,
     views_self_service,
     views_swiss,
 )
@@ -55,6 +56,10 @@ urlpatterns = [
     path("events/<slug:slug>/drop/", views_self_service.drop, name="self-drop"),
     path("events/<slug:slug>/my-seat/", views_self_service.my_seat, name="my-seat"),
     path("events/<slug:slug>/call-judge/", views_judge_calls.call_judge, name="call-judge"),
+    # A table's result reported by its players (events/views_self_report.py, docs/players.md)
+    path("events/<slug:slug>/report/", views_self_report.report, name="report"),
+    path("events/<slug:slug>/report/confirm/", views_self_report.confirm, name="report-confirm"),
+    path("events/<slug:slug>/report/dispute/", views_self_report.dispute, name="report-dispute"),
     # Decks (events/views_decks.py, docs/decks-pages.md)
     path("events/<slug:slug>/my-deck/", views_decks.my_deck, name="my-deck"),
     path("events/<slug:slug>/my-deck/check/", views_decks.deck_check, name="deck-check"),

@@ -24,6 +24,7 @@ from events import (
     rulesets,
     sanctions,
     seating_labels,
+    self_report,
     services,
     staffing,
     views_swiss,
@@ -383,10 +384,13 @@ def round_detail(request, event, number):
         return own(request, event, number)
     rnd = round_or_404(event, number)
     score = services.seating_score(rnd) if not rnd.is_final else None
+    # Players' reports first: a due one stands before the sheets are read (events.self_report).
+    reports = self_report.round_reports(event, rnd.pk)
     tables = services.round_overview(rnd)
     # How long each table waited for a judge it called (JG §1.2.4), by the "Time" button.
     waits = judge_calls.waits_by_table(rnd)
     for t in tables:
+        t["report"] = reports.get(t["table"].number)
         if seconds := waits.get(t["table"].number):
             t["waited"] = f"{seconds // 60}:{seconds % 60:02d}"
     names = {s.registration_id: s.registration.person.name for t in tables for s in t["seats"]}
@@ -495,8 +499,14 @@ def _result_context(request, event, table, values=None, error=None, override="")
     seats = list(
         Seat.objects.filter(table=table).select_related("registration__person").order_by("position")
     )
+    reported = None
     if values is None:
         values = [s.vp for s in seats]
+        # A table the players reported (docs/players.md): the form starts from their
+        # values; the judge's save closes the report (events.report_locks).
+        reported = self_report.open_report(table)
+        if reported is not None and all(s.vp is None for s in seats if not s.loss):
+            values = [None if v == "—" else v for v in reported.values]
     check = None
     parse_error = None
     try:
@@ -518,6 +528,7 @@ def _result_context(request, event, table, values=None, error=None, override="")
         ),
         "error": error,
         "override": override,
+        "reported": reported,
         "can_override": P.OVERRIDE_RESULTS in request.event_permissions,
         "locked": services.result_lock(
             table, may_override=P.OVERRIDE_RESULTS in request.event_permissions

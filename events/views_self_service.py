@@ -19,7 +19,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from events import check_in_tokens, headcount, judge_calls, qr, round_clock, self_service
+from events import (
+    check_in_tokens,
+    headcount,
+    judge_calls,
+    qr,
+    round_clock,
+    self_report,
+    self_service,
+)
 from events.access import staff_required
 from events.confirmations import Confirmation
 from events.errors import UserError
@@ -153,17 +161,32 @@ class SeatBox:
     reasons: tuple = ()
 
 
-def seat_box(request, reg: Registration | None, *, waiting: bool = False) -> SeatBox:
+def seat_box(
+    request, reg: Registration | None, *, waiting: bool = False, error: str = ""
+) -> SeatBox:
     """The :class:`SeatBox` of ``reg`` (its event loaded; ``None``: not registered, on
-    the waitlist when ``waiting``), with the state of its table's judge call and the
-    reasons the player may call a judge for (docs/players.md "Calling a judge")."""
+    the waitlist when ``waiting``), with the state of its table's judge call, the
+    reasons the player may call a judge for (docs/players.md "Calling a judge") and its
+    table's reported result (``events.self_report.table_panel``; ``error``: why the
+    player's last report, confirmation or dispute was refused)."""
     reasons: tuple = ()
     if reg is None:
         ctx = {"missing": True, "waiting": waiting}
     else:
         seat = self_service.my_seat(reg)
         call = judge_calls.open_call_of_table(seat.table_id) if seat.table_id else None
-        ctx = {"reg": reg, "event": reg.event, "seat": seat, "call": call}
+        panel = (
+            self_report.table_panel(reg, seat.table_id) if seat.table_id and not seat.bye else None
+        )
+        ctx = {
+            "reg": reg,
+            "event": reg.event,
+            "seat": seat,
+            "call": call,
+            "panel": panel,
+            "report_error": error,
+            "polled": True,
+        }
         if seat.table_id and not seat.bye:
             reasons = tuple(judge_calls.reason_choices(reg.event))
     html = render_to_string("events/_my_seat.html", ctx, request=request)

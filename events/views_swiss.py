@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from events import headcount, judge_calls, round_clock, rulesets, sanctions
+from events import headcount, judge_calls, round_clock, rulesets, sanctions, self_report
 from events import swiss_services as ss
 from events.access import round_or_404, staff_required, user_permissions
 from events.confirmations import Confirmation, confirmation_page
@@ -141,7 +141,10 @@ def dashboard(request, event):
 
 
 def round_page(request, event, number):
-    """A round of a MyL event (``manage:round``): its matches with a result form each."""
+    """A round of a MyL event (``manage:round``): its matches with a result form each,
+    and what the players reported (``events.self_report``: a due report stands before
+    the standings are read)."""
+    self_report.settle_due(event)
     result = ss.myl_standings(event)
     rnd = next((r for r in result.rounds if r.number == number), None)
     if rnd is None:
@@ -152,7 +155,9 @@ def round_page(request, event, number):
     timing, now = rnd.timing(), timezone.now()
     extensions = extension_minutes_by_table(rnd) if rnd.started_at else {}
     waits = judge_calls.waits_by_table(rnd)  # how long a table waited for a judge (JG §1.2.4)
+    reports = self_report.round_reports(event, rnd.id)
     for row in rows:
+        row["report"] = reports.get(row["number"])
         row["clock"] = round_clock.clock(timing, now, extensions.get(row["number"], 0))
         if seconds := waits.get(row["number"]):
             row["waited"] = f"{seconds // 60}:{seconds % 60:02d}"
@@ -422,28 +427,30 @@ def _top_cut_confirmation(event) -> Confirmation:
 
 
 # ---------------------------------------------------------------- players
-def _save_own_result(request, reg, form: PlayerResultForm) -> None:
-    """Save a player's own result (``my_match``) from their valid form and say how it
-    went."""
+def _save_own_result(request, event, seat, form: PlayerResultForm) -> None:
+    """Report a player's own result (``my_match``) from their valid form, in seat order
+    (``events.self_report``: the opponent confirms it, or the event's countdown makes it
+    stand), and say how it went."""
+    own, other = form.cleaned_data["own"], form.cleaned_data["opponent"]
+    raw = [own, other] if seat.position == 1 else [other, own]
     try:
-        own = ss.parse_games(form.cleaned_data["own"])
-        other = ss.parse_games(form.cleaned_data["opponent"])
-        if own is None or other is None:
-            raise UserError(_("Enter the games of both players."))
-        ss.player_save_result(
-            reg, own, other, version=form.cleaned_data["version"], actor=request.user
-        )
+        self_report.report_result(event, request.user, raw)
     except UserError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("Result saved: %(a)s–%(b)s.") % {"a": own, "b": other})
+        messages.success(
+            request,
+            _("Result sent: %(a)s–%(b)s. Your opponent confirms it.") % {"a": own, "b": other},
+        )
 
 
 @login_required
 def my_match(request, slug):
-    """The signed-in player's current match in a MyL event, where they enter its result
-    (their games and their opponent's). The opponent is not asked to confirm
-    **[choice]**; once a result is entered only a judge changes it."""
+    """The signed-in player's current match in a MyL event, where they report its result
+    (their games and their opponent's) and the opponent confirms or disputes it; the
+    result stands once confirmed, or after the event's countdown (docs/players.md
+    "Reporting your table's result"). Once a result is entered only a judge changes
+    it."""
     event = get_object_or_404(Event, slug=slug)
     _require_myl(event)
     person = getattr(request.user, "person", None)
@@ -462,13 +469,19 @@ def my_match(request, slug):
             stale = _("The form is out of date: reload the page.")
             messages.error(request, stale if form.stale else form.first_error())
         else:
-            _save_own_result(request, reg, form)
+            _save_own_result(request, event, seat, form)
         return redirect(reverse("events:my-match", args=[event.slug]))
     if seat is not None:
+        later = event.rounds.filter(number__gt=seat.round.number).exists()
+        # First: a report whose countdown ran out stands now (events.self_report).
+        panel = (
+            self_report.table_panel(reg, seat.table_id)
+            if not seat.table.is_bye and not later
+            else None
+        )
         seats = list(Seat.objects.filter(table=seat.table).select_related("registration__person"))
         opponent = next((s for s in seats if s.registration_id != reg.id), None)
         own_seat = next(s for s in seats if s.registration_id == reg.id)
-        later = event.rounds.filter(number__gt=seat.round.number).exists()
         ctx.update(
             {
                 "seat": own_seat,
@@ -481,8 +494,10 @@ def my_match(request, slug):
                 and not later
                 and not seat.table.is_bye
                 and not event.results_approved
-                and all(s.games_won is None for s in seats),
+                and all(s.games_won is None for s in seats)
+                and (panel is None or panel.can_report),
                 "need": _need(event),
+                "panel": panel,
                 "bye_games": myl.bye_games(event.best_of),
             }
         )

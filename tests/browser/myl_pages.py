@@ -137,7 +137,7 @@ def enter_match(page: Page, table_number: int, games: tuple[int, int]):
     inputs.nth(1).fill(str(games[1]))
     tap_and_wait(page, card.get_by_role("button", name="Save"))
     expect(messages(page)).to_contain_text(f"Table {table_number} saved: {games[0]}–{games[1]}.")
-    expect(match_card(page, table_number).locator(".badge")).to_have_text("done")
+    expect(match_card(page, table_number).locator("h3 .badge")).to_have_text("done")
 
 
 def play_round(page: Page, result_for) -> list[dict]:
@@ -208,13 +208,16 @@ def confirm_claim(page: Page, base: str, slug: str, username: str):
 
 
 def enter_my_match(page: Page, base: str, slug: str, own: int, opponent: int):
-    """A player enters their current match's result on "My match"."""
+    """A player reports their current match's result on "My match"; it waits for the
+    opponent's confirmation (docs/players.md "Reporting your table's result")."""
     page.goto(f"{base}/events/{slug}/my-match/")
     page.locator("#own").fill(str(own))
     page.locator("#opponent").fill(str(opponent))
-    tap_and_wait(page, page.get_by_role("button", name="Save the result"))
-    expect(messages(page)).to_contain_text(f"Result saved: {own}–{opponent}.")
-    expect(page.locator("main")).to_contain_text(f"Result entered: {own}–{opponent}.")
+    tap_and_wait(page, page.get_by_role("button", name="Send the result"))
+    expect(messages(page)).to_contain_text(
+        f"Result sent: {own}–{opponent}. Your opponent confirms it."
+    )
+    expect(page.locator("main")).to_contain_text("Waiting for:")
 
 
 def try_add_player(page: Page, base: str, slug: str, name: str, number: str):

@@ -274,6 +274,17 @@ MATRIX = [
       data=lambda w: {"reason": "rules"}),
     R("events:call-judge", "post", "vekn", anonymous=302, others=404, player=302,
       data=lambda w: {"reason": "rules"}),
+    # a table's result reported by its players (docs/players.md): only a player of the
+    # event (not seated here: told so, back to their page); a report of no table of the
+    # player's, or none at all, is not found for anyone
+    R("events:report", "post", "vekn", anonymous=302, others=404, player=302,
+      data=lambda w: {"value_1": "1"}),
+    R("events:report", "post", "myl", anonymous=302, others=404, player=302,
+      data=lambda w: {"value_1": "1"}),
+    R("events:report-confirm", "post", "vekn", anonymous=302, others=404,
+      data=lambda w: {"report": 999999}),
+    R("events:report-dispute", "post", "myl", anonymous=302, others=404,
+      data=lambda w: {"report": 999999}),
     # the QR code's address: a valid token sends a visitor to sign in, checks in the
     # player, sends others back to the event page; an old or forged one is refused
     R("events:check-in", "get", "vekn_token", others=302),

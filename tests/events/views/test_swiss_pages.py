@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from events import swiss_services as ss
-from events.models import AuthorityRole, Event, EventRole, Registration
+from events.models import AuthorityRole, Event, EventRole, Registration, ResultReport
 from events.permissions import Role
 from tests.events.services.test_swiss_services import make_event, play, play_swiss
 from tests.factories import EventFactory, OrganisationRoleFactory, RegistrationFactory, UserFactory
@@ -287,8 +287,17 @@ def test_a_player_enters_their_match_and_the_opponent_sees_it(client, myl):
         url("events:my-match", event), {"version": table.version, "own": "2", "opponent": "0"}
     )
     assert response.status_code == 302
-    assert [s.games_won for s in table.seats.order_by("position")] == [0, 2]
+    # Reported, not saved: the opponent confirms it (docs/players.md).
+    assert [s.games_won for s in table.seats.order_by("position")] == [None, None]
     client.force_login(accounts[first.id])
+    page = client.get(url("events:my-match", event)).content.decode()
+    assert "Confirm this result" in page and 'name="own"' not in page
+    report = ResultReport.objects.get(table=table)
+    response = client.post(
+        url("events:report-confirm", event), {"report": report.pk, "back": "my-match"}
+    )
+    assert response.status_code == 302 and response["Location"] == url("events:my-match", event)
+    assert [s.games_won for s in table.seats.order_by("position")] == [0, 2]
     page = client.get(url("events:my-match", event)).content.decode()
     assert "Result entered" in page and "0–2" in page and 'name="own"' not in page
     table.refresh_from_db()
@@ -297,7 +306,7 @@ def test_a_player_enters_their_match_and_the_opponent_sees_it(client, myl):
         {"version": table.version, "own": "2", "opponent": "0"},
         follow=True,
     )
-    assert "ask a judge" in response.content.decode()
+    assert "call a judge" in response.content.decode()
     assert [s.games_won for s in table.seats.order_by("position")] == [0, 2]
 
 
@@ -365,7 +374,8 @@ def test_pages_use_a_bounded_number_of_queries(client, db, django_assert_max_num
     with django_assert_max_num_queries(6):
         client.get(reverse("api-standings", kwargs={"slug": event.slug}))
     client.force_login(organiser)
-    with django_assert_max_num_queries(14):
+    # 14, plus the players' reports of the round (due countdowns, the reports).
+    with django_assert_max_num_queries(16):
         client.get(url("manage:round", event, number=3))
     with django_assert_max_num_queries(14):
         client.get(url("manage:dashboard", event))
@@ -464,7 +474,8 @@ def test_a_player_neither_sees_nor_enters_a_pairing_before_it_is_published(clien
         url("events:my-match", event), {"version": table.version, "own": "2", "opponent": "0"}
     )
     assert response.status_code == 302
-    assert [s.games_won for s in table.seats.order_by("position")] == [2, 0]
+    # Reported: it waits for the opponent's confirmation (docs/players.md).
+    assert ResultReport.objects.get(table=table).values == ["2", "0"]
 
 
 def test_the_next_round_stays_hidden_from_the_player_until_published(client, myl):
