@@ -178,7 +178,10 @@ def my_seat(request, slug):
     left. A bounded number of queries (``tests/events/views``). The poll sends the
     version it shows (``?v=``): unchanged, the answer is an empty 204, which htmx leaves
     alone (nothing redrawn, nothing read out again); its clock counts down by itself
-    (``static/js/clock.js``). Otherwise the new box, with an ``ETag``."""
+    (``static/js/clock.js``). Otherwise the new box, with an ``ETag``. The box's bytes
+    hold the clock's end instant, never the seconds left, so that they change only when
+    the clock does (a start, pause, resume, extension, the end); each answer, a 204 too,
+    carries the server's time (``X-Server-Time``, ms) for the phone's offset."""
     reg = (
         Registration.objects.filter(event__slug=slug, person__user=request.user)
         .select_related("event")
@@ -199,6 +202,8 @@ def my_seat(request, slug):
             response = render(request, "events/_my_seat_box.html", {"box": box, "slug": slug})
         response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
+    # the server's time, every poll (static/js/clock.js keeps the offset up to date)
+    response[round_clock.SERVER_TIME_HEADER] = str(round_clock.epoch_ms(timezone.now()))
     return response
 
 
