@@ -19,10 +19,9 @@ from datetime import datetime
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.http import Http404
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-
-from django.urls import reverse
 
 from events import notifications, notify_rules, rulesets
 from events.audit import audit
