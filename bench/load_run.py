@@ -5,8 +5,8 @@ free port — like ``.ci/run``), a throwaway Redis (no persistence) and gunicorn
 ``bench.load_settings`` (production settings over plain HTTP, ``CACHE_URL`` pointing at
 that Redis); builds the event with ``bench/load_setup.py``; then runs locust headless:
 
-1. mixed load (``bench/locustfile.py``): 300 visitors, 20 judges, 10 scorekeepers,
-   ramped up at 10 users/s, statistics reset once everyone is in, then ``LOAD_STEADY``
+1. mixed load (``bench/locustfile.py``): 300 visitors, 20 judges, 10 scorekeepers and
+   300 players polling their own seat (issue 17), ramped up at 10 users/s, statistics reset once everyone is in, then ``LOAD_STEADY``
    seconds (default 75) of steady load;
 2. saturation, the same server: ``LOAD_SAT_USERS`` (default 8) users with no think time
    on ``/healthz`` for ``LOAD_SAT_SECONDS`` (default 20), then the same on the cached
@@ -48,8 +48,9 @@ SERVER_CPUS = os.environ.get("LOAD_SERVER_CPUS", "")
 LOCUST_CPUS = os.environ.get("LOAD_LOCUST_CPUS", "")
 FAST_CACHE = os.environ.get("LOAD_FAST_CACHE", "1") != "0"
 P95_TARGET_MS = 150
+PLAYER_P95_TARGET_MS = 100  # the players' seat poll (issue 17)
 RATIO_TARGET = 0.5
-USERS = 330  # 300 visitors + 20 judges + 10 scorekeepers (fixed_count in the locustfile)
+USERS = 630  # 300 visitors + 20 judges + 10 scorekeepers + 300 players (fixed_count)
 SPAWN_RATE = 10
 
 
@@ -306,7 +307,7 @@ def main() -> None:
         before = redis_stats(redis_port)
         mixed = locust(
             ["-u", str(USERS), "-r", str(SPAWN_RATE), "-t", f"{int(ramp + STEADY)}s", "--host"]
-            + [host, "Visitor", "Judge", "Scorekeeper"],
+            + [host, "Visitor", "Judge", "Scorekeeper", "Player"],
             env_locust,
             OUT / "mixed",
             steady_after=ramp + 3,
@@ -503,7 +504,7 @@ def summary(mixed, sat, counts, saved) -> str:
         for r in rows
         if r["Name"] != "Aggregated"
     )
-    lines = ["## Targets (issue 7)", ""]
+    lines = ["## Targets (issues 7 and 17)", ""]
 
     def verdict(ok: bool) -> str:
         return "MET   " if ok else "MISSED"
@@ -519,6 +520,16 @@ def summary(mixed, sat, counts, saved) -> str:
             f"{verdict(row is not None and p95 < P95_TARGET_MS)} {name} p95 < {P95_TARGET_MS} ms: "
             f"{p95:.0f} ms (p50 {row['50%'] if row else '?'} ms, {row['Request Count'] if row else 0} requests)"
         )
+    row = _by_name(mixed, "my seat poll (htmx, player)")
+    p95 = float(row["95%"]) if row else float("nan")
+    errors = int(row["Failure Count"]) if row else -1
+    lines.append(
+        f"{verdict(row is not None and p95 < PLAYER_P95_TARGET_MS and errors == 0)} players' seat "
+        f"poll p95 < {PLAYER_P95_TARGET_MS} ms, 0 errors: {p95:.0f} ms (p50 "
+        f"{row['50%'] if row else '?'} ms, {row['Request Count'] if row else 0} polls, "
+        f"{errors} failures; {counts.get('seat_unchanged', 0)} answered 204, "
+        f"{counts.get('seat_changed', 0)} a new box, ramp included)"
+    )
     healthz, standings = _sat_rate(sat, "HealthzUser"), _sat_rate(sat, "StandingsUser")
     ratio = standings / healthz if healthz else 0.0
     lines.append(
