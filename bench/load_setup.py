@@ -30,8 +30,12 @@ django.setup()
 from importlib import import_module  # noqa: E402
 
 from django.conf import settings  # noqa: E402
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY  # noqa: E402
-from django.contrib.auth import get_user_model  # noqa: E402
+from django.contrib.auth import (  # noqa: E402
+    BACKEND_SESSION_KEY,
+    HASH_SESSION_KEY,
+    SESSION_KEY,
+    get_user_model,  # noqa: E402
+)
 from django.contrib.auth.hashers import make_password  # noqa: E402
 
 from events import services  # noqa: E402
@@ -76,9 +80,7 @@ def main(out: Path) -> None:
     sessions = []
     for i in range(1, PLAYERS + 1):
         user = User.objects.create(username=f"player{i:03d}", password=hashed)
-        person = Person.objects.create(
-            name=f"Player {i:03d}", vekn_number=f"99{i:05d}", user=user
-        )
+        person = Person.objects.create(name=f"Player {i:03d}", vekn_number=f"99{i:05d}", user=user)
         services.register(event, person, organiser, check_in=True)
         session = store()
         session[SESSION_KEY] = str(user.pk)

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events import cache as page_cache
 from events import notifications, notify_rules, rulesets
 from events.audit import audit
 from events.call_models import NOTE_MAX_LENGTH, CallReason, JudgeCall
@@ -104,6 +105,7 @@ def call_judge(
             comment=note,
             about=call,
         )
+        page_cache.floor_changed(event)  # the table's seat boxes show the call
     return call, True
 
 
@@ -159,6 +161,7 @@ def take_call(
             about=call,
         )
         notify_answered(event, call)
+        page_cache.floor_changed(event)  # "a judge is coming" on the table's seat boxes
     return call
 
 
@@ -213,6 +216,7 @@ def close_call(
             after={"waited_seconds": call.waited_seconds(now)},
             about=call,
         )
+        page_cache.floor_changed(event)  # the call leaves the table's seat boxes
     return call
 
 

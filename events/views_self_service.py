@@ -16,9 +16,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from events import cache as page_cache
 from events import check_in_tokens, headcount, judge_calls, qr, round_clock, self_service
 from events.access import staff_required
 from events.confirmations import Confirmation
@@ -153,21 +155,55 @@ class SeatBox:
     reasons: tuple = ()
 
 
+SEAT_BOX_SECONDS = 600
+"""How long a built seat box stays cached (it is built again sooner when its key or its
+clock's end passes; this bounds the staleness of a change nothing announces, a player's
+name corrected)."""
+
+
 def seat_box(request, reg: Registration | None, *, waiting: bool = False) -> SeatBox:
     """The :class:`SeatBox` of ``reg`` (its event loaded; ``None``: not registered, on
     the waitlist when ``waiting``), with the state of its table's judge call and the
-    reasons the player may call a judge for (docs/players.md "Calling a judge")."""
-    reasons: tuple = ()
+    reasons the player may call a judge for (docs/players.md "Calling a judge").
+
+    Cached (docs/performance.md "Players keeping their page open"): the key holds the
+    registration and its status, the event's ``seating_version``, its floor token
+    (``events.cache.floor_token``: the clock's changes and the judge calls) and the
+    language, so a poll of an unchanged box costs no query beyond the registration's; a
+    box whose clock is running is built again once its end passes (running → over)."""
     if reg is None:
-        ctx = {"missing": True, "waiting": waiting}
-    else:
-        seat = self_service.my_seat(reg)
-        call = judge_calls.open_call_of_table(seat.table_id) if seat.table_id else None
-        ctx = {"reg": reg, "event": reg.event, "seat": seat, "call": call}
-        if seat.table_id and not seat.bye:
-            reasons = tuple(judge_calls.reason_choices(reg.event))
+        html = render_to_string(
+            "events/_my_seat.html", {"missing": True, "waiting": waiting}, request=request
+        )
+        return SeatBox(reg, html, hashlib.sha256(html.encode()).hexdigest()[:24])
+    key = (
+        f"seat-box:{reg.pk}:{reg.status}:{reg.event.seating_version}:"
+        f"{page_cache.floor_token(reg.event_id)}:{get_language()}"
+    )
+    now = round_clock.epoch_ms(timezone.now())
+    hit = page_cache.cache.get(key)
+    if hit is not None and (hit["until"] is None or now < hit["until"]):
+        return SeatBox(reg, hit["html"], hit["version"], tuple(map(tuple, hit["reasons"])))
+    seat = self_service.my_seat(reg)
+    call = judge_calls.open_call_of_table(seat.table_id) if seat.table_id else None
+    ctx = {"reg": reg, "event": reg.event, "seat": seat, "call": call}
+    reasons: tuple = ()
+    if seat.table_id and not seat.bye:
+        reasons = tuple(judge_calls.reason_choices(reg.event))
     html = render_to_string("events/_my_seat.html", ctx, request=request)
-    return SeatBox(reg, html, hashlib.sha256(html.encode()).hexdigest()[:24], reasons)
+    box = SeatBox(reg, html, hashlib.sha256(html.encode()).hexdigest()[:24], reasons)
+    running = seat.clock is not None and seat.clock.state == round_clock.RUNNING
+    page_cache.cache.set(
+        key,
+        {
+            "html": html,
+            "version": box.version,
+            "reasons": [list(r) for r in reasons],
+            "until": seat.clock.end_ms if running else None,
+        },
+        SEAT_BOX_SECONDS,
+    )
+    return box
 
 
 @login_required

@@ -130,3 +130,41 @@ def test_before_the_start_the_tablet_has_no_countdown(client, floor):
         "left": None,
         "extension_minutes": 0,
     }
+
+
+def test_an_unchanged_box_is_served_from_the_cache_until_the_clock_changes(
+    client, floor, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    """The poll of 300 phones (docs/performance.md): a box already built costs the
+    session's, the account's and the registration's queries only; pausing the clock, a
+    judge call and the clock's end make it new."""
+    from events import judge_calls
+    from events.permissions import ROLE_PERMISSIONS, Role
+    from penalties import time_extensions as te
+
+    event = floor["event"]
+    client.force_login(floor["ana"])
+    first = client.get(seat_url(event))
+    version = re.search(r"\?v=([0-9a-f]+)", first.content.decode())[1]
+    with django_assert_max_num_queries(3):
+        assert client.get(seat_url(event), {"v": version}).status_code == 204
+    with django_capture_on_commit_callbacks(execute=True):
+        te.pause_round_clock(floor["round"], perms=ROLE_PERMISSIONS[Role.HEAD_JUDGE])
+    paused = client.get(seat_url(event), {"v": version})
+    assert paused.status_code == 200 and 'data-state="paused"' in paused.content.decode()
+    version = re.search(r"\?v=([0-9a-f]+)", paused.content.decode())[1]
+    with django_capture_on_commit_callbacks(execute=True):
+        judge_calls.call_judge(event, floor["ana"], "rules")
+    called = client.get(seat_url(event), {"v": version})
+    assert called.status_code == 200 and "called a judge" in called.content.decode()
+
+
+def test_a_cached_running_box_turns_over_at_the_end(client, floor, monkeypatch):
+    event, started = floor["event"], floor["started"]
+    client.force_login(floor["ana"])
+    first = client.get(seat_url(event))
+    version = re.search(r"\?v=([0-9a-f]+)", first.content.decode())[1]
+    after_end = started + timedelta(minutes=event.round_minutes + 4, seconds=1)
+    monkeypatch.setattr(timezone, "now", lambda: after_end)
+    over = client.get(seat_url(event), {"v": version})
+    assert over.status_code == 200 and 'data-state="over"' in over.content.decode()
