@@ -198,7 +198,8 @@ def seat_box(request, reg: Registration | None, *, waiting: bool = False) -> Sea
         {
             "html": html,
             "version": box.version,
-            "reasons": [list(r) for r in reasons],
+            # plain strings: a lazy translation costs more to unpickle than the rest
+            "reasons": [[str(code), str(label)] for code, label in reasons],
             "until": seat.clock.end_ms if running else None,
         },
         SEAT_BOX_SECONDS,
