@@ -10,7 +10,8 @@ that Redis); builds the event with ``bench/load_setup.py``; then runs locust hea
    seconds (default 75) of steady load;
 2. saturation, the same server: ``LOAD_SAT_USERS`` (default 8) users with no think time
    on ``/healthz`` for ``LOAD_SAT_SECONDS`` (default 20), then the same on the cached
-   public standings — the throughput comparison.
+   public standings — the throughput comparison —, then on a signed-in player's
+   unchanged seat poll (its CPU per request, the figure a busy machine leaves comparable).
 
 Checks afterwards that every incident was saved once (double taps included) and prints
 the report (markdown): locust's tables, the CPU time per request of gunicorn, PostgreSQL,
@@ -336,7 +337,7 @@ def main() -> None:
         loadavg_mixed = loadavg_after
         print(f"saturation: {SAT_USERS} users, {SAT_SECONDS} s each, no think time", flush=True)
         sat = {}
-        for cls in ("HealthzUser", "StandingsUser"):
+        for cls in ("HealthzUser", "StandingsUser", "SeatPollUser"):
             sat[cls] = locust(
                 ["-u", str(SAT_USERS), "-r", str(SAT_USERS), "-t", f"{SAT_SECONDS + 1}s"]
                 + ["--host", host, cls],
@@ -454,7 +455,11 @@ def cpu_table(mixed, sat) -> str:
     affected by what else runs on the machine (it measures work, not waiting)."""
     phases = [("mixed", "mixed load", mixed)] + [
         (f"sat-{cls}", f"saturation, {label}", sat.get(cls, []))
-        for cls, label in (("HealthzUser", "/healthz"), ("StandingsUser", "cached standings"))
+        for cls, label in (
+            ("HealthzUser", "/healthz"),
+            ("StandingsUser", "cached standings"),
+            ("SeatPollUser", "players' seat poll"),
+        )
     ]
     names = ["gunicorn", "PostgreSQL", "Redis", "locust"]
     lines = [

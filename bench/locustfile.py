@@ -223,3 +223,33 @@ class StandingsUser(FastHttpUser):
     @task
     def standings(self):
         self.client.get(f"/events/{SLUG}/standings/", name="standings (saturation)")
+
+
+class SeatPollUser(FastHttpUser):
+    """Saturation phase: a signed-in player's seat poll, unchanged (204), no think time
+    (each user one of the setup's sessions): its cost against ``/healthz``'s."""
+
+    wait_time = constant(0)
+    _next = 0
+
+    def on_start(self):
+        cls = type(self)
+        session = SETUP["player_sessions"][cls._next % len(SETUP["player_sessions"])]
+        cls._next += 1
+        self.cookie = f"{SETUP['session_cookie']}={session}"
+        page = self.client.get("/players/me/", headers={"Cookie": self.cookie}, name="my page")
+        match = SEAT_VERSION.search(page.text or "")
+        self.version = match.group(1) if match else ""
+
+    @task
+    def poll(self):
+        with self.client.get(
+            f"/events/{SLUG}/my-seat/?v={self.version}",
+            headers={"Cookie": self.cookie, "HX-Request": "true"},
+            name="my seat poll (saturation)",
+            catch_response=True,
+        ) as response:
+            if response.status_code == 204:
+                response.success()
+            else:
+                response.failure(f"my seat: HTTP {response.status_code}")
