@@ -73,7 +73,7 @@ bench: venv
 
 # Event-day load test (docs/performance.md "Event-day load"): throwaway PostgreSQL + Redis,
 # gunicorn, locust headless; about 3 minutes. Needs root, PostgreSQL and redis-server.
-# Ends with "Targets (issue 7)": MET or MISSED per target, and a note when the machine was
+# Ends with "Targets (issues 7 and 17)": MET or MISSED per target, and a note when the machine was
 # busy. Report, CSVs and logs in var/bench-load/. Knobs (environment): LOAD_STEADY,
 # LOAD_WORKERS, LOAD_THREADS, LOAD_SAT_USERS, LOAD_SAT_SECONDS, LOAD_SCOREKEEPER_WAIT,
 # LOAD_SERVER_CPUS / LOAD_LOCUST_CPUS (taskset lists), LOAD_FAST_CACHE=0 (A/B only).

@@ -5,12 +5,13 @@ free port — like ``.ci/run``), a throwaway Redis (no persistence) and gunicorn
 ``bench.load_settings`` (production settings over plain HTTP, ``CACHE_URL`` pointing at
 that Redis); builds the event with ``bench/load_setup.py``; then runs locust headless:
 
-1. mixed load (``bench/locustfile.py``): 300 visitors, 20 judges, 10 scorekeepers,
-   ramped up at 10 users/s, statistics reset once everyone is in, then ``LOAD_STEADY``
+1. mixed load (``bench/locustfile.py``): 300 visitors, 20 judges, 10 scorekeepers and
+   300 players polling their own seat (issue 17), ramped up at 10 users/s, statistics reset once everyone is in, then ``LOAD_STEADY``
    seconds (default 75) of steady load;
 2. saturation, the same server: ``LOAD_SAT_USERS`` (default 8) users with no think time
    on ``/healthz`` for ``LOAD_SAT_SECONDS`` (default 20), then the same on the cached
-   public standings — the throughput comparison.
+   public standings — the throughput comparison —, then on a signed-in player's
+   unchanged seat poll (its CPU per request, the figure a busy machine leaves comparable).
 
 Checks afterwards that every incident was saved once (double taps included) and prints
 the report (markdown): locust's tables, the CPU time per request of gunicorn, PostgreSQL,
@@ -48,8 +49,9 @@ SERVER_CPUS = os.environ.get("LOAD_SERVER_CPUS", "")
 LOCUST_CPUS = os.environ.get("LOAD_LOCUST_CPUS", "")
 FAST_CACHE = os.environ.get("LOAD_FAST_CACHE", "1") != "0"
 P95_TARGET_MS = 150
+PLAYER_P95_TARGET_MS = 100  # the players' seat poll (issue 17)
 RATIO_TARGET = 0.5
-USERS = 330  # 300 visitors + 20 judges + 10 scorekeepers (fixed_count in the locustfile)
+USERS = 630  # 300 visitors + 20 judges + 10 scorekeepers + 300 players (fixed_count)
 SPAWN_RATE = 10
 
 
@@ -306,7 +308,7 @@ def main() -> None:
         before = redis_stats(redis_port)
         mixed = locust(
             ["-u", str(USERS), "-r", str(SPAWN_RATE), "-t", f"{int(ramp + STEADY)}s", "--host"]
-            + [host, "Visitor", "Judge", "Scorekeeper"],
+            + [host, "Visitor", "Judge", "Scorekeeper", "Player"],
             env_locust,
             OUT / "mixed",
             steady_after=ramp + 3,
@@ -335,7 +337,7 @@ def main() -> None:
         loadavg_mixed = loadavg_after
         print(f"saturation: {SAT_USERS} users, {SAT_SECONDS} s each, no think time", flush=True)
         sat = {}
-        for cls in ("HealthzUser", "StandingsUser"):
+        for cls in ("HealthzUser", "StandingsUser", "SeatPollUser"):
             sat[cls] = locust(
                 ["-u", str(SAT_USERS), "-r", str(SAT_USERS), "-t", f"{SAT_SECONDS + 1}s"]
                 + ["--host", host, cls],
@@ -453,7 +455,11 @@ def cpu_table(mixed, sat) -> str:
     affected by what else runs on the machine (it measures work, not waiting)."""
     phases = [("mixed", "mixed load", mixed)] + [
         (f"sat-{cls}", f"saturation, {label}", sat.get(cls, []))
-        for cls, label in (("HealthzUser", "/healthz"), ("StandingsUser", "cached standings"))
+        for cls, label in (
+            ("HealthzUser", "/healthz"),
+            ("StandingsUser", "cached standings"),
+            ("SeatPollUser", "players' seat poll"),
+        )
     ]
     names = ["gunicorn", "PostgreSQL", "Redis", "locust"]
     lines = [
@@ -503,7 +509,7 @@ def summary(mixed, sat, counts, saved) -> str:
         for r in rows
         if r["Name"] != "Aggregated"
     )
-    lines = ["## Targets (issue 7)", ""]
+    lines = ["## Targets (issues 7 and 17)", ""]
 
     def verdict(ok: bool) -> str:
         return "MET   " if ok else "MISSED"
@@ -519,6 +525,16 @@ def summary(mixed, sat, counts, saved) -> str:
             f"{verdict(row is not None and p95 < P95_TARGET_MS)} {name} p95 < {P95_TARGET_MS} ms: "
             f"{p95:.0f} ms (p50 {row['50%'] if row else '?'} ms, {row['Request Count'] if row else 0} requests)"
         )
+    row = _by_name(mixed, "my seat poll (htmx, player)")
+    p95 = float(row["95%"]) if row else float("nan")
+    errors = int(row["Failure Count"]) if row else -1
+    lines.append(
+        f"{verdict(row is not None and p95 < PLAYER_P95_TARGET_MS and errors == 0)} players' seat "
+        f"poll p95 < {PLAYER_P95_TARGET_MS} ms, 0 errors: {p95:.0f} ms (p50 "
+        f"{row['50%'] if row else '?'} ms, {row['Request Count'] if row else 0} polls, "
+        f"{errors} failures; {counts.get('seat_unchanged', 0)} answered 204, "
+        f"{counts.get('seat_changed', 0)} a new box, ramp included)"
+    )
     healthz, standings = _sat_rate(sat, "HealthzUser"), _sat_rate(sat, "StandingsUser")
     ratio = standings / healthz if healthz else 0.0
     lines.append(

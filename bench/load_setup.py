@@ -1,8 +1,11 @@
 """Build the event of the load test through the services (``make bench-load``).
 
 A 300-player VEKN event (vekn-2026 preset): 300 people registered and checked in, round 1
-seated (60 tables of 5) and its seating published, the standings published; 20 judge and
-10 scorekeeper accounts with their event roles, and an organiser. Writes what the
+seated (60 tables of 5) and its seating published, its clock started, the standings
+published; 20 judge and 10 scorekeeper accounts with their event roles, and an organiser;
+each player has an account and a signed-in session (their phone, already signed in: the
+locustfile's players keep their own page open and poll their seat, without 300 password
+hashes in the ramp). Writes what the
 locustfile needs (the event's address, the tables with their players, legal sheets) to
 the JSON file named on the command line.
 
@@ -24,12 +27,21 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.contrib.auth import get_user_model  # noqa: E402
+from importlib import import_module  # noqa: E402
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import (  # noqa: E402
+    BACKEND_SESSION_KEY,
+    HASH_SESSION_KEY,
+    SESSION_KEY,
+    get_user_model,  # noqa: E402
+)
 from django.contrib.auth.hashers import make_password  # noqa: E402
 
 from events import services  # noqa: E402
 from events.models import Event, EventRole, Organisation, Person  # noqa: E402
 from events.permissions import Role  # noqa: E402
+from penalties import time_extensions  # noqa: E402
 from standings import vekn  # noqa: E402
 
 SLUG = "load-2026"
@@ -64,11 +76,21 @@ def main(out: Path) -> None:
         for name in names:
             user = User.objects.create(username=name, password=hashed)
             EventRole.objects.create(event=event, user=user, role=role)
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    sessions = []
     for i in range(1, PLAYERS + 1):
-        person = Person.objects.create(name=f"Player {i:03d}", vekn_number=f"99{i:05d}")
+        user = User.objects.create(username=f"player{i:03d}", password=hashed)
+        person = Person.objects.create(name=f"Player {i:03d}", vekn_number=f"99{i:05d}", user=user)
         services.register(event, person, organiser, check_in=True)
+        session = store()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        sessions.append(session.session_key)
     rnd = services.seat_next_round(event, organiser, seed=1)
     services.set_seating_published(rnd, True, organiser)
+    time_extensions.start_round_clock(rnd, organiser)
     services.set_standings_published(event, True, organiser)
     tables = [
         {
@@ -94,11 +116,13 @@ def main(out: Path) -> None:
                 "scorekeepers": scorekeepers,
                 "tables": tables,
                 "sheets": sheets,
+                "player_sessions": sessions,
+                "session_cookie": settings.SESSION_COOKIE_NAME,
             }
         )
     )
     print(
-        f"setup: {PLAYERS} players, {len(tables)} tables, {JUDGES} judges, "
+        f"setup: {PLAYERS} players (signed in), {len(tables)} tables, {JUDGES} judges, "
         f"{SCOREKEEPERS} scorekeepers in {time.perf_counter() - started:.1f} s"
     )
 

@@ -9,7 +9,10 @@ Three crowds against one 300-player VEKN event built by ``bench/load_setup.py``:
   (a double tap), which must answer the same redirect and save nothing twice;
 - 10 scorekeepers entering results through the real table view: load the form (its
   ``version``), type (the live sheet check, htmx), save. Two people saving the same table
-  get a 409 for the second: an expected answer, counted apart, not a failure.
+  get a 409 for the second: an expected answer, counted apart, not a failure;
+- 300 players keeping their own page open during the round (issue 17): signed in (the
+  setup's sessions), they load *My page* once, then poll their seat box every 5 s as
+  htmx does (``?v=`` the version shown: 204 while unchanged, the new box otherwise).
 
 ``LOAD_SETUP`` names the setup's JSON file; ``LOAD_SCOREKEEPER_WAIT`` (default "3,8") the
 scorekeepers' think time in seconds; ``LOAD_COUNTS`` (optional) where to write the
@@ -31,6 +34,7 @@ SLUG = SETUP["slug"]
 ROUND = SETUP["round"]
 COUNTS: Counter = Counter()
 VERSION = re.compile(r'name="version" value="(\d+)"')
+SEAT_VERSION = re.compile(r"my-seat/\?v=([0-9a-f]+)")
 
 
 @events.test_stop.add_listener
@@ -159,6 +163,47 @@ class Scorekeeper(StaffUser):
         gevent.sleep(seconds)
 
 
+class Player(HttpUser):
+    """A player's phone with *My page* open: the page once, then the seat box's poll
+    (``hx-trigger="every 5s"`` in templates/events/_my_seat_box.html)."""
+
+    fixed_count = 300
+    wait_time = constant(5)
+    _next = 0
+
+    def on_start(self):
+        cls = type(self)
+        session = SETUP["player_sessions"][cls._next % len(SETUP["player_sessions"])]
+        cls._next += 1
+        self.client.cookies.set(SETUP["session_cookie"], session)
+        with self.client.get("/players/me/", name="my page (player)", catch_response=True) as r:
+            match = SEAT_VERSION.search(r.text)
+            if r.status_code != 200 or not match:
+                r.failure(f"my page: HTTP {r.status_code}, no seat box")
+                self.version = ""
+            else:
+                self.version = match.group(1)
+
+    @task
+    def poll_seat(self):
+        with self.client.get(
+            f"/events/{SLUG}/my-seat/",
+            params={"v": self.version},
+            name="my seat poll (htmx, player)",
+            headers={"HX-Request": "true"},
+            catch_response=True,
+        ) as response:
+            if response.status_code == 204:
+                COUNTS["seat_unchanged"] += 1
+                response.success()
+            elif response.status_code == 200 and SEAT_VERSION.search(response.text):
+                self.version = SEAT_VERSION.search(response.text).group(1)
+                COUNTS["seat_changed"] += 1
+                response.success()
+            else:
+                response.failure(f"my seat: HTTP {response.status_code}")
+
+
 class HealthzUser(FastHttpUser):
     """Saturation phase: the trivial view, no think time (the lighter HTTP client, so that
     locust, on the same cores, takes less of the machine than with ``HttpUser``)."""
@@ -178,3 +223,33 @@ class StandingsUser(FastHttpUser):
     @task
     def standings(self):
         self.client.get(f"/events/{SLUG}/standings/", name="standings (saturation)")
+
+
+class SeatPollUser(FastHttpUser):
+    """Saturation phase: a signed-in player's seat poll, unchanged (204), no think time
+    (each user one of the setup's sessions): its cost against ``/healthz``'s."""
+
+    wait_time = constant(0)
+    _next = 0
+
+    def on_start(self):
+        cls = type(self)
+        session = SETUP["player_sessions"][cls._next % len(SETUP["player_sessions"])]
+        cls._next += 1
+        self.cookie = f"{SETUP['session_cookie']}={session}"
+        page = self.client.get("/players/me/", headers={"Cookie": self.cookie}, name="my page")
+        match = SEAT_VERSION.search(page.text or "")
+        self.version = match.group(1) if match else ""
+
+    @task
+    def poll(self):
+        with self.client.get(
+            f"/events/{SLUG}/my-seat/?v={self.version}",
+            headers={"Cookie": self.cookie, "HX-Request": "true"},
+            name="my seat poll (saturation)",
+            catch_response=True,
+        ) as response:
+            if response.status_code == 204:
+                response.success()
+            else:
+                response.failure(f"my seat: HTTP {response.status_code}")

@@ -11,20 +11,27 @@ result save no longer throws away the seating page, which shows no result. Pages
 personalised for anonymous visitors.
 """
 
+import logging
 import re
+import secrets
 import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import F
 from django.middleware.csrf import _add_new_csrf_cookie
 
 from events.models import Event
 
+logger = logging.getLogger(__name__)
+
 __all__ = [
     "CSRF_PLACEHOLDER",
     "cache",
     "compact",
+    "floor_changed",
+    "floor_token",
     "get_or_build",
     "has_placeholder",
     "invalidate",
@@ -88,6 +95,42 @@ def invalidate(event, *, seating: bool = True) -> None:
     if seating:
         versions["seating_version"] = F("seating_version") + 1
     Event.objects.filter(pk=event.pk).update(**versions)
+
+
+def _floor_key(event_pk: int) -> str:
+    return f"event-floor:{event_pk}"
+
+
+def floor_token(event_pk: int) -> str:
+    """The event's *floor token*: a random value that changes with what a player's seat
+    box shows besides the seating (``Event.seating_version``) and the registration — the
+    round's clock (a start, pause, resume, a table's extension) and the judge calls. Part
+    of the key of the cached seat boxes (``events.views_self_service.seat_box``). Random,
+    never a counter: if the cache loses it, the new one matches no box cached before."""
+    token = cache.get(_floor_key(event_pk))
+    if token is None:
+        token = secrets.token_hex(8)
+        if not cache.add(_floor_key(event_pk), token, None):
+            token = cache.get(_floor_key(event_pk)) or token
+    return token
+
+
+def floor_changed(event) -> None:
+    """A new :func:`floor_token` for ``event`` (an ``Event`` or its primary key) now and again once the current transaction
+    commits: its players' seat boxes are built again at their next poll, and a poll that
+    read the database between the two (the old state, under the first new token) cannot
+    keep its box past the commit. Robust: a cache error never undoes the change (the
+    boxes' own timeout bounds the staleness)."""
+    pk = getattr(event, "pk", event)
+
+    def bump():
+        try:
+            cache.set(_floor_key(pk), secrets.token_hex(8), None)
+        except Exception:  # the cache down: the change stands, the boxes time out
+            logger.exception("cache: could not renew the floor token of event %s", pk)
+
+    bump()
+    transaction.on_commit(bump, robust=True)
 
 
 def timeout() -> int:

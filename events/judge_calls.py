@@ -19,10 +19,12 @@ from datetime import datetime
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.http import Http404
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from events import rulesets
+from events import cache as page_cache
+from events import notifications, notify_rules, rulesets
 from events.audit import audit
 from events.call_models import NOTE_MAX_LENGTH, CallReason, JudgeCall
 from events.errors import ConflictError, UserError
@@ -103,6 +105,7 @@ def call_judge(
             comment=note,
             about=call,
         )
+        page_cache.floor_changed(event)  # the table's seat boxes show the call
     return call, True
 
 
@@ -133,7 +136,7 @@ def take_call(
     nothing; ``ConflictError`` ("already taken by …") when another judge has it,
     ``UserError`` when closed, ``PermissionDenied`` without the permission, ``Http404``
     for a call of another event. Records ``taken_at``: the table waited from
-    ``created_at`` to it (JG §1.2.4)."""
+    ``created_at`` to it (JG §1.2.4). The caller is told (:func:`notify_answered`)."""
     if P.LOG_PENALTIES not in perms:
         raise PermissionDenied
     now = now or timezone.now()
@@ -157,7 +160,33 @@ def take_call(
             after={"waited_seconds": call.waited_seconds(now)},
             about=call,
         )
+        notify_answered(event, call)
+        page_cache.floor_changed(event)  # "a judge is coming" on the table's seat boxes
     return call
+
+
+def notify_answered(event: Event, call: JudgeCall) -> None:
+    """Tell the player who called (if they have an account and opted in to
+    ``judge_call_answered``) that a judge took the call: queued after the commit, never to
+    a webhook **[choice: the caller only; the others at the table see it on their page]**
+    (docs/notifications.md)."""
+    user_id = (
+        Registration.objects.filter(pk=call.caller_id)
+        .values_list("person__user_id", flat=True)
+        .first()
+    )
+    if user_id is None:
+        return
+    with notifications.site_language():
+        notice = notify_rules.judge_call_answered(
+            event.name,
+            call.table_number,
+            judge_name(call.taken_by),
+            notifications.absolute(reverse("my-page")),
+        )
+    notifications.notify_users(
+        notice, [user_id], organisation_id=event.organisation_id, webhooks=False
+    )
 
 
 def close_call(
@@ -187,6 +216,7 @@ def close_call(
             after={"waited_seconds": call.waited_seconds(now)},
             about=call,
         )
+        page_cache.floor_changed(event)  # the call leaves the table's seat boxes
     return call
 
 

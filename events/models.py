@@ -623,6 +623,12 @@ class Round(models.Model):
         default=0,
         help_text=_("The round clock's pauses that are over, in seconds."),
     )
+    ending_notified_at = models.DateTimeField(
+        _("end notice sent at"),
+        null=True,
+        blank=True,
+        help_text=_("When its players were told the round is about to end (sent once)."),
+    )
     finalists = models.JSONField(
         _("finalists"),
         default=list,

@@ -33,7 +33,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from pywebpush import WebPushException, webpush
 
-from events import notify_rules, rulesets
+from events import notify_rules, round_clock, rulesets
 from events.limits import FREE_TEXT_MAX_LENGTH
 from events.models import (
     Delivery,
@@ -113,15 +113,32 @@ def absolute(path: str) -> str:
 
 
 # --------------------------------------------------------------------------- tasks
+def round_ending(rnd: Round, extensions: dict[int, int]) -> None:
+    """A round is about to end (``events.round_reminders``, which claimed its one notice):
+    its seated players, each with their table's time left (``extensions``: table number →
+    minutes of time extension, JG §1.2.4), and the organisation's webhooks, by one fan-out
+    task after the commit."""
+    after_commit(
+        fan_out_round,
+        rnd.pk,
+        str(Kind.ROUND_ENDING),
+        {str(number): minutes for number, minutes in extensions.items()},
+    )
+
+
 @task
-def fan_out_round(round_id: int, kind: str = Kind.SEATING_PUBLISHED) -> int:
-    """The worker's half of :func:`seating_published` and :func:`round_started`: every
-    seated player with an account gets their own notice (VEKN: table, seat and the others
-    at the table; MyL: the opponent; a started round: the table and the time), the
-    organisation's webhooks the round as a whole. A seating hidden again before the task
-    runs sends nothing. Returns the number of deliveries created. Queries: a fixed few,
-    whatever the number of players."""
+def fan_out_round(
+    round_id: int, kind: str = Kind.SEATING_PUBLISHED, extensions: dict | None = None
+) -> int:
+    """The worker's half of :func:`seating_published`, :func:`round_started` and
+    :func:`round_ending`: every seated player with an account gets their own notice (VEKN:
+    table, seat and the others at the table; MyL: the opponent; a started round: the table
+    and the time; a round about to end: the minutes left at the table, with its
+    ``extensions``, ``{"table number": minutes}``), the organisation's webhooks the round
+    as a whole. A seating hidden again before the task runs sends nothing. Returns the
+    number of deliveries created. Queries: a fixed few, whatever the number of players."""
     kind = Kind(kind)
+    extensions = {int(k): int(v) for k, v in (extensions or {}).items()}
     rnd = Round.objects.select_related("event").filter(pk=round_id).first()
     if rnd is None or not rnd.seating_published:
         return 0
@@ -136,6 +153,12 @@ def fan_out_round(round_id: int, kind: str = Kind.SEATING_PUBLISHED) -> int:
         by_table[seat.table_id].append(seat)
     matches = rulesets.of(event).pairs_matches
     minutes = event.final_minutes if rnd.is_final else event.round_minutes
+    now = timezone.now()
+
+    def minutes_left(extension: int = 0) -> int:
+        seconds = round_clock.clock(rnd.timing(), now, extension).seconds_left or 0
+        return -(-seconds // 60)
+
     with site_language():
         label = rulesets.round_label(rnd, event=event)
         url = absolute(reverse("events:public-seating", args=[event.slug]))
@@ -148,6 +171,11 @@ def fan_out_round(round_id: int, kind: str = Kind.SEATING_PUBLISHED) -> int:
                 notice = notify_rules.round_started(
                     event.name, label, seat.table.number, minutes, url
                 )
+            elif kind == Kind.ROUND_ENDING:
+                number = seat.table.number
+                notice = notify_rules.round_ending(
+                    event.name, label, number, minutes_left(extensions.get(number, 0)), url
+                )
             else:
                 others = tuple(
                     s.registration.person.name for s in by_table[seat.table_id] if s.pk != seat.pk
@@ -159,6 +187,8 @@ def fan_out_round(round_id: int, kind: str = Kind.SEATING_PUBLISHED) -> int:
             personal.append((user_id, notice))
         if kind == Kind.ROUND_STARTED:
             whole = notify_rules.round_started(event.name, label, None, minutes, url)
+        elif kind == Kind.ROUND_ENDING:
+            whole = notify_rules.round_ending(event.name, label, None, minutes_left(), url)
         else:
             whole = notify_rules.seating_published(event.name, label, None, url, matches=matches)
     deliveries = create_deliveries(kind, personal, whole, organisation_id=event.organisation_id)
@@ -187,13 +217,73 @@ def dispatch(
 def deliver(delivery_id: int) -> str:
     """One more attempt of a delivery waiting to retry (scheduled by a failed attempt).
     Returns its status afterwards; a delivery already sent or given up is left alone."""
-    delivery = Delivery.objects.select_related("user", "webhook").filter(pk=delivery_id).first()
-    if delivery is None:
-        return "missing"
-    if delivery.status in (Delivery.Status.SENT, Delivery.Status.FAILED):
-        return delivery.status
-    attempt(delivery)
+    with transaction.atomic():
+        # The row lock: a delivery the sweep enqueued again while its first task runs is
+        # sent by one of them only; the other finds it locked ("busy") or already sent.
+        delivery = (
+            Delivery.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("user", "webhook")
+            .filter(pk=delivery_id)
+            .first()
+        )
+        if delivery is None:
+            return "busy" if Delivery.objects.filter(pk=delivery_id).exists() else "missing"
+        if delivery.status in (Delivery.Status.SENT, Delivery.Status.FAILED):
+            return delivery.status
+        attempt(delivery)
     return delivery.status
+
+
+def sweep_deliveries(
+    now=None, *, grace_minutes: int | None = None, include_failed: bool = False
+) -> int:
+    """Enqueue :func:`deliver` again for the deliveries whose task was lost (a worker
+    stopped, the queue emptied): *queued* ones never tried, created more than
+    ``grace_minutes`` ago (``settings.NOTIFY_SWEEP_GRACE_MINUTES``), and *waiting to
+    retry* ones whose retry time passed more than ``grace_minutes`` ago. With
+    ``include_failed``, also the *failed* ones that have attempts left (a permanent
+    failure: no e-mail address, no phone, a webhook turned off, once fixed): they go back
+    to *waiting to retry* **[choice: not by default, since they fail the same way until
+    someone fixes the cause]**. Idempotent: a delivery enqueued twice is sent once
+    (:func:`deliver` locks it and skips one already sent). Returns how many were enqueued."""
+    now = now or timezone.now()
+    grace = timedelta(
+        minutes=settings.NOTIFY_SWEEP_GRACE_MINUTES if grace_minutes is None else grace_minutes
+    )
+    if include_failed:
+        Delivery.objects.filter(
+            status=Delivery.Status.FAILED, attempts__lt=notify_rules.MAX_ATTEMPTS
+        ).update(status=Delivery.Status.RETRYING, next_retry_at=now - grace - timedelta(seconds=1))
+    stuck = Delivery.objects.filter(
+        Q(status=Delivery.Status.QUEUED, created_at__lt=now - grace)
+        | Q(status=Delivery.Status.RETRYING, next_retry_at__lt=now - grace)
+    ).values_list("pk", flat=True)
+    count = 0
+    for pk in stuck.iterator():
+        if enqueue(deliver, pk) is not None:
+            count += 1
+    return count
+
+
+@task
+def sweep_deliveries_task() -> int:
+    """:func:`sweep_deliveries` on the worker (for a scheduler that enqueues tasks)."""
+    return sweep_deliveries()
+
+
+def prune_deliveries(now=None, *, days: int | None = None) -> int:
+    """Delete the delivery log's *sent* and *failed* rows created more than ``days`` ago
+    (``settings.NOTIFY_LOG_RETENTION_DAYS``); the ones still queued or waiting to retry
+    are kept whatever their age. ``ValueError`` for ``days < 1``. Returns how many rows
+    were deleted."""
+    days = settings.NOTIFY_LOG_RETENTION_DAYS if days is None else days
+    if days < 1:
+        raise ValueError("days must be >= 1")
+    before = (now or timezone.now()) - timedelta(days=days)
+    deleted, _rows = Delivery.objects.filter(
+        status__in=[Delivery.Status.SENT, Delivery.Status.FAILED], created_at__lt=before
+    ).delete()
+    return deleted
 
 
 # --------------------------------------------------------------------------- deliveries

@@ -19,7 +19,7 @@ from enum import StrEnum
 from urllib.parse import urlsplit
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 
 class Kind(StrEnum):
@@ -196,11 +196,66 @@ def round_started(
     return Notice(Kind.ROUND_STARTED, subject, body, url, data)
 
 
+def round_ending(
+    event_name: str, round_label: str, table: int | None, minutes_left: int, url: str
+) -> Notice:
+    """A round's clock is about to reach its end (docs/notifications.md "The round's end"):
+    ``minutes_left`` whole minutes (rounded up) at the reader's ``table`` (its time
+    extensions counted, JG §1.2.4), or at the round's clock for the organisation's webhook
+    (``table`` ``None``)."""
+    subject = ngettext(
+        "%(event)s: %(round)s ends in %(minutes)s minute",
+        "%(event)s: %(round)s ends in %(minutes)s minutes",
+        minutes_left,
+    ) % {"event": event_name, "round": round_label, "minutes": minutes_left}
+    if table is None:
+        body = ngettext(
+            "%(minutes)s minute left on the round's clock.",
+            "%(minutes)s minutes left on the round's clock.",
+            minutes_left,
+        ) % {"minutes": minutes_left}
+    else:
+        body = ngettext(
+            "Table %(table)s: %(minutes)s minute left.",
+            "Table %(table)s: %(minutes)s minutes left.",
+            minutes_left,
+        ) % {"table": table, "minutes": minutes_left}
+    data = {"event": event_name, "round": round_label, "minutes_left": minutes_left}
+    if table is not None:
+        data["table"] = table
+    return Notice(Kind.ROUND_ENDING, subject, body, url, data)
+
+
+def round_ending_due(seconds_left: int | None, lead_minutes: int) -> bool:
+    """Whether the "about to end" notice of a round is due now: its clock is running with
+    more than 0 and at most ``lead_minutes`` minutes left **[choice: a round already over
+    when the sweep first sees it gets none; a paused one waits until it runs again]**.
+    ``seconds_left`` is the running clock's (``events.round_clock.Clock``), ``None`` for a
+    clock not running. ``ValueError`` for ``lead_minutes < 1``."""
+    if lead_minutes < 1:
+        raise ValueError("lead_minutes must be >= 1")
+    return seconds_left is not None and 0 < seconds_left <= lead_minutes * 60
+
+
+def judge_call_answered(event_name: str, table: int, judge: str, url: str) -> Notice:
+    """A judge took the call of the reader's table (docs/players.md "Calling a judge"):
+    ``judge`` is the judge's name as players see it."""
+    subject = _("%(event)s: a judge is coming to table %(table)s") % {
+        "event": event_name,
+        "table": table,
+    }
+    body = _("%(judge)s answered your call.") % {"judge": judge}
+    return Notice(
+        Kind.JUDGE_CALL_ANSWERED, subject, body, url, {"event": event_name, "table": table}
+    )
+
+
 def penalty_decided(
     event_name: str, decision: str, level: str, infraction: str, url: str
 ) -> Notice:
-    """A penalty concerning the reader was confirmed, changed or voided (JG §1.2.2; MyL
-    conduct §4.5, §5.10). ``decision`` is already in words ("confirmed"…), ``level`` and
+    """A penalty concerning the reader was confirmed, changed or voided, or an appeal
+    against it decided (JG §1.2.2; MyL conduct §4.5, §5.10). ``decision`` is already in
+    words ("confirmed", "confirmed on appeal"…), ``level`` and
     ``infraction`` in the penalty ruleset's words (``penalties.rulebooks``)."""
     subject = _("%(event)s: a penalty concerning you was %(decision)s") % {
         "event": event_name,

@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from events import rulesets, services, swiss_services
+from events import round_clock, rulesets, services, swiss_services
 from events.errors import ConflictError, UserError
 from events.models import Event, Registration, ResultSubmission, Round, Seat, Table
 from events.permissions import Permission as P
@@ -33,6 +33,7 @@ from penalties import myl_services
 from penalties import services as penalty_services
 from penalties.models import Penalty, Timing
 from penalties.myl_terms import level_label
+from penalties.time_extensions import extension_minutes_by_table
 from penalties.vekn_guide import level_text
 from standings import vekn
 
@@ -83,12 +84,29 @@ def _vp(value) -> str | None:
     return None if value is None else f"{value:.1f}".removesuffix(".0")
 
 
-def table_json(table: Table, seats: list[Seat], rnd: Round | None = None) -> dict:
+def clock_json(current: round_clock.Clock) -> dict:
+    """A clock as the tablet's script hands it to ``static/js/clock.js``: ``state`` (one of
+    ``events.round_clock.STATES``), ``end`` (running or over: when it reaches 0, ms since
+    1970 UTC on the server's clock; else ``None``), ``left`` (whole seconds left; ``None``
+    before the start) and ``extension_minutes`` (a table's time extensions, JG §1.2.4)."""
+    return {
+        "state": current.state,
+        "end": current.end_ms,
+        "left": current.seconds_left,
+        "extension_minutes": current.extension_minutes,
+    }
+
+
+def table_json(
+    table: Table, seats: list[Seat], rnd: Round | None = None, clock: dict | None = None
+) -> dict:
     """A table as the tablet shows it: VP per seat (VEKN) and games won (Mitos y Leyendas,
     ``games``; ``bye`` for a match with one player); ``round``: its round's number and
-    label, so that an entry says "Round 1 · Table 5" once another round is seated."""
+    label, so that an entry says "Round 1 · Table 5" once another round is seated;
+    ``clock``: the table's :func:`clock_json` (with its extensions), when known."""
     rnd = rnd or table.round
     return {
+        "clock": clock,
         "id": table.pk,
         "number": table.number,
         "label": str(table),
@@ -114,8 +132,11 @@ def table_json(table: Table, seats: list[Seat], rnd: Round | None = None) -> dic
 
 
 def snapshot(event: Event, perms) -> dict:
-    """What the tablet keeps for offline use, in five queries: the current round's tables
-    (id, number, version, seats with registration ids, names, VPs), the event's other
+    """What the tablet keeps for offline use, in six queries: the current round's tables
+    (id, number, version, seats with registration ids, names, VPs, each table's clock with
+    its time extensions), the round's clock (``round.clock``, :func:`clock_json`) and the
+    server's time (``server_now``, ms since 1970 UTC: the tablet keeps its offset from
+    the device's clock, so the countdown goes on offline, docs/offline.md), the event's other
     active participants (for an incident away from a table) and, for judges, the
     infraction catalogue with its questions in the page's language; for VEKN and people
     who may enter results, the legal sheets of 4 and 5 seats (no query). Only what
@@ -123,9 +144,13 @@ def snapshot(event: Event, perms) -> dict:
     can_log = P.LOG_PENALTIES in perms
     can_enter = P.ENTER_RESULTS in perms
     rnd = current_round(event)
+    now = timezone.now()
     tables: list[dict] = []
     seated: set[int] = set()
+    round_json = None
     if rnd is not None:
+        timing = rnd.timing()
+        extensions = extension_minutes_by_table(rnd)
         by_table: dict[int, list[Seat]] = {}
         for seat in (
             Seat.objects.filter(round=rnd)
@@ -134,7 +159,22 @@ def snapshot(event: Event, perms) -> dict:
         ):
             by_table.setdefault(seat.table_id, []).append(seat)
             seated.add(seat.registration_id)
-        tables = [table_json(t, by_table.get(t.pk, []), rnd) for t in rnd.tables.order_by("number")]
+        tables = [
+            table_json(
+                t,
+                by_table.get(t.pk, []),
+                rnd,
+                clock_json(round_clock.clock(timing, now, extensions.get(t.number, 0))),
+            )
+            for t in rnd.tables.order_by("number")
+        ]
+        round_json = {
+            "number": rnd.number,
+            "label": rulesets.round_label(rnd, event=event),
+            "is_final": rnd.is_final,
+            "is_top_cut": rnd.is_top_cut,
+            "clock": clock_json(round_clock.clock(timing, now)),
+        }
     others = []
     if can_log:
         others = [
@@ -148,14 +188,8 @@ def snapshot(event: Event, perms) -> dict:
         "event": {"slug": event.slug, "name": event.name, "time_zone": zone_name(event)},
         "ruleset": event.ruleset,
         "best_of": event.best_of if rulesets.of(event).pairs_matches else None,
-        "round": None
-        if rnd is None
-        else {
-            "number": rnd.number,
-            "label": rulesets.round_label(rnd, event=event),
-            "is_final": rnd.is_final,
-            "is_top_cut": rnd.is_top_cut,
-        },
+        "round": round_json,
+        "server_now": round_clock.epoch_ms(now),
         "tables": tables,
         # VEKN: the legal sheets of 4 and 5 seats, for the tablet to refuse an impossible
         # complete sheet before queuing it (the server's check stays the authority).

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from events import cache as page_cache
 from events.audit import audit
 from events.models import ResultReport, Table
 from events.report_rules import OPEN, Status
@@ -21,7 +22,9 @@ def close_for_judge(table: Table, actor, now=None) -> ResultReport | None:
     """Close ``table``'s open report (pending or disputed) as ``judged`` because a judge
     or scorekeeper saved the table's result; the report row is locked first. Returns the
     closed report, ``None`` when the table had no open report. Call it inside the
-    caller's transaction (the result save)."""
+    caller's transaction (the result save). Every call renews the event's floor token
+    (``events.cache.floor_changed``): the table's seat boxes show the saved result."""
+    page_cache.floor_changed(table.round.event_id)
     report = (
         ResultReport.objects.select_for_update()
         .filter(table=table, status__in=[s.value for s in OPEN])

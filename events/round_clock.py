@@ -189,3 +189,8 @@ def epoch_ms(moment: datetime | None) -> int | None:
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+SERVER_TIME_HEADER = "X-Server-Time"
+"""The header of a polled answer (the big screen's live fragment, the player's seat box)
+holding the server's time as :func:`epoch_ms`: ``static/js/clock.js`` takes the offset
+between the server's clock and the device's from it after each poll."""

@@ -34,6 +34,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events import cache as page_cache
 from events import judge_calls, notifications, notify_rules, rulesets
 from events import report_rules as rules
 from events.audit import audit
@@ -141,6 +142,7 @@ def _stand(report: ResultReport, table: Table, adapter, actor, comment: str, now
         after={"values": report.values, "how": comment},
         about=report,
     )
+    page_cache.floor_changed(table.round.event)  # the table's seat boxes show it
 
 
 def _notify_confirmers(report: ResultReport, seats: Sequence[Seat], reg: Registration, adapter):
@@ -219,6 +221,7 @@ def report_result(
             after={"values": report.values, "registration": reg.pk},
             about=report,
         )
+        page_cache.floor_changed(event)  # the table's seat boxes show the report
         if state.status == Status.CONFIRMED:  # nobody else to ask
             _stand(report, table, adapter, user, "reported by the only player left", now)
         else:
@@ -275,6 +278,7 @@ def confirm_report(event: Event, user, report_id: int, now: datetime | None = No
                 after={"registration": reg.pk, "waiting": list(rules.waiting_for(new))},
                 about=report,
             )
+            page_cache.floor_changed(event)  # the table's seat boxes count it
         if state.status == Status.PENDING and new.status == Status.CONFIRMED:
             how = (
                 "reported by a player, confirmed by the table"
@@ -335,6 +339,7 @@ def dispute_report(
             comment=note,
             about=report,
         )
+        page_cache.floor_changed(event)  # the table's seat boxes show the dispute
     return report
 
 

@@ -35,12 +35,13 @@ from events.permissions import Permission as P
 
 # Bump when the service worker's behaviour changes: a new worker replaces the old one and
 # drops its cache.
-WORKER_VERSION = "2"
+WORKER_VERSION = "3"
 SHELL_ASSETS = (
     "favicon.svg",
     "css/app.css",
     "django_htmx/htmx-2.min.js",
     "js/app.js",
+    "js/clock.js",
     "js/tablet.js",
 )
 
@@ -87,6 +88,9 @@ def _strings() -> dict:
         "enter_result": _("Enter result"),
         "result_queued": _("result waiting to sync"),
         "tables": _("Tables"),
+        "time_left": _("Time left"),
+        "paused": _("paused"),
+        "time_up": _("time is up"),
         "table": _("Table %(n)s"),
         "seat": _("Seat %(n)s"),
         "loss": _("Loss"),

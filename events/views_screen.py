@@ -41,7 +41,7 @@ the offset between the server's clock and the projector's even from a page cache
 minutes ago (the clock itself carries its end time, which a cached page keeps true)."""
 
 
-SERVER_TIME_HEADER = "X-Server-Time"
+SERVER_TIME_HEADER = round_clock.SERVER_TIME_HEADER
 """The live fragment's header with the server's time in ms (``static/js/clock.js`` reads it
 after each poll)."""
 

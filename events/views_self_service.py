@@ -16,9 +16,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from events import cache as page_cache
 from events import (
     check_in_tokens,
     headcount,
@@ -161,6 +163,12 @@ class SeatBox:
     reasons: tuple = ()
 
 
+SEAT_BOX_SECONDS = 600
+"""How long a built seat box stays cached (it is built again sooner when its key or its
+clock's end passes; this bounds the staleness of a change nothing announces, a player's
+name corrected)."""
+
+
 def seat_box(
     request, reg: Registration | None, *, waiting: bool = False, error: str = ""
 ) -> SeatBox:
@@ -168,29 +176,63 @@ def seat_box(
     the waitlist when ``waiting``), with the state of its table's judge call, the
     reasons the player may call a judge for (docs/players.md "Calling a judge") and its
     table's reported result (``events.self_report.table_panel``; ``error``: why the
-    player's last report, confirmation or dispute was refused)."""
-    reasons: tuple = ()
+    player's last report, confirmation or dispute was refused).
+
+    Cached (docs/performance.md "Players keeping their page open"): the key holds the
+    registration and its status, the event's ``seating_version``, its floor token
+    (``events.cache.floor_token``: the clock's changes, the judge calls, the table's
+    reported and saved results) and the language, so a poll of an unchanged box costs no
+    query beyond the registration's; a box is built again once its running clock's end or
+    its report's countdown passes. A box with an ``error`` is never cached."""
     if reg is None:
-        ctx = {"missing": True, "waiting": waiting}
-    else:
-        seat = self_service.my_seat(reg)
-        call = judge_calls.open_call_of_table(seat.table_id) if seat.table_id else None
-        panel = (
-            self_report.table_panel(reg, seat.table_id) if seat.table_id and not seat.bye else None
+        html = render_to_string(
+            "events/_my_seat.html", {"missing": True, "waiting": waiting}, request=request
         )
-        ctx = {
-            "reg": reg,
-            "event": reg.event,
-            "seat": seat,
-            "call": call,
-            "panel": panel,
-            "report_error": error,
-            "polled": True,
-        }
-        if seat.table_id and not seat.bye:
-            reasons = tuple(judge_calls.reason_choices(reg.event))
+        return SeatBox(reg, html, hashlib.sha256(html.encode()).hexdigest()[:24])
+    key = (
+        f"seat-box:{reg.pk}:{reg.status}:{reg.event.seating_version}:"
+        f"{page_cache.floor_token(reg.event_id)}:{get_language()}"
+    )
+    now = round_clock.epoch_ms(timezone.now())
+    hit = None if error else page_cache.cache.get(key)
+    if hit is not None and (hit["until"] is None or now < hit["until"]):
+        return SeatBox(reg, hit["html"], hit["version"], tuple(map(tuple, hit["reasons"])))
+    seat = self_service.my_seat(reg)
+    call = judge_calls.open_call_of_table(seat.table_id) if seat.table_id else None
+    panel = self_report.table_panel(reg, seat.table_id) if seat.table_id and not seat.bye else None
+    ctx = {
+        "reg": reg,
+        "event": reg.event,
+        "seat": seat,
+        "call": call,
+        "panel": panel,
+        "report_error": error,
+        "polled": True,
+    }
+    reasons: tuple = ()
+    if seat.table_id and not seat.bye:
+        reasons = tuple(judge_calls.reason_choices(reg.event))
     html = render_to_string("events/_my_seat.html", ctx, request=request)
-    return SeatBox(reg, html, hashlib.sha256(html.encode()).hexdigest()[:24], reasons)
+    box = SeatBox(reg, html, hashlib.sha256(html.encode()).hexdigest()[:24], reasons)
+    if error:
+        return box
+    running = seat.clock is not None and seat.clock.state == round_clock.RUNNING
+    ends = [seat.clock.end_ms] if running else []
+    stands_at = panel.report.stands_at if panel is not None and panel.report else None
+    if stands_at is not None:
+        ends.append(round_clock.epoch_ms(stands_at))
+    page_cache.cache.set(
+        key,
+        {
+            "html": html,
+            "version": box.version,
+            # plain strings: a lazy translation costs more to unpickle than the rest
+            "reasons": [[str(code), str(label)] for code, label in reasons],
+            "until": min(ends) if ends else None,
+        },
+        SEAT_BOX_SECONDS,
+    )
+    return box
 
 
 @login_required
@@ -201,7 +243,10 @@ def my_seat(request, slug):
     left. A bounded number of queries (``tests/events/views``). The poll sends the
     version it shows (``?v=``): unchanged, the answer is an empty 204, which htmx leaves
     alone (nothing redrawn, nothing read out again); its clock counts down by itself
-    (``static/js/clock.js``). Otherwise the new box, with an ``ETag``."""
+    (``static/js/clock.js``). Otherwise the new box, with an ``ETag``. The box's bytes
+    hold the clock's end instant, never the seconds left, so that they change only when
+    the clock does (a start, pause, resume, extension, the end); each answer, a 204 too,
+    carries the server's time (``X-Server-Time``, ms) for the phone's offset."""
     reg = (
         Registration.objects.filter(event__slug=slug, person__user=request.user)
         .select_related("event")
@@ -222,6 +267,8 @@ def my_seat(request, slug):
             response = render(request, "events/_my_seat_box.html", {"box": box, "slug": slug})
         response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
+    # the server's time, every poll (static/js/clock.js keeps the offset up to date)
+    response[round_clock.SERVER_TIME_HEADER] = str(round_clock.epoch_ms(timezone.now()))
     return response
 
 

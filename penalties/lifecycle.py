@@ -501,6 +501,8 @@ DECISION_WORDS = {
     "confirmed": pgettext_lazy("penalty decision", "confirmed"),
     "changed": pgettext_lazy("penalty decision", "changed"),
     "voided": pgettext_lazy("penalty decision", "voided"),
+    "confirmed_on_appeal": pgettext_lazy("penalty decision", "confirmed on appeal"),
+    "voided_on_appeal": pgettext_lazy("penalty decision", "voided on appeal"),
 }
 
 
@@ -508,7 +510,8 @@ def notify_decision(penalty: Penalty, decision: str) -> None:
     """Tell the penalised player, if they have an account and opted in to
     ``penalty_decision``, that the penalty was ``decision`` (a key of
     :data:`DECISION_WORDS`): queued after the transaction commits, never to a webhook
-    (docs/notifications.md). JG §1.2.2; MyL conduct §4.5, §5.10 (appeals: a void)."""
+    (docs/notifications.md). JG §1.2.2; MyL conduct §4.5, §5.10 (an appeal decided:
+    ``confirmed_on_appeal``, ``voided_on_appeal``)."""
     user_id = Person.objects.filter(pk=penalty.person_id).values_list("user_id", flat=True).first()
     if user_id is None:
         return
@@ -686,7 +689,7 @@ def void(
         before = engine.snapshot(penalty)
         removed = engine.removes_player(penalty)
         mark_voided(penalty, reason, actor)
-        notify_decision(penalty, "voided")
+        notify_decision(penalty, "voided_on_appeal" if by_appeal else "voided")
         lift_sanctions(penalty, actor, reason)
         if removed:
             restore_registration(penalty, engine)

@@ -662,6 +662,8 @@ def record_in_event_appeal(
             _void_on_appeal(
                 locked, _("Reverted on appeal to the head judge: %(r)s") % {"r": reason}, actor
             )
+        else:
+            lifecycle.notify_decision(locked, "confirmed_on_appeal")
     return appeal
 
 
@@ -800,6 +802,8 @@ def decide_written_appeal(appeal: Appeal, decision: str, reason: str, actor) -> 
         if decision == Appeal.Decision.REVERTED and penalty.status != Penalty.Status.VOIDED:
             _void_on_appeal(penalty, _("Reverted on written appeal: %(r)s") % {"r": reason}, actor)
         else:
+            if decision == Appeal.Decision.CONFIRMED:
+                lifecycle.notify_decision(penalty, "confirmed_on_appeal")
             if shown_publicly(penalty):
                 # Final again: back in the public standings document (public_penalties).
                 page_cache.invalidate(penalty.event, seating=False)

@@ -126,8 +126,10 @@ def add_extension(
             f"round {table.round.number} table {table.number}",
             after={"minutes": ext.minutes, "total": suggestion.total},
         )
-        # the big screen shows the table's time left (events.views_screen)
+        # the big screen shows the table's time left (events.views_screen), its players'
+        # seat boxes too
         page_cache.invalidate(table.round.event, seating=False)
+        page_cache.floor_changed(table.round.event)
     return ext
 
 
@@ -150,6 +152,7 @@ def start_round_clock(rnd: Round, actor=None, *, perms: frozenset | None = None)
             raise UserError(_("The clock of this round has already started."))
         audit(rnd.event, actor, "round.start", str(rnd), about=rnd)
         page_cache.invalidate(rnd.event, seating=False)  # the big screen shows the clock
+        page_cache.floor_changed(rnd.event)  # and the players' seat boxes
         notifications.round_started(rnd)  # its players, after the commit
 
 
@@ -186,6 +189,7 @@ def _change_clock(rnd: Round, actor, perms: frozenset, change, action: str) -> R
             about=locked,
         )
         page_cache.invalidate(locked.event, seating=False)  # the big screen shows the clock
+        page_cache.floor_changed(locked.event)  # and the players' seat boxes
     return locked
 
 

@@ -211,6 +211,14 @@ VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
 VAPID_SUBJECT = env_str("VAPID_SUBJECT", "mailto:arbitro@localhost")
 # Seconds one push or webhook request may take before it counts as failed (and is retried).
 NOTIFY_TIMEOUT_SECONDS = env_int("NOTIFY_TIMEOUT_SECONDS", 10)
+# Minutes before a round's end its players are told it is about to end (once; the sweep
+# `manage.py notify_round_ending`, run every minute, sends it: docs/notifications.md).
+NOTIFY_ROUND_ENDING_MINUTES = env_int("NOTIFY_ROUND_ENDING_MINUTES", 10)
+# Minutes a delivery may sit queued, or past its retry time, before `manage.py
+# notify_sweep` enqueues it again (its task was lost: a worker stopped, Redis flushed).
+NOTIFY_SWEEP_GRACE_MINUTES = env_int("NOTIFY_SWEEP_GRACE_MINUTES", 5)
+# Days the delivery log keeps sent and failed deliveries (`manage.py prune_deliveries`).
+NOTIFY_LOG_RETENTION_DAYS = env_int("NOTIFY_LOG_RETENTION_DAYS", 90)
 # Webhooks go to public addresses only (events.notifications.check_webhook_host); the
 # tests' local receiver needs this on.
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False

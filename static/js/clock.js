@@ -9,6 +9,8 @@
 // a tablet or a projector laptop whose clock is wrong still shows the right time left.
 //
 // Ticking needs no network: the clock counts on from what the page carries, offline too.
+// A page may give the offset itself (data-clock-offset beside data-clock-now): the judge's
+// tablet, which keeps the offset measured when its snapshot arrived.
 // The big screen's htmx refresh (every 30 s) brings a fresh end time and offset after a
 // pause, a resume or an extension; the elements are looked up again at every tick.
 (function () {
@@ -76,6 +78,9 @@
     delete target.dataset.clockOffset;
   });
 
+  // The judge's tablet (static/js/tablet.js) builds its clocks itself: it ticks at once
+  // after drawing them.
+  window.ArbitroClock = { tick: tick };
   tick();
   window.setInterval(tick, 1000);
   document.addEventListener("htmx:afterSwap", tick);

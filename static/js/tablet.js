@@ -16,6 +16,11 @@
 // can set any stuck entry aside: it leaves the sending queue but stays on the tablet,
 // in the "Set aside" list, from where it is sent again (same id: saved once) or, after
 // a confirmation, dropped.
+// The round's clock and each table's (with its time extensions) come in the snapshot with
+// the server's time; the offset from this device's clock is kept with it when it arrives,
+// so static/js/clock.js counts down the same time left as the players' phones and the big
+// screen, offline too (a pause, a resume or an extension arrives with the next snapshot,
+// asked for every 30 s while the tables are shown).
 // The DOM is built with textContent only: no HTML from data, no inline script or style
 // (the content security policy forbids them).
 (function () {
@@ -27,6 +32,7 @@
   var D = root.dataset;
   var KEY = "arbitro.tablet." + D.slug + "." + D.user + ".";
   var RETRY_MS = 20000;
+  var CLOCK_REFRESH_MS = 30000;
   var DONE_KEPT = 30;
   var AUTO_TRIES = 3; // server failures of one entry after which only "Sync now" retries it
   var view = { name: "tables" };
@@ -427,9 +433,33 @@
       result: viewResult,
     };
     (views[view.name] || viewTables)(main, snap);
+    if (window.ArbitroClock) window.ArbitroClock.tick();
+  }
+
+  // One countdown of static/js/clock.js (the markup of templates/events/_clock.html).
+  function clockEl(c, label, big) {
+    if (!c || c.state === "not_started") return null;
+    var attrs = { class: "clock" + (big ? " clock-big" : ""), "data-clock": true, "data-state": c.state };
+    if (c.end !== null && c.end !== undefined) attrs["data-end"] = String(c.end);
+    if (c.state === "paused" && c.left !== null && c.left !== undefined) attrs["data-left"] = String(c.left);
+    return el(
+      "span",
+      attrs,
+      label ? el("span", { class: "clock-label", text: label }) : null,
+      label ? " " : null,
+      el("span", { class: "clock-time", "data-clock-time": true }),
+      c.extension_minutes ? el("span", { class: "clock-extra", text: "+" + c.extension_minutes + " min" }) : null,
+      " ",
+      el("span", { class: "clock-note", "data-clock-note": "paused", hidden: c.state !== "paused", text: S.paused }),
+      el("span", { class: "clock-note", "data-clock-note": "over", hidden: c.state !== "over", text: S.time_up })
+    );
   }
 
   function viewTables(main, snap) {
+    main.setAttribute("data-clock-now", String(snap.server_now || ""));
+    main.setAttribute("data-clock-offset", String(snap.clock_offset || 0));
+    var roundClock = clockEl(snap.round.clock, S.time_left, true);
+    if (roundClock) main.appendChild(el("p", { class: "tablet-clock", id: "tablet-round-clock" }, roundClock));
     main.appendChild(el("h2", { text: S.tables }));
     var grid = el("div", { class: "tablet-tables" });
     snap.tables.forEach(function (t) {
@@ -445,6 +475,8 @@
           t.bye ? el("span", { class: "badge", text: S.bye }) : null
         )
       );
+      var tableClock = clockEl(t.clock, "", false);
+      if (tableClock) card.appendChild(el("p", { class: "tablet-table-clock" }, tableClock));
       var ol = el("ol", { class: "tablet-seats" });
       t.seats.forEach(function (s, i) {
         var vp = queued ? valuesOf(queued.payload)[i] : current(s);
@@ -928,7 +960,9 @@
     var snap = snapshot();
     if (!snap || !table) return;
     snap.tables = snap.tables.map(function (t) {
-      return t.id === table.id ? table : t;
+      if (t.id !== table.id) return t;
+      if (!table.clock) table.clock = t.clock; // a conflict's answer carries no clock
+      return table;
     });
     store("snapshot", snap);
   }
@@ -950,6 +984,8 @@
           return false;
         }
         return response.json().then(function (data) {
+          // ms to add to this device's clock to get the server's (static/js/clock.js)
+          data.clock_offset = typeof data.server_now === "number" ? data.server_now - Date.now() : 0;
           store("snapshot", data);
           problem = "";
           return true;
@@ -1157,6 +1193,11 @@
   window.setInterval(function () {
     if (queue().some(function (item) { return toSend(item, false); })) syncAll();
   }, RETRY_MS);
+  // The clock's pauses, resumes and extensions: a fresh snapshot every 30 s, only while
+  // the tables are shown (a new render would lose what the judge is typing elsewhere).
+  window.setInterval(function () {
+    if (view.name === "tables" && navigator.onLine && !syncing) refreshSnapshot();
+  }, CLOCK_REFRESH_MS);
   // While the server could not be reached but the browser says it is online (it may say
   // so all along, see `reachable`), ask again every few seconds; once it answers, do what
   // the "online" event does.

@@ -99,6 +99,41 @@ def test_a_round_started_notice_gives_the_table_and_the_time():
     assert whole.body == "90 minutes on the clock." and "table" not in whole.data
 
 
+def test_a_round_ending_notice_gives_the_minutes_left_at_the_table():
+    mine = notify_rules.round_ending("Open", "Round 3", 5, 12, "/s/")
+    assert mine.kind == Kind.ROUND_ENDING
+    assert (mine.subject, mine.body) == (
+        "Open: Round 3 ends in 12 minutes",
+        "Table 5: 12 minutes left.",
+    )
+    assert mine.data == {"event": "Open", "round": "Round 3", "minutes_left": 12, "table": 5}
+    one = notify_rules.round_ending("Open", "Final", None, 1, "/s/")
+    assert (one.subject, one.body) == (
+        "Open: Final ends in 1 minute",
+        "1 minute left on the round's clock.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("seconds_left", "due"),
+    [(None, False), (0, False), (1, True), (600, True), (601, False), (7200, False)],
+)
+def test_the_round_ending_notice_is_due_in_the_last_minutes_only(seconds_left, due):
+    assert notify_rules.round_ending_due(seconds_left, 10) is due
+
+
+def test_the_round_ending_lead_is_at_least_a_minute():
+    with pytest.raises(ValueError):
+        notify_rules.round_ending_due(30, 0)
+
+
+def test_a_judge_call_answered_notice_names_the_judge_and_the_table():
+    notice = notify_rules.judge_call_answered("Open", 7, "Jude Law", "/me/")
+    assert notice.kind == Kind.JUDGE_CALL_ANSWERED
+    assert notice.subject == "Open: a judge is coming to table 7"
+    assert notice.body == "Jude Law answered your call." and notice.data["table"] == 7
+
+
 @pytest.mark.parametrize(
     "address, public",
     [

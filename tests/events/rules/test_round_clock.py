@@ -223,3 +223,27 @@ def test_page_context_and_epoch_ms():
     minus_four = timezone(timedelta(hours=-4))
     assert rc.epoch_ms(datetime(1970, 1, 1, 0, 0, 1, tzinfo=minus_four)) == 4 * 3600_000 + 1000
     assert set(rc.STATES) == {rc.NOT_STARTED, rc.RUNNING, rc.PAUSED, rc.OVER}
+
+
+# ------------------------------------------------------------------ one countdown on every device
+def test_the_end_instant_stays_the_same_while_the_clock_runs():
+    """What the phones, the tablet and the big screen carry (docs/players.md "The round
+    timer"): a running clock's end does not move as time passes, so a polled page's bytes
+    stay the same; a table's end is the round's plus its extension minutes."""
+    timing = running(paused_seconds=90)
+    ends = {rc.clock(timing, at(m), 4).end_ms for m in (1, 30, 61.5, 124)}
+    assert ends == {rc.epoch_ms(at(120 + 4, 90))}
+    assert rc.clock(timing, at(30), 4).end_ms - rc.clock(timing, at(30)).end_ms == 4 * 60_000
+
+
+def test_a_device_with_a_wrong_clock_counts_the_servers_time_left():
+    """static/js/clock.js's sum: the device's time plus (server's time − the device's, when
+    the answer arrived) is the server's time, so the seconds left are the server's."""
+    timing = running()
+    served_at = at(30)
+    device_skew_ms = -7 * 60_000 - 300  # the device is 7 minutes and 0.3 s behind
+    offset = rc.epoch_ms(served_at) - (rc.epoch_ms(served_at) + device_skew_ms)
+    for later in (0, 1.2, 59.9, 3600):
+        device_now = rc.epoch_ms(served_at) + device_skew_ms + round(later * 1000)
+        left = max(0, -(-(rc.clock(timing, served_at).end_ms - (device_now + offset)) // 1000))
+        assert left == rc.clock(timing, at(30, later)).seconds_left

@@ -12,6 +12,7 @@ from django.utils import timezone
 from events import check_in_tokens, services, swiss_services
 from events.models import AuditLog, EventRole, Registration
 from events.permissions import Role
+from penalties import time_extensions
 from tests.conftest import add_players, play_round
 from tests.factories import EventFactory, PersonFactory, UserFactory
 
@@ -213,7 +214,9 @@ def test_my_seat_fragment_bounded_queries_and_etag(
     assert again.status_code == 304
 
 
-def test_my_page_polls_the_seat(client, django_assert_max_num_queries):
+def test_my_page_polls_the_seat(
+    client, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
     event, ana = _seated_event({}, 9)
     rnd = services.seat_next_round(event, seed=1)
     services.set_seating_published(rnd, True)
@@ -229,7 +232,8 @@ def test_my_page_polls_the_seat(client, django_assert_max_num_queries):
     unchanged = client.get(url("my-seat", event), {"v": version})
     assert unchanged.status_code == 204 and unchanged.content == b""
     # Once the clock starts, the box changes: the new one, with its new version.
-    type(rnd).objects.filter(pk=rnd.pk).update(started_at=timezone.now())
+    with django_capture_on_commit_callbacks(execute=True):
+        time_extensions.start_round_clock(rnd)
     changed = client.get(url("my-seat", event), {"v": version})
     assert changed.status_code == 200 and f"?v={version}" not in changed.content.decode()
     assert "Time left" in changed.content.decode()

@@ -558,3 +558,33 @@ def test_a_myl_warning_is_named_in_the_conduct_rules_terms():
         assert myl.get_level_display() == "Advertencia"
         assert vekn.get_level_display() == "Amonestación"
     assert myl.get_level_display() == vekn.get_level_display() == "Warning"
+
+
+def test_appeal_decisions_tell_the_penalised_player(myl, django_capture_on_commit_callbacks):
+    """A penalty or appeal decision concerning you (docs/notifications.md): the head
+    judge's confirmation on appeal, then a written appeal's revert, one notice each."""
+    from django.core import mail
+
+    from events.models import NotificationPreference
+
+    event, regs, _ = myl
+    player, other = UserFactory(email="pia@example.org"), UserFactory(email="ot@example.org")
+    for reg, user in ((regs[0], player), (regs[1], other)):
+        reg.person.user = user
+        reg.person.save()
+        NotificationPreference.objects.create(user=user, kind="penalty_decision", channel="email")
+    p = log(event, regs[0], "3.3.4").penalty
+    q = log(event, regs[1], "3.3.4").penalty
+    mail.outbox = []
+    with django_capture_on_commit_callbacks(execute=True):
+        services.record_in_event_appeal(p, "They are real", "confirmed", "Checked them")
+    assert [m.subject for m in mail.outbox] == [
+        f"{event.name}: a penalty concerning you was confirmed on appeal"
+    ]
+    appeal = services.submit_written_appeal(q, "I did not", other, on=dt.date(2026, 9, 18))
+    mail.outbox = []
+    with django_capture_on_commit_callbacks(execute=True):
+        services.decide_written_appeal(appeal, "reverted", "Not so", op_manager())
+    assert [m.subject for m in mail.outbox] == [
+        f"{event.name}: a penalty concerning you was voided on appeal"
+    ]
