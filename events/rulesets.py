@@ -11,6 +11,8 @@ per layer that differs between the games:
 ``standings``   computing standings from stored results (``standings`` layer)
 ``penalties``   judging: preview, log, void, change of a penalty (``penalties`` layer)
 ``decks``       checking a registered decklist (``events.deck_checkers``, kernel)
+``vekn_link``   what an event sends to the VEKN calendar (``events.vekn_push``,
+                event day); a ruleset without it never pushes (docs/vekn-link.md)
 
 Adapters are named by dotted path and imported on first use
 (``django.utils.module_loading.import_string``), as Django names its authentication and
@@ -154,7 +156,12 @@ VEKN = RulesetSpec(
     deck_mismatch_infraction="3.1.2",
     rates_players=True,
     adapters=MappingProxyType(
-        {"penalties": "penalties.services", "decks": "events.deck_checkers.VEKN_DECKS"}
+        {
+            "penalties": "penalties.services",
+            "decks": "events.deck_checkers.VEKN_DECKS",
+            # Calendar entries and results to the VEKN (docs/vekn-link.md).
+            "vekn_link": "events.vekn_push.VEKN_LINK",
+        }
     ),
 )
 
