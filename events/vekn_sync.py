@@ -80,12 +80,8 @@ def apply_batch(batch: list[vekn_client.Member], report: SyncReport | None = Non
 
 def _reconcile(person, member, old, conflict, now, report: SyncReport) -> None:
     here = name_key(person.name)
-    if here == name_key(member.name):
-        if conflict and conflict.status == VeknConflict.Status.OPEN:
-            conflict.status, conflict.resolved_at = VeknConflict.Status.TOOK_VEKN, now
-            conflict.save(update_fields=["status", "resolved_at"])
-        return
-    if old is not None and here == name_key(old.name):
+    follows = old is not None and here == name_key(old.name)
+    if person.name != member.name and follows:
         before = {
             "name": person.name,
             "first_name": person.first_name,
@@ -102,6 +98,11 @@ def _reconcile(person, member, old, conflict, now, report: SyncReport) -> None:
             about=person,
         )
         report.updated.append(person.pk)
+        return
+    if here == name_key(member.name):  # the same names (perhaps spelt differently here)
+        if conflict and conflict.status == VeknConflict.Status.OPEN:
+            conflict.status, conflict.resolved_at = VeknConflict.Status.TOOK_VEKN, now
+            conflict.save(update_fields=["status", "resolved_at"])
         return
     first, last = member.first_name, member.last_name
     if (
