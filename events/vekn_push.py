@@ -273,5 +273,8 @@ def sync_registry_task(prefixes: list[str]) -> dict:
     counts of members read, people updated and conflicts."""
     with vekn_client.Client() as client:
         report = vekn_sync.sync_registry(client, prefixes or ["00"])
-    return {"members": report.members, "updated": len(report.updated),
-            "conflicts": len(report.conflicts)}
+    return {
+        "members": report.members,
+        "updated": len(report.updated),
+        "conflicts": len(report.conflicts),
+    }

@@ -111,6 +111,7 @@ def dashboard(request, event):
             "blocked": views_swiss.blocked_rows(event),
             "perms": request.event_permissions,
             "P": P,
+            "event_adapters": rulesets.of(event).adapters,
         },
     )
 
