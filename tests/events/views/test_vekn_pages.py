@@ -69,3 +69,18 @@ def test_judges_see_but_cannot_announce(client, event, staff, settings):
     client.force_login(staff["judge"])
     assert client.get(url("vekn", event)).status_code == 200
     assert client.post(url("vekn-announce", event), {"organiser_vekn": "1"}).status_code == 403
+
+
+def test_adding_a_player_warns_softly_about_an_unknown_vekn_number(
+    client, event, staff, settings, httpserver
+):
+    settings.VEKN_API_URL = httpserver.url_for("/").rstrip("/")
+    settings.VEKN_TIMEOUT_SECONDS = 1
+    httpserver.expect_request("/api/vekn/login").respond_with_data("down", status=503)
+    client.force_login(staff["organiser"])
+    page = client.post(
+        url("player-add", event), {"name": "Nadia Nueva", "vekn_number": "5609999"}, follow=True
+    ).content.decode()
+    assert "Nadia Nueva registered." in page
+    assert "could not be checked" in page
+    assert event.registrations.filter(person__vekn_number="5609999").exists()
