@@ -4,8 +4,10 @@ organisations and their organisers, event staff roles, and the national authorit
 events' judges and scorekeepers on the events' staff pages."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
-from events.models import AuthorityRole, EventRole, Organisation, OrganisationRole
+from events import vekn_sync
+from events.models import AuthorityRole, EventRole, Organisation, OrganisationRole, VeknConflict
 
 
 class SuperuserOnly(admin.ModelAdmin):
@@ -68,3 +70,33 @@ class EventRoleAdmin(SuperuserOnly):
     autocomplete_fields = ["user"]
     list_select_related = ["event", "user"]
     raw_id_fields = ["event"]
+
+
+@admin.register(VeknConflict)
+class VeknConflictAdmin(SuperuserOnly):
+    """Differences between a person edited here and the VEKN registry (docs/vekn-link.md
+    "The member registry"): staff take the VEKN's names or keep the local ones."""
+
+    list_display = [
+        "person",
+        "local_first_name",
+        "local_last_name",
+        "vekn_first_name",
+        "vekn_last_name",
+        "status",
+        "created_at",
+    ]
+    list_filter = ["status"]
+    actions = ["take_vekn", "keep_local"]
+
+    @admin.action(description=_("Take the VEKN's names"))
+    def take_vekn(self, request, queryset):
+        self._resolve(request, queryset, True)
+
+    @admin.action(description=_("Keep the local names"))
+    def keep_local(self, request, queryset):
+        self._resolve(request, queryset, False)
+
+    def _resolve(self, request, queryset, take):
+        for conflict in queryset.filter(status=VeknConflict.Status.OPEN):
+            vekn_sync.resolve_conflict(conflict.pk, take, request.user)

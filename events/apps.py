@@ -16,6 +16,13 @@ class EventsConfig(AppConfig):
         from events.security import count_failed_sign_in  # noqa: PLC0415 deferred: imports models
 
         user_login_failed.connect(count_failed_sign_in, dispatch_uid="arbitro-sign-in-address")
+        # Approved results go to the VEKN (docs/vekn-link.md); the receiver is in the
+        # event-day layer, above the penalties that send the signal.
+        from events import signals, vekn_push  # noqa: PLC0415 deferred: imports models
+
+        signals.results_approved.connect(
+            vekn_push.on_results_approved, dispatch_uid="arbitro-vekn-results"
+        )
         # The card data an operator stored (docs/decks.md "Card data"); the index itself
         # is built on first use.
         deck_rules.set_card_data_dir(getattr(settings, "CARD_DATA_DIR", None))

@@ -46,6 +46,9 @@ from events.report_models import ReportConfirmation, ResultReport  # noqa: F401
 from events.report_rules import DEFAULT_COUNTDOWN_MINUTES
 from events.round_clock import RoundTiming
 
+# The VEKN link's rows (docs/vekn-link.md): the registry, its conflicts, the pushes.
+from events.vekn_models import VeknConflict, VeknMember, VeknPush  # noqa: F401, E402
+
 
 class Organisation(models.Model):
     """A community that owns events: a VEKN country, a store, a league."""

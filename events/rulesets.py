@@ -13,6 +13,8 @@ per layer that differs between the games:
 ``decks``       checking a registered decklist (``events.deck_checkers``, kernel)
 ``result_reports`` a result reported and confirmed by the players
                 (``events.report_adapters``, event-day services)
+``vekn_link``   what an event sends to the VEKN calendar (``events.vekn_push``,
+                event day); a ruleset without it never pushes (docs/vekn-link.md)
 
 Adapters are named by dotted path and imported on first use
 (``django.utils.module_loading.import_string``), as Django names its authentication and
@@ -160,6 +162,8 @@ VEKN = RulesetSpec(
             "penalties": "penalties.services",
             "decks": "events.deck_checkers.VEKN_DECKS",
             "result_reports": "events.report_adapters.VEKN_REPORTS",
+            # Calendar entries and results to the VEKN (docs/vekn-link.md).
+            "vekn_link": "events.vekn_push.VEKN_LINK",
         }
     ),
 )

@@ -12,12 +12,17 @@ from events import views_players as pl
 from events import views_print as pr
 from events import views_self_service as ss
 from events import views_swiss as sv
+from events import views_vekn as vk
 from penalties import views as pv
 from penalties import views_myl as pmyl
 
 app_name = "manage"
 urlpatterns = [
     path("", v.dashboard, name="dashboard"),
+    # The VEKN link (events/views_vekn.py, docs/vekn-link.md)
+    path("vekn/", vk.vekn_page, name="vekn"),
+    path("vekn/announce/", vk.vekn_announce, name="vekn-announce"),
+    path("vekn/retry/", vk.vekn_retry, name="vekn-retry"),
     # Calls for a judge (events/views_judge_calls.py, docs/players.md)
     path("judge-calls/", jc.queue, name="judge-calls"),
     path("judge-calls/take/", jc.take, name="judge-call-take"),

@@ -27,6 +27,7 @@ from events import (
     self_report,
     services,
     staffing,
+    vekn_sync,
     views_swiss,
 )
 from events.access import organisation_organiser_required, round_or_404, staff_required
@@ -113,8 +114,20 @@ def dashboard(request, event):
             "blocked": views_swiss.blocked_rows(event),
             "perms": request.event_permissions,
             "P": P,
+            "event_adapters": rulesets.of(event).adapters,
         },
     )
+
+
+def _vekn_number_warning(request, event, person) -> None:
+    """With the VEKN link on, a soft warning when the VEKN registry does not know the
+    number or gives it another name (docs/vekn-link.md "The member registry"); never
+    blocks the registration, the VEKN unreachable included."""
+    if "vekn_link" not in rulesets.of(event).adapters or not person.vekn_number:
+        return
+    check = vekn_sync.check_number(person.vekn_number, person.name)
+    if check.warning:
+        messages.warning(request, check.warning)
 
 
 @staff_required(P.EDIT_EVENT)
@@ -270,6 +283,7 @@ def player_add(request, event):
                 )
             else:
                 messages.success(request, _("%(name)s registered.") % {"name": person.name})
+            _vekn_number_warning(request, event, person)
     else:
         for error in form.non_field_errors() + [e for f in form.errors.values() for e in f]:
             messages.error(request, error)

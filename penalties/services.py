@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from events import cache as page_cache
-from events import rulesets
+from events import rulesets, signals
 from events.audit import audit
 from events.errors import UserError
 from events.limits import check_free_text, field_label
@@ -531,6 +531,8 @@ def set_results_approved(event: Event, approved: bool, actor=None) -> None:
         Event.objects.filter(pk=event.pk).update(results_approved=approved)
         audit(event, actor, "results.approve" if approved else "results.reopen", event.slug)
         page_cache.invalidate(event)
+        # The VEKN link queues the results (docs/vekn-link.md), after the commit.
+        signals.results_approved.send(sender=Event, event=event, approved=approved)
 
 
 def write_dq_report(

@@ -225,6 +225,14 @@ WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False
 # The site's address, for the links in e-mails and webhooks (e.g. https://arbitro.example).
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
+# The VEKN link (docs/vekn-link.md): the VEKN API's address (e.g. https://www.vekn.net;
+# unset: the link is off and the pages say so) and the account it signs in with.
+VEKN_API_URL = env_str("VEKN_API_URL", "").rstrip("/")
+VEKN_API_USERNAME = env_str("VEKN_API_USERNAME", "")
+VEKN_API_PASSWORD = env_str("VEKN_API_PASSWORD", "")
+# Seconds one VEKN API request may take before it counts as failed (and is retried).
+VEKN_TIMEOUT_SECONDS = env_int("VEKN_TIMEOUT_SECONDS", 15)
+
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
 LOGGING = {

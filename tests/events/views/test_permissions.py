@@ -417,6 +417,10 @@ MATRIX = [
     # --- staff pages of A's VEKN event
     R("manage:dashboard", "get", "vekn", **a_staff(200), coordinator=200),
     R("manage:settings", "get", "vekn", **a_staff(403, organiser=200), coordinator=403),
+    # the VEKN link (docs/vekn-link.md): staff see it, the organiser announces and retries
+    R("manage:vekn", "get", "vekn", **a_staff(200), coordinator=200),
+    R("manage:vekn-announce", "post", "vekn", **a_staff(403, organiser=302), coordinator=403),
+    R("manage:vekn-retry", "post", "vekn", **a_staff(403, organiser=302), coordinator=403),
     R("manage:players", "get", "vekn", **a_staff(200), coordinator=200),
     R("manage:player-add", "post", "vekn", **a_staff(302, judge=403), coordinator=403),
     R("manage:player-status", "post", "vekn_reg", **a_staff(302, judge=403), coordinator=403),
