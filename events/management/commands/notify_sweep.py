@@ -1,4 +1,4 @@
-"""Enqueue again the deliveries whose task was lost (docs/notifications.md "Retries"):
+"""Enqueue again the deliveries whose task was lost (docs/notifications.md "How it works"):
 queued and never tried, or past their retry time, by more than
 ``NOTIFY_SWEEP_GRACE_MINUTES``; with ``--failed`` also the failed ones with attempts left.
 Run it every few minutes (cron, a systemd timer); idempotent (each is sent once)."""
