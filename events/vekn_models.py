@@ -7,6 +7,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from events.limits import FREE_TEXT_MAX_LENGTH, length_constraint
+
 
 class VeknMember(models.Model):
     """One member of the VEKN registry as the last sync read it (``synced_at``)."""
@@ -89,7 +91,9 @@ class VeknPush(models.Model):
     kind = models.CharField(_("kind"), max_length=10, choices=Kind)
     status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.QUEUED)
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
-    last_error = models.TextField(_("last error"), blank=True, default="")
+    last_error = models.TextField(
+        _("last error"), blank=True, default="", max_length=FREE_TEXT_MAX_LENGTH
+    )
     next_retry_at = models.DateTimeField(_("next retry at"), null=True, blank=True)
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
@@ -109,6 +113,7 @@ class VeknPush(models.Model):
             models.CheckConstraint(
                 condition=Q(kind__in=["event", "results"]), name="events_vekn_push_kind_known"
             ),
+            length_constraint("events_veknpush", "last_error"),
         ]
 
     def __str__(self):

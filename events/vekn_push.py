@@ -29,6 +29,7 @@ from events import notify_rules, rulesets, vekn_client, vekn_sync
 from events.audit import audit
 from events.errors import UserError
 from events.exports import archondata
+from events.limits import FREE_TEXT_MAX_LENGTH
 from events.models import Event, VeknPush
 from events.notifications import after_commit, enqueue
 from standings.services import event_standings
@@ -214,7 +215,7 @@ def send_push(push_id: int) -> str:
         _send(push, event)
     except vekn_client.VeknUnavailable as exc:
         push.attempts += 1
-        push.last_error = str(exc)
+        push.last_error = str(exc)[:FREE_TEXT_MAX_LENGTH]
         delay = notify_rules.retry_delay(push.attempts)
         if delay is None:
             push.status, push.next_retry_at = VeknPush.Status.FAILED, None
@@ -223,7 +224,11 @@ def send_push(push_id: int) -> str:
             push.next_retry_at = timezone.now() + timedelta(seconds=delay)
     except vekn_client.VeknError as exc:
         push.attempts += 1
-        push.status, push.last_error, push.next_retry_at = VeknPush.Status.FAILED, str(exc), None
+        push.status, push.last_error, push.next_retry_at = (
+            VeknPush.Status.FAILED,
+            str(exc)[:FREE_TEXT_MAX_LENGTH],
+            None,
+        )
     else:
         push.attempts += 1
         push.status, push.sent_at, push.next_retry_at = VeknPush.Status.SENT, timezone.now(), None
