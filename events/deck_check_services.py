@@ -1,7 +1,10 @@
-"""Deck checks (JG §3.1.2; docs/decks-pages.md, "Deck checks"): the head judge chooses
+"""Deck checks (JG §3.1.2; docs/decks.md, "Deck checks"): the head judge chooses
 players of a round, at random or by hand; a judge counts each deck against its registered
-list and records whether it matches. A mismatch is logged as the JG §3.1.2 infraction in
-the incident flow (``penalties``), pre-filled from the check's page.
+list and records whether it matches. A mismatch opens the incident flow (``penalties``)
+pre-filled by :func:`incident_prefill`: JG §3.1.1 (Illegal Decklist) when the registered
+list is itself illegal, JG §3.1.2 when a legal list does not match the deck; for Mitos y
+Leyendas §3.3.2, or §3.3.1 / §3.3.3 as the judge found (registry facts of
+``events.rulesets``).
 
 The random choice is reproducible: ``random.Random(seed).sample(candidates, count)`` where
 ``candidates`` are the registration ids of the round's seated players not already chosen
@@ -20,7 +23,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events import rulesets
 from events.audit import audit
+from events.deck_checkers import stored_problems
 from events.deck_selection import new_seed
 from events.errors import UserError
 from events.limits import check_free_text
@@ -216,3 +221,57 @@ def tables_in_progress(round_: Round) -> set[int]:
             round=round_, registration_id__in=pending.values("registration_id")
         ).values_list("table__number", flat=True)
     )
+
+
+DESCRIPTION_MAX = 1000
+"""The pre-filled incident description is cut to this many characters."""
+
+
+def incident_prefill(check: DeckCheck, finding: str = "") -> dict[str, object]:
+    """The query of the incident flow (``manage:incident-new``) a failed ``check`` opens:
+    ``{"reg", "code", "table", "description"}`` (``table`` only while the player is seated
+    in the check's round, ``code`` omitted when the ruleset names none).
+
+    The code, from the ruleset's facts: ``finding`` when it is one of its
+    ``deck_check_findings`` (MyL §3.3.1, §3.3.3); else ``illegal_decklist_infraction``
+    when the registered list is illegal or missing (JG §3.1.1; MyL §3.3.2); else
+    ``deck_mismatch_infraction`` (a legal list the deck does not match: JG §3.1.2; MyL
+    §3.3.2). The description says the round, the list's problems and the judge's note.
+    Two queries."""
+    spec = rulesets.of(check.event)
+    deck = (
+        Deck.objects.filter(registration_id=check.registration_id)
+        .order_by("label")
+        .only("valid", "problems", "label")
+        .first()
+    )
+    illegal = deck is None or not deck.valid
+    findings = dict(spec.deck_check_findings)
+    if finding in findings:
+        code = finding
+        what = str(findings[finding])
+    elif illegal and spec.illegal_decklist_infraction:
+        code = spec.illegal_decklist_infraction
+        what = (
+            _("no registered list")
+            if deck is None
+            else _("the registered list is illegal: %(problems)s")
+            % {"problems": "; ".join(p.label for p in stored_problems(deck.problems))}
+        )
+    else:
+        code = spec.deck_mismatch_infraction
+        what = _("the deck does not match its legal registered list")
+    description = _("Deck check, round %(number)d: %(what)s.") % {
+        "number": check.round.number,
+        "what": what,
+    }
+    if check.note:
+        description += " " + check.note
+    query: dict[str, object] = {"reg": check.registration_id}
+    if code:
+        query["code"] = code
+    seat = Seat.objects.filter(round_id=check.round_id, registration_id=check.registration_id)
+    if (table_id := seat.values_list("table_id", flat=True).first()) is not None:
+        query["table"] = table_id
+    query["description"] = description[:DESCRIPTION_MAX]
+    return query

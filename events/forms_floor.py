@@ -57,6 +57,9 @@ class DeckCheckOutcomeForm(forms.Form):
         choices=[("match", _("Matches")), ("mismatch", _("Does not match"))]
     )
     note = forms.CharField(label=_("Note"), required=False, max_length=FREE_TEXT_MAX_LENGTH)
+    finding = forms.CharField(required=False, max_length=20)
+    """What a failed check found, one of the ruleset's ``deck_check_findings`` codes
+    (``events.deck_check_services.incident_prefill`` ignores any other)."""
 
 
 class ResultReportForm(forms.Form):

@@ -77,6 +77,12 @@ class RulesetSpec:
       check opens in the incident flow (VEKN: JG §3.1.2, Illegal Main Deck with a legal
       decklist; MyL: conduct rules §3.3.2, deck registration problems; docs/decks-pages.md
       "Deck checks"), ``""`` to open the infraction picker;
+    - ``illegal_decklist_infraction``: the code a deck check opens instead when the
+      registered list is itself illegal or missing (VEKN: JG §3.1.1, Illegal Decklist; MyL:
+      conduct rules §3.3.2, the registration is wrong), ``""`` for the mismatch's code;
+    - ``deck_check_findings``: what else a judge may say a failed deck check found, as
+      ``(catalogue code, label)`` pairs offered next to "does not match" (MyL: §3.3.1
+      banned or off-format cards, §3.3.3 unauthorised proxies; VEKN: none);
     - ``top_cut_stages``: the names of the top-cut rounds by their number of matches
       (``{2: "Semi-finals", 1: "Top-cut final"}``), read by :func:`round_label`; empty
       for a ruleset without a top cut (a VEKN final is a ``Round.is_final``);
@@ -120,6 +126,8 @@ class RulesetSpec:
     written_appeals: bool = False
     judge_call_reasons: tuple[str, ...] = ("rules", "dispute", "cards", "time", "other")
     deck_mismatch_infraction: str = ""
+    illegal_decklist_infraction: str = ""
+    deck_check_findings: tuple[tuple[str, str], ...] = ()
 
     def adapter(self, role: str):
         """The adapter object of ``role`` (``"rounds"``, ``"standings"``,
@@ -156,6 +164,7 @@ VEKN = RulesetSpec(
     reports_player_numbers=True,
     penalty_report=True,
     deck_mismatch_infraction="3.1.2",
+    illegal_decklist_infraction="3.1.1",
     rates_players=True,
     adapters=MappingProxyType(
         {
@@ -192,6 +201,11 @@ MYL = RulesetSpec(
     written_appeals=True,
     judge_call_reasons=("rules", "dispute", "cards", "conduct", "time", "other"),
     deck_mismatch_infraction="3.3.2",
+    illegal_decklist_infraction="3.3.2",
+    deck_check_findings=(
+        ("3.3.1", _("Banned or off-format cards (§3.3.1)")),
+        ("3.3.3", _("Unauthorised proxies (§3.3.3)")),
+    ),
     drop_consequence=_(
         "The matches they played stay in the standings; they are not paired in any further round."
     ),

@@ -1,9 +1,11 @@
-"""A round's deck checks (docs/decks-pages.md, "Deck checks"; JG §3.1.2): the head judge
+"""A round's deck checks (docs/decks.md, "Deck checks"; JG §3.1.1, §3.1.2): the head judge
 chooses players at random or by hand; each chosen player is listed with their registered
 list to count against and the buttons "matches" / "does not match". A mismatch opens the
-incident flow with the player, their table and the ruleset's deck infraction already
-chosen (``manage:incident-new`` with ``reg``, ``table`` and ``code``; VEKN: JG §3.1.2,
-Illegal Main Deck with a legal decklist; Mitos y Leyendas: §3.3.2; ``events.rulesets``).
+incident flow with the player, their table, a description and the ruleset's deck
+infraction already chosen (``manage:incident-new`` with ``reg``, ``table``, ``code`` and
+``description``, from ``deck_check_services.incident_prefill``: VEKN JG §3.1.1 for an
+illegal registered list, §3.1.2 for a legal one; Mitos y Leyendas §3.3.2, or §3.3.1 /
+§3.3.3 as the judge found; ``events.rulesets`` facts).
 
 Views read input through forms and call ``events.deck_check_services``."""
 
@@ -20,6 +22,7 @@ from django.views.decorators.http import require_POST
 from events import deck_check_services as checks
 from events import deck_services, rulesets
 from events.access import round_or_404, staff_required
+from events.deck_checkers import stored_problems
 from events.errors import UserError
 from events.forms_floor import DeckCheckChooseForm, DeckCheckOutcomeForm
 from events.models import DeckCheck, Registration, Seat
@@ -44,6 +47,7 @@ def deck_checks(request, event, number):
             ]
             if row.deck is not None
             else [],
+            "problems": stored_problems(row.deck.problems) if row.deck is not None else [],
         }
         for row in checks.round_checks(rnd)
     ]
@@ -67,6 +71,8 @@ def deck_checks(request, event, number):
             "max_draw": checks.MAX_DRAW,
             "perms": request.event_permissions,
             "P": P,
+            "findings": rulesets.of(event).deck_check_findings,
+            "illegal_code": rulesets.of(event).illegal_decklist_infraction,
         },
     )
 
@@ -104,7 +110,7 @@ def deck_checks_choose(request, event, number):
 @require_POST
 def deck_check_outcome(request, event, number, pk):
     """Record "matches" or "does not match"; a mismatch goes on to the incident flow,
-    pre-filled with the player, their table and JG §3.1.2."""
+    pre-filled with the player, their table and the infraction (JG §3.1.1 or §3.1.2)."""
     rnd = round_or_404(event, number)
     check = get_object_or_404(DeckCheck, pk=pk, round=rnd)
     form = DeckCheckOutcomeForm(request.POST)
@@ -125,12 +131,7 @@ def deck_check_outcome(request, event, number, pk):
     if row.outcome != DeckCheck.Outcome.MISMATCH:
         messages.success(request, _("The deck matches its list."))
         return redirect(_page(event, number))
-    query = {"reg": row.registration_id}
-    if code := rulesets.of(event).deck_mismatch_infraction:
-        query["code"] = code
-    seat = Seat.objects.filter(round=rnd, registration_id=row.registration_id).first()
-    if seat is not None:
-        query["table"] = seat.table_id
+    query = checks.incident_prefill(row, form.cleaned_data["finding"])
     messages.warning(
         request,
         _("The deck does not match its list: log the infraction for this player (opened below)."),

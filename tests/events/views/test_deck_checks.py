@@ -1,7 +1,8 @@
 """events/views_deck_checks.py: a round's deck checks page (docs/decks-pages.md, "Deck
 checks"): the head judge draws or chooses players, a judge sees the registered list and
-records the outcome, a mismatch opens the incident flow with JG §3.1.2 pre-filled, the
-round page marks the tables being checked."""
+records the outcome, a mismatch opens the incident flow pre-filled (JG §3.1.1 for an
+illegal registered list, §3.1.2 for a legal one; MyL §3.3.2, §3.3.1, §3.3.3), the round
+page marks the tables being checked (docs/decks.md "Deck checks")."""
 
 from urllib.parse import parse_qs, urlparse
 
@@ -13,7 +14,7 @@ from events import deck_services, services
 from events.audit import entries_about
 from events.models import DeckCheck
 from events.permissions import ROLE_PERMISSIONS, Role
-from tests.events.services.test_deck_services import LEGAL
+from tests.events.services.test_deck_services import LEGAL, MYL_LEGAL, TYPO
 from tests.factories import PersonFactory, RegistrationFactory
 
 HEAD = ROLE_PERMISSIONS[Role.HEAD_JUDGE]
@@ -80,7 +81,7 @@ def test_a_match_is_recorded(client, staff, event, rnd):
 
 
 def test_a_mismatch_opens_the_incident_flow_with_3_1_2(client, staff, event, rnd):
-    reg = rnd.seats.first().registration
+    reg = rnd.seats.get(registration__person__name="Player 0").registration  # a legal list
     check = dc.choose_by_hand(rnd, reg, None, HEAD)
     client.force_login(staff["judge"])
     response = client.post(
@@ -94,6 +95,10 @@ def test_a_mismatch_opens_the_incident_flow_with_3_1_2(client, staff, event, rnd
         "reg": [str(reg.pk)],
         "code": ["3.1.2"],
         "table": [str(seat.table_id)],
+        "description": [
+            "Deck check, round 1: the deck does not match its legal registered list."
+            " 3 Blood Doll, list says 20"
+        ],
     }
     check.refresh_from_db()
     assert check.outcome == "mismatch" and check.note == "3 Blood Doll, list says 20"
@@ -101,6 +106,7 @@ def test_a_mismatch_opens_the_incident_flow_with_3_1_2(client, staff, event, rnd
     # The incident flow takes the pre-filled infraction: its questions, not the picker.
     html = client.get(response["Location"]).content.decode()
     assert "Illegal Main Deck" in html and reg.person.name in html
+    assert "the deck does not match its legal registered list" in html  # the description
     assert "Missed Mandatory Effect" not in html  # not the list of every infraction
 
 
@@ -149,6 +155,88 @@ def test_a_myl_mismatch_opens_the_deck_registration_infraction(client, db):
     )
     query = parse_qs(urlparse(response["Location"]).query)
     assert query["code"] == ["3.3.2"]  # conduct rules §3.3.2, not VEKN JG §3.1.2
+    assert query["description"] == ["Deck check, round 1: no registered list."]
     assert client.get(url("manage:deck-checks", myl, number=1)).status_code == 200
     round_page = client.get(url("manage:round", myl, number=1)).content.decode()
     assert url("manage:deck-checks", myl, number=1) in round_page
+
+
+def test_an_illegal_registered_list_opens_3_1_1_with_its_problems(client, staff, event, rnd):
+    reg = rnd.seats.get(registration__person__name="Player 1").registration
+    deck_services.enter_for_player(reg, TYPO, None, HEAD, reason="typo at registration")
+    check = dc.choose_by_hand(rnd, reg, None, HEAD)
+    client.force_login(staff["judge"])
+    page = client.get(url("manage:deck-checks", event, number=1)).content.decode()
+    assert "This registered list is illegal: a failed check opens §3.1.1." in page
+    assert "Deflecshun" in page  # the problem, named
+    response = client.post(
+        url("manage:deck-check-outcome", event, number=1, pk=check.pk), {"outcome": "mismatch"}
+    )
+    query = parse_qs(urlparse(response["Location"]).query)
+    assert query["code"] == ["3.1.1"]  # JG §3.1.1 Illegal Decklist, not §3.1.2
+    assert query["description"][0].startswith(
+        "Deck check, round 1: the registered list is illegal: "
+    )
+    assert "Deflecshun" in query["description"][0]
+    html = client.get(response["Location"]).content.decode()
+    assert "Illegal Decklist" in html and "irreconcilable" in html  # its question is asked
+    assert "Deflecshun" in html
+
+
+def test_a_missing_list_opens_3_1_1(client, staff, event, rnd):
+    reg = rnd.seats.get(registration__person__name="Player 2").registration
+    check = dc.choose_by_hand(rnd, reg, None, HEAD)
+    client.force_login(staff["judge"])
+    response = client.post(
+        url("manage:deck-check-outcome", event, number=1, pk=check.pk), {"outcome": "mismatch"}
+    )
+    assert parse_qs(urlparse(response["Location"]).query)["code"] == ["3.1.1"]
+
+
+def test_a_vekn_check_offers_no_myl_findings(client, staff, event, rnd):
+    reg = rnd.seats.get(registration__person__name="Player 0").registration
+    check = dc.choose_by_hand(rnd, reg, None, HEAD)
+    client.force_login(staff["judge"])
+    assert "§3.3.3" not in client.get(url("manage:deck-checks", event, number=1)).content.decode()
+    response = client.post(
+        url("manage:deck-check-outcome", event, number=1, pk=check.pk),
+        {"outcome": "mismatch", "finding": "3.3.3"},  # not a VEKN finding: ignored
+    )
+    assert parse_qs(urlparse(response["Location"]).query)["code"] == ["3.1.2"]
+
+
+@pytest.mark.parametrize(
+    ("finding", "code", "name"),
+    [
+        ("", "3.3.2", "Deck Registration Problems"),
+        ("3.3.1", "3.3.1", "Banned or Off-Format Cards"),
+        ("3.3.3", "3.3.3", "Unauthorised Proxies"),
+        ("9.9.9", "3.3.2", "Deck Registration Problems"),
+    ],
+)
+def test_a_myl_check_reaches_3_3_1_3_3_2_or_3_3_3(client, db, finding, code, name):
+    from events import swiss_services
+    from tests.events.services.test_swiss_services import make_event as make_myl_event
+    from tests.factories import EventRoleFactory, UserFactory
+
+    myl, regs = make_myl_event(6)
+    for reg in regs:
+        deck_services.enter_for_player(reg, MYL_LEGAL, None, HEAD, reason="registered")
+    judge = UserFactory(username="myl-judge")
+    EventRoleFactory(event=myl, user=judge, role=Role.HEAD_JUDGE)
+    rnd = swiss_services.pair_next_round(myl, seed=1)
+    reg = rnd.seats.first().registration
+    check = dc.choose_by_hand(rnd, reg, None, HEAD)
+    client.force_login(judge)
+    page = client.get(url("manage:deck-checks", myl, number=1)).content.decode()
+    assert "Banned or off-format cards (§3.3.1)" in page
+    assert "Unauthorised proxies (§3.3.3)" in page
+    response = client.post(
+        url("manage:deck-check-outcome", myl, number=1, pk=check.pk),
+        {"outcome": "mismatch", "finding": finding},
+    )
+    query = parse_qs(urlparse(response["Location"]).query)
+    assert query["code"] == [code] and query["reg"] == [str(reg.pk)]
+    assert query["description"][0].startswith("Deck check, round 1: ")
+    html = client.get(response["Location"]).content.decode()
+    assert name in html and "Deck check, round 1" in html
