@@ -187,8 +187,9 @@ def _has_result(seat: Seat) -> bool:
 
 def drop_refusal(reg: Registration) -> str:
     """Why the player of ``reg`` cannot drop themselves now (``""``: they can). Only
-    between rounds: not before round 1 (unregister instead), not while they are seated
-    in the latest round and its result is not in — a judge drops them then, and the
+    between rounds: not before round 1 (unregister instead), not once the final or the
+    top cut is seated, not while they are seated in the latest round and its result is
+    not in — a judge drops them then, and the
     ruleset says what it costs (TR §3.1.4, §3.3.2; MyL conduct rules §3.2.5). Two
     queries."""
     event = reg.event
@@ -199,6 +200,10 @@ def drop_refusal(reg: Registration) -> str:
     latest = event.rounds.order_by("-number").first()
     if latest is None:
         return _("No round is seated yet: unregister instead.")
+    if latest.is_final or latest.is_top_cut:
+        # The preliminary rounds are over (VEKN TR §3.1.4 drops between rounds; MyL: the
+        # top cut): dropping now would only rewrite the standings already played.
+        return _("The preliminary rounds are over: there is no round left to drop from.")
     seat = Seat.objects.filter(round=latest, registration=reg).first()
     if seat is not None and not _has_result(seat):
         return _(

@@ -306,3 +306,28 @@ def test_merging_a_record_waiting_where_the_other_is_registered_is_refused():
     with pytest.raises(UserError, match="Both records"):
         roster.merge_people(reg, other.pk, None, ROLE_PERMISSIONS[Role.ORGANISER])
     assert event.waitlist.get().person == other
+
+
+def test_no_self_drop_once_the_final_is_seated():
+    """A player out of the final cannot drop from a finished event: it would rewrite the
+    standings already played (the fresh-user try dropped from a published event)."""
+    event = open_event(preliminary_rounds=2)
+    ana = player("Ana")
+    self_service.self_register(event, ana)
+    reg = event.registrations.get(person__user=ana)
+    services.set_status(reg, Registration.Status.CHECKED_IN)
+    add_players(event, 9)
+    for _ in range(2):
+        play_round(services.seat_next_round(event, seed=1))
+    final = services.start_final(event)
+    if reg.pk in final.finalists:  # take a player out of the final instead
+        reg = event.registrations.exclude(pk__in=final.finalists).first()
+        reg.person.user = ana = UserFactory(username="outside")
+        reg.person.save()
+    reg.refresh_from_db()
+    assert reg.pk not in final.finalists
+    assert "preliminary rounds are over" in self_service.drop_refusal(reg)
+    with pytest.raises(UserError, match="preliminary rounds are over"):
+        self_service.self_drop(event, ana)
+    reg.refresh_from_db()
+    assert reg.status == Registration.Status.CHECKED_IN
