@@ -12,6 +12,18 @@
     }
   });
 
+  // A form inside [data-swap-errors] shows the answer of a refused request (400, 422:
+  // the section again with the error named) instead of htmx's default of swapping
+  // nothing, which left a refused league time proposal silent (fresh-user try, issue 17).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.xhr.status;
+    var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if ((status === 400 || status === 422) && elt && elt.closest("[data-swap-errors]")) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
   // After an htmx swap, the focus goes to the new content's [data-swap-focus] element (a
   // player's row after check-in, a confirmation's heading): the button pressed is gone,
   // and without this the focus falls back to the page's start (WCAG 2.4.3, issue 14).

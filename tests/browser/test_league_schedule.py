@@ -85,6 +85,11 @@ def test_two_players_agree_a_match_time(live_server, season, browser, browser_lo
         a.goto(url)
         b.goto(url)
         expect(a.locator("#schedule")).to_contain_text("No time agreed yet.")
+        # A refused time is named in the section (htmx swaps the 400 answer in).
+        late = timezone.localtime(match.final_deadline + timedelta(days=2), zone)
+        a.get_by_label("Time 1").fill(late.strftime("%Y-%m-%dT%H:%M"))
+        a.get_by_role("button", name="Send the times").click()
+        expect(a.locator("#schedule [role=alert]")).to_contain_text("final deadline")
         for n, t in enumerate(times, start=1):
             a.get_by_label(f"Time {n}").fill(t.strftime("%Y-%m-%dT%H:%M"))
         snap(a, shots, "phone-propose")
