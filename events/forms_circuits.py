@@ -5,6 +5,7 @@ checks the same again and saves."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from events.limits import validate_date_window
 from events.models import Circuit
 
 
@@ -41,6 +42,7 @@ class CircuitForm(forms.ModelForm):
         field.label_from_instance = lambda e: f"{e.date:%Y-%m-%d} — {e.name}"
         for name in ("starts_on", "ends_on"):
             self.fields[name].input_formats = ["%Y-%m-%d"]
+            self.fields[name].validators.append(validate_date_window)
         self.fields["min_events"].widget.attrs["min"] = 1
         self.fields["best"].widget.attrs["min"] = 1
 

@@ -79,6 +79,7 @@ def test_another_organisations_event_is_refused(organiser, club):
         ({"min_events": "0"}, "The minimum attendance is at least one event."),
         ({"scoring": "elo"}, "Select a valid choice"),
         ({"best": "0"}, "At least one event counts"),
+        ({"ends_on": "9999-12-31"}, "Give a date between the years"),
     ],
 )
 def test_bad_form_is_400_and_saves_nothing(organiser, club, overrides, message):
