@@ -170,7 +170,8 @@ class Ruleset(models.TextChoices):
 
 
 class DeckPublication(models.TextChoices):
-    """Which decks the public event page shows once the event has ended (docs/decks.md).
+    """Which decks the public event page shows once the event has ended (docs/decks.md,
+    "Privacy and publication").
     Stored codes: never rename."""
 
     NONE = "none", _("None")

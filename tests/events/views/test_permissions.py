@@ -692,7 +692,7 @@ def build_world() -> dict:
         name=claimed.name,
     )
     myl_regs = [RegistrationFactory(event=myl, person=person)]
-    # An ended event of A that publishes every deck (docs/decks.md).
+    # An ended event of A that publishes every deck (docs/decks.md "Privacy and publication").
     decks_event = EventFactory(
         organisation=org_a,
         slug="decks-a",
