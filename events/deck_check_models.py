@@ -1,4 +1,4 @@
-"""The deck checks' rows (docs/decks-pages.md, "Deck checks"), re-exported by
+"""The deck checks' rows (docs/decks.md, "Deck checks"), re-exported by
 ``events.models`` so that Django finds them in this app. Events kernel."""
 
 from django.conf import settings
@@ -11,7 +11,7 @@ from events.limits import FREE_TEXT_MAX_LENGTH, length_constraint
 
 
 class DeckCheck(models.Model):
-    """A deck check of one player in one round (JG §3.1.2; docs/decks-pages.md, "Deck
+    """A deck check of one player in one round (JG §3.1.2; docs/decks.md, "Deck
     checks"): the head judge chose the player at random (``chosen_by`` ``random``, with the
     ``seed`` of the draw, so it can be replayed: ``events.deck_check_services``) or by hand
     (no seed). A judge counts the deck against the registered list and records the

@@ -1,5 +1,5 @@
 """The deck checker of each ruleset, behind one interface (the ``decks`` adapter of
-``events.rulesets``; docs/decks-pages.md): VEKN lists checked by ``events.deck_rules``
+``events.rulesets``; docs/decks.md): VEKN lists checked by ``events.deck_rules``
 (TR §6.2, §4.1.1, §7.2.1), Mitos y Leyendas registrations by ``events.myl_deck_rules``
 with the limits of the event's preset (``events.presets``; conduct rules §3.3.2).
 

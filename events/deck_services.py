@@ -1,6 +1,6 @@
 """Registered decklists: submitting, entering for a player, the lock, a judge's
 correction, who may see a list, the organiser's overview and the published decks
-(docs/decks-pages.md; VEKN TR §6.3, JG §3.1.1; Mitos y Leyendas §3.3.2).
+(docs/decks.md; VEKN TR §6.3, JG §3.1.1; Mitos y Leyendas §3.3.2).
 
 The only ORM code of decks. Each save runs in one transaction with the registration row
 locked, checks its own permission and writes an audit entry (``events.audit``). What

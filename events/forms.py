@@ -868,7 +868,7 @@ class SelfRegistrationForm(forms.Form):
 
 
 class DeckForm(forms.Form):
-    """A decklist as pasted (docs/decks-pages.md): the player's own, or entered for them by
+    """A decklist as pasted (docs/decks.md): the player's own, or entered for them by
     staff; ``reason`` is required by the service once lists are locked (JG §3.1.1)."""
 
     text = forms.CharField(

@@ -1,4 +1,4 @@
-"""The forms of the judges' floor (docs/decks-pages.md "Deck checks", docs/players.md
+"""The forms of the judges' floor (docs/decks.md "Deck checks", docs/players.md
 "Calling a judge"): a player's call for a judge, a judge taking or closing it, the head
 judge choosing players for a deck check and a judge's verdict on it."""
 
@@ -33,7 +33,7 @@ class JudgeCallActionForm(forms.Form):
 
 
 class DeckCheckChooseForm(forms.Form):
-    """The head judge chooses players for a deck check (docs/decks-pages.md, "Deck
+    """The head judge chooses players for a deck check (docs/decks.md, "Deck
     checks"): ``count`` players drawn at random, or one ``registration`` (a pk) by hand.
     Exactly one of them."""
 

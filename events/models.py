@@ -23,7 +23,7 @@ from events.call_models import CallReason, JudgeCall  # noqa: F401
 # An organisation's circuits (docs/ratings.md "Circuits").
 from events.circuit_models import Circuit  # noqa: F401, E402
 
-# A round's deck checks live in their own module (docs/decks-pages.md, "Deck checks").
+# A round's deck checks live in their own module (docs/decks.md, "Deck checks").
 from events.deck_check_models import DeckCheck  # noqa: F401, E402
 
 # Registered decklists (docs/decks.md).
@@ -170,7 +170,8 @@ class Ruleset(models.TextChoices):
 
 
 class DeckPublication(models.TextChoices):
-    """Which decks the public event page shows once the event has ended (docs/decks-pages.md).
+    """Which decks the public event page shows once the event has ended (docs/decks.md,
+    "Privacy and publication").
     Stored codes: never rename."""
 
     NONE = "none", _("None")

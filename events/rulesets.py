@@ -75,7 +75,7 @@ class RulesetSpec:
       appeals (``events.permissions.AUTHORITIES`` says the same of the authority);
     - ``deck_mismatch_infraction``: the catalogue code of the infraction a failed deck
       check opens in the incident flow (VEKN: JG §3.1.2, Illegal Main Deck with a legal
-      decklist; MyL: conduct rules §3.3.2, deck registration problems; docs/decks-pages.md
+      decklist; MyL: conduct rules §3.3.2, deck registration problems; docs/decks.md
       "Deck checks"), ``""`` to open the infraction picker;
     - ``illegal_decklist_infraction``: the code a deck check opens instead when the
       registered list is itself illegal or missing (VEKN: JG §3.1.1, Illegal Decklist; MyL:

@@ -38,7 +38,7 @@ urlpatterns = [
     path("players/<int:reg_id>/merge/", pl.registration_merge, name="registration-merge"),
     path("players/list/", pl.player_list, name="player-list"),
     path("players/list/save/", pl.player_list_save, name="player-list-save"),
-    # Decks (events/views_decks.py, docs/decks-pages.md)
+    # Decks (events/views_decks.py, docs/decks.md)
     path("players/<int:reg_id>/deck/", dk.deck_entry, name="deck-entry"),
     path("players/<int:reg_id>/deck/play/", dp.deck_play_set, name="deck-play-set"),
     path("decks/", dk.decks, name="decks"),

@@ -60,7 +60,7 @@ urlpatterns = [
     path("events/<slug:slug>/report/", views_self_report.report, name="report"),
     path("events/<slug:slug>/report/confirm/", views_self_report.confirm, name="report-confirm"),
     path("events/<slug:slug>/report/dispute/", views_self_report.dispute, name="report-dispute"),
-    # Decks (events/views_decks.py, docs/decks-pages.md)
+    # Decks (events/views_decks.py, docs/decks.md)
     path("events/<slug:slug>/my-deck/", views_decks.my_deck, name="my-deck"),
     path("events/<slug:slug>/my-deck/check/", views_decks.deck_check, name="deck-check"),
     path("events/<slug:slug>/my-deck/play/", views_deck_play.my_deck_play, name="my-deck-play"),

@@ -1,5 +1,5 @@
 """Multi-deck pages (VEKN TR §3.1.5, §3.1.5a; docs/decks.md "Multi-deck events",
-docs/decks-pages.md): the player says which of their decks they play in the open round,
+docs/decks.md): the player says which of their decks they play in the open round,
 a judge sets it for them (audited), and the parts of the deck pages and the final's page
 that show a player's decks and each finalist's deck for the final.
 

@@ -1,4 +1,4 @@
-"""Deck pages (docs/decks-pages.md): the player's "My deck" (paste, live check, the list
+"""Deck pages (docs/decks.md): the player's "My deck" (paste, live check, the list
 registered, read-only once locked: VEKN TR §6.3), the live check's fragment (htmx), a
 staff member entering or correcting a player's list (JG §3.1.1), the organiser's
 overview (not submitted, invalid, valid), every list printed for deck checks, and the

@@ -1,4 +1,4 @@
-"""events/deck_check_services.py: deck checks of a round (JG §3.1.2; docs/decks-pages.md,
+"""events/deck_check_services.py: deck checks of a round (JG §3.1.2; docs/decks.md,
 "Deck checks"): the reproducible random draw, the choice by hand, outcomes, the audit, the
 database's invariants and the round's tables in progress."""
 

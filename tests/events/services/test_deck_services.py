@@ -1,4 +1,4 @@
-"""Registered decklists (docs/decks-pages.md): submitting, the lock (VEKN TR §6.3), a
+"""Registered decklists (docs/decks.md): submitting, the lock (VEKN TR §6.3), a
 judge's correction (JG §3.1.1), the audit, the database's invariants, the organiser's
 overview in bounded queries, publication, the event file's ``deck`` and ``--twd``."""
 

@@ -1,4 +1,4 @@
-"""events/views_deck_checks.py: a round's deck checks page (docs/decks-pages.md, "Deck
+"""events/views_deck_checks.py: a round's deck checks page (docs/decks.md, "Deck
 checks"): the head judge draws or chooses players, a judge sees the registered list and
 records the outcome, a mismatch opens the incident flow pre-filled (JG §3.1.1 for an
 illegal registered list, §3.1.2 for a legal one; MyL §3.3.2, §3.3.1, §3.3.3), the round

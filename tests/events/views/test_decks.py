@@ -1,4 +1,4 @@
-"""Deck pages (events/views_decks.py, docs/decks-pages.md): the player's "My deck" with its
+"""Deck pages (events/views_decks.py, docs/decks.md): the player's "My deck" with its
 live check, the lock (VEKN TR §6.3), staff entering and correcting a list (JG §3.1.1),
 privacy before the event ends, the organiser's overview and printed lists in bounded
 queries, the published decks, the settings."""

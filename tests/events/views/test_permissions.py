@@ -472,7 +472,7 @@ MATRIX = [
     R("manage:judge-call-close", "post", "myl", **a_staff(404, scorekeeper=403), authority=403,
       data=lambda w: {"call": 999999}),
     R("manage:round-start", "post", "vekn_round", **a_staff(302, scorekeeper=403), coordinator=403),
-    # deck checks (docs/decks-pages.md, "Deck checks"): judges see and record, the head
+    # deck checks (docs/decks.md, "Deck checks"): judges see and record, the head
     # judge (and the organiser) choose
     R("manage:deck-checks", "get", "vekn_round", **a_staff(200, scorekeeper=403), coordinator=403),
     R("manage:deck-checks-choose", "post", "vekn_round", data=lambda w: {"count": "1"},
@@ -501,7 +501,7 @@ MATRIX = [
             ("print-slips", "vekn_round"),
         )
     ],
-    # decklists (docs/decks-pages.md): the player's own page and the live check (the
+    # decklists (docs/decks.md): the player's own page and the live check (the
     # event's players and staff), staff pages for whoever sees them; round 1 is seated, so
     # the lists are locked and only judges correct one (with a reason, JG §3.1.1)
     R("events:my-deck", "get", "vekn", **signed_in(404, player=200)),
@@ -692,7 +692,7 @@ def build_world() -> dict:
         name=claimed.name,
     )
     myl_regs = [RegistrationFactory(event=myl, person=person)]
-    # An ended event of A that publishes every deck (docs/decks-pages.md).
+    # An ended event of A that publishes every deck (docs/decks.md "Privacy and publication").
     decks_event = EventFactory(
         organisation=org_a,
         slug="decks-a",
