@@ -14,10 +14,17 @@ class Command(BaseCommand):
     help = "Read the VEKN member registry and update people by VEKN number."
 
     def add_arguments(self, parser):
-        parser.add_argument("--prefix", action="append", default=[],
-                            help="Only numbers starting with this (repeatable); default all.")
-        parser.add_argument("--queue", action="store_true",
-                            help="Enqueue the sync for the worker instead of running it here.")
+        parser.add_argument(
+            "--prefix",
+            action="append",
+            default=[],
+            help="Only numbers starting with this (repeatable); default all.",
+        )
+        parser.add_argument(
+            "--queue",
+            action="store_true",
+            help="Enqueue the sync for the worker instead of running it here.",
+        )
 
     def handle(self, *args, prefix, queue, **options):
         if not vekn_client.enabled():

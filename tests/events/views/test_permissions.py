@@ -815,7 +815,9 @@ def build_world() -> dict:
         "accepted_report": accepted,
         "feed": feed_token(users["team_player"]),
         "proposal": TimeProposal.objects.create(
-            match=matches["m5"], team=matches["m5"].away, proposed_by=team4,
+            match=matches["m5"],
+            team=matches["m5"].away,
+            proposed_by=team4,
             starts_at=now + dt.timedelta(hours=5),
         ),
         "footballer": Footballer.objects.create(

@@ -38,9 +38,15 @@ def test_myl_event_has_no_vekn_link(client, db, settings, django_assert_max_num_
     assert "do not go to the VEKN" in client.get(url("vekn", event)).content.decode()
 
 
-def test_announce_fail_then_retry(client, event, staff, settings, httpserver,
-                                  django_capture_on_commit_callbacks,
-                                  django_assert_max_num_queries):
+def test_announce_fail_then_retry(
+    client,
+    event,
+    staff,
+    settings,
+    httpserver,
+    django_capture_on_commit_callbacks,
+    django_assert_max_num_queries,
+):
     settings.VEKN_API_URL = httpserver.url_for("/").rstrip("/")
     httpserver.expect_request("/api/vekn/login").respond_with_json(
         {"data": {"code": 200, "auth": "t"}}
