@@ -56,14 +56,23 @@ def _deck_context(event, deck) -> dict:
     }
 
 
-def _label(request, event, reg) -> tuple[str, bool]:
+def _label(request, event, reg, *, name_required: bool = False) -> tuple[str, str]:
     """The deck a page is about (``?label=`` or the posted ``label``; ``""`` outside a
-    multi-deck event, VEKN TR §3.1.5) and whether a new deck would be left unnamed."""
+    multi-deck event, VEKN TR §3.1.5) and why a POST may not save under it (``""``: it
+    may). A name that is not valid (too long, a NUL) is refused, never read as the
+    unnamed deck; a blank name is refused when ``name_required`` (the player's own page:
+    "Add a deck" and the unnamed deck share one address, so a blank name would overwrite
+    the unnamed deck) or when no unnamed deck exists."""
     if not event.multideck:
-        return "", False
+        return "", ""
     form = DeckLabelForm(request.POST if request.method == "POST" else request.GET)
-    label = form.cleaned_data["label"] if form.is_valid() else ""
-    return label, label == "" and deck_services.deck_of(reg, "") is None
+    if not form.is_valid():
+        return "", str(form.errors["label"][0])
+    label = form.cleaned_data["label"]
+    if request.method == "POST" and label == "":
+        if name_required or deck_services.deck_of(reg, "") is None:
+            return "", str(_("Give the deck a name (multi-deck event, TR §3.1.5)."))
+    return label, ""
 
 
 # ---------------------------------------------------------------- the player's page
@@ -77,13 +86,13 @@ def my_deck(request, slug):
     if reg is None:
         raise Http404("Not registered in this event")
     locked = deck_services.is_locked(event)
-    label, unnamed = _label(request, event, reg)
+    label, label_error = _label(request, event, reg, name_required=True)
     deck = deck_services.deck_of(reg, label)
     form = DeckForm(request.POST or None, initial={"text": deck.text if deck else ""})
     status = 200
     if request.method == "POST":
-        if unnamed:
-            form.add_error(None, _("Give the deck a name (multi-deck event, TR §3.1.5)."))
+        if label_error:
+            form.add_error(None, label_error)
         if form.is_valid():
             try:
                 saved = deck_services.submit_own(
@@ -177,15 +186,15 @@ def deck_entry(request, event, reg_id):
     may_edit = bool(
         perms & (deck_services.CORRECT_PERMISSIONS if locked else deck_services.ENTER_PERMISSIONS)
     )
-    label, unnamed = _label(request, event, reg)
+    label, label_error = _label(request, event, reg)
     deck = deck_services.deck_of(reg, label)
     form = DeckForm(request.POST or None, initial={"text": deck.text if deck else ""})
     status = 200
     if request.method == "POST":
         if not may_edit:
             raise PermissionDenied
-        if unnamed:
-            form.add_error(None, _("Give the deck a name (multi-deck event, TR §3.1.5)."))
+        if label_error:
+            form.add_error(None, label_error)
         if form.is_valid():
             try:
                 deck_services.enter_for_player(

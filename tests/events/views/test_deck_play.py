@@ -171,3 +171,16 @@ def test_the_final_page_shows_each_finalists_deck_and_its_reason(
     page = client.get(url("events:my-deck", multi)).content.decode()
     assert "Your deck for the final" in page and "round 2: 1 GW, 4 VP, 60 TP" in page
     assert deck_play.open_round(multi) == (None, None)
+
+
+@pytest.mark.parametrize("label", ["", "   ", "x" * 61, "Tor\x00eador"])
+def test_a_blank_or_bad_deck_name_never_overwrites_the_unnamed_deck(client, multi, player, label):
+    """The fresh-user try: "Add a deck" with a blank (or too long, or NUL) name replaced the
+    player's unnamed deck, registered before multi-deck was announced."""
+    user, reg = player
+    Deck.objects.create(registration=reg, label="", text=LEGAL, format="standard", valid=True)
+    client.force_login(user)
+    response = client.post(url("events:my-deck", multi), {"text": OTHER, "label": label})
+    assert response.status_code == 400
+    (deck,) = Deck.objects.filter(registration=reg)
+    assert deck.label == "" and deck.text == LEGAL
