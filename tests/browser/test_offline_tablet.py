@@ -781,6 +781,20 @@ FOCUSED = """() => { const e = document.activeElement;
           e.getAttribute('tabindex')]; }"""
 
 
+def focused_heading(page, starts_with):
+    """The focused element as [tag, inside #tablet-main, text, tabindex], once the focus
+    is on a heading whose text starts with ``starts_with``: the view renders, then
+    focuses, after the click returns, so a loaded machine must not read the focus in
+    between (a wrong focus still fails, after the 10 s wait)."""
+    page.wait_for_function(
+        """(prefix) => { const e = document.activeElement;
+           return e && e.tagName === 'H2' && e.textContent.trim().startsWith(prefix); }""",
+        arg=starts_with,
+        timeout=10_000,
+    )
+    return page.evaluate(FOCUSED)
+
+
 def test_focus_moves_to_the_new_views_heading(live_server, floor, new_context, browser_log):
     """Issue 14 (WCAG 2.4.3): each change of view puts the focus on the new view's heading
     (not a tab stop: tabindex -1), so that a screen reader says where the judge is; back
@@ -789,27 +803,33 @@ def test_focus_moves_to_the_new_views_heading(live_server, floor, new_context, b
     page = new_context().new_page()
     log_in(page, base, floor["judge"].username, floor["judge"].password)
     page.goto(f"{base}/events/{SLUG}/manage/tablet/")
+    expect(page.locator("#tablet[data-ready='1']")).to_be_attached(timeout=10_000)
     expect(table_card(page, 1)).to_be_visible()
     name = floor["round"].tables[0][0]
 
     table_card(page, 1).get_by_role("button", name="Incident").click()
-    assert page.evaluate(FOCUSED) == ["H2", True, "Table 1 · Who committed it?", "-1"]
+    assert focused_heading(page, "Table 1 · Who") == [
+        "H2",
+        True,
+        "Table 1 · Who committed it?",
+        "-1",
+    ]
     page.locator(".tablet-choices button.choice").first.click()
-    assert page.evaluate(FOCUSED) == ["H2", True, name, "-1"]
+    assert focused_heading(page, name) == ["H2", True, name, "-1"]
     page.locator("button.infraction[data-code='3.3']").first.click()
-    focused = page.evaluate(FOCUSED)
+    focused = focused_heading(page, f"{name} · 3.3")
     assert focused[:2] == ["H2", True] and focused[2].startswith(f"{name} · 3.3"), focused
     page.get_by_role("button", name="Log incident").click()
     expect(table_card(page, 1)).to_be_visible()
-    assert page.evaluate(FOCUSED) == ["H2", True, "Tables", "-1"]
+    assert focused_heading(page, "Tables") == ["H2", True, "Tables", "-1"]
 
     table_card(page, 1).get_by_role("button", name="Enter result").click()
     expect(page.locator("input.tablet-vp")).to_have_count(5)
-    assert page.evaluate(FOCUSED) == ["H2", True, "Table 1", "-1"]
+    assert focused_heading(page, "Table 1") == ["H2", True, "Table 1", "-1"]
     # The keyboard goes on from the heading: the next Tab lands inside the view.
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('#tablet-main') !== null")
     page.get_by_role("button", name="← Back").click()
     expect(table_card(page, 1)).to_be_visible()
-    assert page.evaluate(FOCUSED)[:3] == ["H2", True, "Tables"]
+    assert focused_heading(page, "Tables")[:3] == ["H2", True, "Tables"]
     browser_log.assert_clean()
