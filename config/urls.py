@@ -173,3 +173,9 @@ urlpatterns = [
     ),
     path("admin/", admin.site.urls),
 ]
+
+# Errors under /api/ are JSON (config/views.py); elsewhere Django's templates.
+handler400 = "config.views.bad_request"
+handler403 = "config.views.permission_denied"
+handler404 = "config.views.page_not_found"
+handler500 = "config.views.server_error"

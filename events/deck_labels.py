@@ -45,6 +45,9 @@ LABELS = {
 ERROR_LABELS = {
     "empty": gettext_lazy("the decklist is empty"),
     "too_long": gettext_lazy("the decklist is longer than %(limit)s characters"),
+    "too_many_lines": gettext_lazy("the decklist has more than %(limit)s lines"),
+    "nul": gettext_lazy("the decklist contains a NUL character"),
+    "bad_count": gettext_lazy("line %(line)s: “%(text)s”: a card has 1 to 99 copies"),
     "no_card": gettext_lazy("no card could be read from the decklist"),
     "unknown_format": gettext_lazy("unknown format “%(format)s”: use one of %(formats)s"),
     "unknown_set": gettext_lazy("unknown set “%(set)s”"),

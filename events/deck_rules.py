@@ -111,6 +111,15 @@ MESSAGES = {
 MAX_TEXT_LENGTH = 20_000
 """Longest decklist text read, in characters (a 90-card list in any format is under 5,000)."""
 
+MAX_LINES = 400
+"""Most non-blank lines read: a list of 90 different library cards and a 40-vampire crypt,
+with headers and a description, is under 200. Bounds the public check's work (each line
+is matched against the card names)."""
+
+MAX_SUGGESTED = 20
+"""Unknown lines beyond this many get no card-name suggestions (the costly part); they
+are still listed."""
+
 
 # --------------------------------------------------------------------------- results
 
@@ -190,8 +199,10 @@ class DeckCheck:
 
 class DeckTextError(UserError):
     """The decklist cannot be checked (HTTP 400 in the API): ``code`` (stable) is
-    ``empty``, ``too_long``, ``no_card`` (it names no card at all), ``unknown_format``
-    or ``unknown_set``; ``params`` fill its message; ``str(error)`` is the English
+    ``empty``, ``too_long``, ``too_many_lines``, ``nul`` (a NUL character, which no
+    list holds and the database refuses), ``bad_count`` (a card with 0, a negative or
+    more than 99 copies: the line is named rather than read as something else),
+    ``no_card`` (it names no card at all), ``unknown_format`` or ``unknown_set``; ``params`` fill its message; ``str(error)`` is the English
     message (the API's; pages: ``events.deck_labels.error_label``); ``field`` names the
     input (``deck``, ``format`` or ``sets``)."""
 
@@ -204,6 +215,9 @@ class DeckTextError(UserError):
 ERROR_MESSAGES = {
     "empty": "the decklist is empty",
     "too_long": "the decklist is longer than {limit} characters",
+    "too_many_lines": "the decklist has more than {limit} lines",
+    "nul": "the decklist contains a NUL character",
+    "bad_count": "line {line}: “{text}”: a card has 1 to 99 copies",
     "no_card": "no card could be read from the decklist",
     "unknown_format": "unknown format “{format}”: use one of {formats}",
     "unknown_set": "unknown set “{set}”",
@@ -489,6 +503,11 @@ _NUMBERED = re.compile(r"^\s*\d+(\s*[º°ª]|[.)ao])\s")
 _COUNT_AND_REST = re.compile(r"^\s*[xX*]?(\d{1,2})\s*[xX*]?\s+(\S.*?)\s*$")
 
 
+# A count krcg's reader does not take ("-5x", "100x", "0x" before a card): the line is
+# refused (``bad_count``) when the rest is a card's name, rather than read as 5 or skipped.
+_ODD_COUNT = re.compile(r"^\s*(?P<count>-\d+|\d{3,}|0+)\s*[xX×*]?\s+(?P<name>\S.*?)\s*$")
+
+
 _MARKED_COUNT = re.compile(r"([x×*=]\s*\d{1,2}|\(\s*\d{1,2}\s*\))\s*$")
 
 
@@ -570,24 +589,34 @@ def parse_deck(text: str, index: CardIndex | None = None) -> ParsedDeck:
     misspellings).
 
     A line with a count whose name is no card becomes an :class:`UnknownLine` with
-    suggestions. Raises :class:`DeckTextError` when ``text`` is empty, longer than
-    :data:`MAX_TEXT_LENGTH`, or names no card and has no line with a count.
+    suggestions (the first :data:`MAX_SUGGESTED` of them). Raises :class:`DeckTextError`
+    when ``text`` is empty, longer than :data:`MAX_TEXT_LENGTH` or :data:`MAX_LINES`,
+    holds a NUL, gives a card an impossible count (``bad_count``), or names no card and
+    has no line with a count.
     """
     if not isinstance(text, str) or not text.strip():
         raise DeckTextError("empty", field="deck")
     if len(text) > MAX_TEXT_LENGTH:
         raise DeckTextError("too_long", field="deck", limit=MAX_TEXT_LENGTH)
+    if "\x00" in text:
+        raise DeckTextError("nul", field="deck")
+    lines = text.splitlines()
+    if sum(1 for raw in lines if raw.strip()) > MAX_LINES:
+        raise DeckTextError("too_many_lines", field="deck", limit=MAX_LINES)
     index = index or card_index()
     counts: dict[int, int] = {}
     found: dict[int, krcg_models.Card] = {}
     unknown: list[UnknownLine] = []
     started = False  # a card or a section header was read
     describing = False  # after "Description:", before the cards
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(lines, start=1):
         line = _clean(raw)
         normal = normalize(line)
         if not normal or set(normal) <= set("-=_*# "):
             continue
+        odd = _ODD_COUNT.match(normal)
+        if odd and index.exact(odd.group("name")) is not None:
+            raise DeckTextError("bad_count", field="deck", line=number, text=raw.strip()[:80])
         if _is_header(normal):
             started = started or bool(_SECTION_HEADER.match(normal)) or _is_section(normal)
             describing = not started and (describing or normal.startswith("description"))
@@ -608,7 +637,9 @@ def parse_deck(text: str, index: CardIndex | None = None) -> ParsedDeck:
                     text=raw.strip(),
                     name=read.name,
                     count=read.count,
-                    suggestions=index.suggestions(normalize(read.name)),
+                    suggestions=index.suggestions(normalize(read.name))
+                    if len(unknown) < MAX_SUGGESTED
+                    else (),
                 )
             )
     if not found and not unknown:

@@ -74,14 +74,16 @@ class MylDeckCheck:
 
 
 class MylDeckTextError(UserError):
-    """The registration is empty (``code`` ``empty``) or longer than
-    :data:`MAX_TEXT_LENGTH` characters (``too_long``); ``params`` fill the message
+    """The registration is empty (``code`` ``empty``), longer than
+    :data:`MAX_TEXT_LENGTH` characters (``too_long``) or holds a NUL character (``nul``:
+    no list holds one and the database refuses it); ``params`` fill the message
     (pages: ``events.deck_labels.error_label``)."""
 
     def __init__(self, code: str, **params):
         text = {
             "empty": "the decklist is empty",
             "too_long": "the decklist is longer than {limit} characters",
+            "nul": "the decklist contains a NUL character",
         }[code]
         super().__init__(text.format(**params), field="deck")
         self.code = code
@@ -130,13 +132,15 @@ def check_myl_deck(text: str, limits: MylDeckLimits | None = None) -> MylDeckChe
     Problems: ``unreadable_line`` (each, in line order), ``main_deck_size`` (not exactly
     ``main_deck_size``), ``side_deck_size`` (more than ``side_deck_size``),
     ``too_many_copies`` (main plus side above ``max_copies``, names in ``unlimited``
-    excepted). Raises :class:`MylDeckTextError` on an empty text.
+    excepted). Raises :class:`MylDeckTextError` on an empty or too long text or a NUL.
     """
     limits = limits or MylDeckLimits()
     if not isinstance(text, str) or not text.strip():
         raise MylDeckTextError("empty")
     if len(text) > MAX_TEXT_LENGTH:
         raise MylDeckTextError("too_long", limit=MAX_TEXT_LENGTH)
+    if "\x00" in text:
+        raise MylDeckTextError("nul")
     section: MylSection = "main"
     counts: dict[tuple[MylSection, str], int] = {}
     names: dict[str, str] = {}

@@ -40,7 +40,11 @@ def test_english_labels_are_the_messages():
         (lambda: deck_rules.parse_deck("x" * 20_001), "too_long"),
         (lambda: deck_rules.check_deck("12x Anson", "modern"), "unknown_format"),
         (lambda: deck_rules.check_deck("12x Anson", sets=("Nope",)), "unknown_set"),
+        (lambda: deck_rules.parse_deck("12x Anson\n" * 401), "too_many_lines"),
+        (lambda: deck_rules.parse_deck("12x Anson\x00"), "nul"),
+        (lambda: deck_rules.parse_deck("Crypt\n100x Anson"), "bad_count"),
         (lambda: check_myl_deck(""), "empty"),
+        (lambda: check_myl_deck("3 Carta\x00"), "nul"),
     ],
 )
 def test_error_labels(call, code):

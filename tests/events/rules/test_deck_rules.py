@@ -267,6 +267,45 @@ def test_unknown_card_is_reported_before_the_cards_start_too():
     assert check.problems[0].params["line"] == 1
 
 
+@pytest.mark.parametrize(
+    "line",
+    ["0x Earth Meld", "-5x Earth Meld", "100x Earth Meld", "99999999999999999999999x Earth Meld"],
+)
+def test_an_impossible_count_is_refused_with_its_line(line):
+    """0, negative or 100+ copies of a card: the line is named (``bad_count``) rather than
+    skipped or read as another count (fresh-user try, issue 15)."""
+    with pytest.raises(DeckTextError) as raised:
+        check_deck(deck(library="60x Earth Meld\n" + line))
+    assert raised.value.code == "bad_count"
+    assert raised.value.params == {"line": 6, "text": line[:80]}
+    assert line[:20] in str(raised.value)
+
+
+def test_a_bullet_before_a_count_is_not_a_minus():
+    assert check_deck(deck(library="- 60x Earth Meld")).library_count == 60
+
+
+def test_a_number_before_words_that_are_no_card_is_still_a_comment():
+    assert check_deck("2026 was a good year\n" + deck()).valid
+
+
+def test_nul_and_too_many_lines_are_refused():
+    with pytest.raises(DeckTextError, match="NUL"):
+        parse_deck(deck() + "\x00")
+    with pytest.raises(DeckTextError, match="more than 400 lines"):
+        parse_deck(deck() + "1x Earth Meld\n" * deck_rules.MAX_LINES)
+    # Blank lines do not count.
+    assert parse_deck(deck() + "\n" * 1000).cards
+
+
+def test_only_the_first_unknown_lines_get_suggestions():
+    unknown = "\n".join(f"1x Blood Dolll q{i:02d}" for i in range(30))
+    lines = parse_deck(deck(library="60x Earth Meld\n" + unknown)).unknown
+    assert len(lines) == 30
+    assert all(line.suggestions for line in lines[: deck_rules.MAX_SUGGESTED])
+    assert not any(line.suggestions for line in lines[deck_rules.MAX_SUGGESTED :])
+
+
 def test_unknown_card_without_any_suggestion():
     problem = check_deck(deck(library="59x Earth Meld\n1x Qqqqzzzz")).problems[0]
     assert problem.suggestions == ()

@@ -118,3 +118,29 @@ def test_throttled_per_address(client):
     response = post(client, {"deck": deck()})
     assert response.status_code == 429
     assert "error" in response.json()
+
+
+def test_a_body_too_large_is_a_json_413(client):
+    """Above DATA_UPLOAD_MAX_MEMORY_SIZE Django refuses to read the body: under /api/ the
+    answer is the API's JSON error, not an HTML page (config/views.py)."""
+    big = json.dumps({"deck": "1x Anson\n" * 400_000})
+    response = client.post(CHECK, data=big, content_type="application/json")
+    assert response.status_code == 413
+    assert response["Content-Type"] == "application/json"
+    assert "larger than" in response.json()["error"]
+
+
+def test_an_unknown_api_address_is_a_json_404(client):
+    response = client.get("/api/v1/no-such-thing")
+    assert response.status_code == 404 and response.json() == {"error": "not found"}
+
+
+def test_an_impossible_count_is_a_400_naming_the_line(client):
+    response = post(client, {"deck": deck(library="60x Earth Meld\n0x Deflection")})
+    assert response.status_code == 400
+    assert response.json() == {"error": "line 5: “0x Deflection”: a card has 1 to 99 copies"}
+
+
+def test_a_nul_is_a_400(client):
+    response = post(client, {"deck": deck() + "\x00"})
+    assert response.status_code == 400 and "NUL" in response.json()["error"]
