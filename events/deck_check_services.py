@@ -61,15 +61,26 @@ def _seated(round_: Round) -> list[int]:
 
 
 def _locked_round(round_: Round) -> Round:
-    return Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+    """The round locked, with its event read in the same query; ``UserError`` once the
+    event's results are approved (JG §1.2.5: a check then could only lead to a penalty
+    the approved results no longer take; reopen them first)."""
+    rnd = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+    if rnd.event.results_approved:
+        raise UserError(_("The event's results are approved: reopen them first."))
+    return rnd
 
 
 def choose_random(round_: Round, count: int, actor, perms, *, seed: int | None = None):
     """Draw ``count`` (1..:data:`MAX_DRAW`) of ``round_``'s seated players not already
     chosen in it, with ``seed`` (a fresh :func:`events.deck_selection.new_seed` when
-    ``None``). Returns the new :class:`DeckCheck` rows, in draw order. ``PermissionDenied``
-    without :data:`CHOOSE_PERMISSIONS`; ``UserError`` for a bad count, a final round's
-    absence of seats or when every seated player is already chosen."""
+    ``None``). Returns the new :class:`DeckCheck` rows, in draw order.
+
+    The page's form carries the seed it was rendered with, so a draw sent twice (a double
+    tap, a resent form) is drawn once: when the round already has checks drawn with
+    ``seed``, those rows are returned and nothing is drawn or audited again.
+    ``PermissionDenied`` without :data:`CHOOSE_PERMISSIONS`; ``UserError`` for a bad
+    count, once the results are approved, or when every seated player is already
+    chosen."""
     _require(perms, CHOOSE_PERMISSIONS)
     if not isinstance(count, int) or not 1 <= count <= MAX_DRAW:
         raise UserError(
@@ -78,6 +89,11 @@ def choose_random(round_: Round, count: int, actor, perms, *, seed: int | None =
     seed = new_seed() if seed is None else seed
     with transaction.atomic():
         rnd = _locked_round(round_)
+        already = list(
+            DeckCheck.objects.filter(round=rnd, chosen_by=DeckCheck.ChosenBy.RANDOM, seed=seed)
+        )
+        if already:
+            return already
         taken = set(DeckCheck.objects.filter(round=rnd).values_list("registration_id", flat=True))
         candidates = sorted(set(_seated(rnd)) - taken)
         if not candidates:
@@ -111,7 +127,7 @@ def choose_random(round_: Round, count: int, actor, perms, *, seed: int | None =
 def choose_by_hand(round_: Round, registration: Registration, actor, perms) -> DeckCheck:
     """Choose ``registration`` (seated in ``round_``) for a deck check. ``PermissionDenied``
     without :data:`CHOOSE_PERMISSIONS`; ``UserError`` if they are not seated in the round
-    or already chosen in it."""
+    or already chosen in it, or once the results are approved."""
     _require(perms, CHOOSE_PERMISSIONS)
     with transaction.atomic():
         rnd = _locked_round(round_)
@@ -144,7 +160,7 @@ def record_outcome(check: DeckCheck, outcome: str, actor, perms, *, note: str = 
     its registered list, with an optional ``note``; a recorded outcome may be changed
     (each change audited as ``deck_check.recorded`` with before and after).
     ``PermissionDenied`` without :data:`RECORD_PERMISSIONS`; ``UserError`` for another
-    outcome or a too long note."""
+    outcome, a too long note or once the results are approved."""
     _require(perms, RECORD_PERMISSIONS)
     if outcome not in (DeckCheck.Outcome.MATCH, DeckCheck.Outcome.MISMATCH):
         raise UserError(_("Say whether the deck matches its list."), field="outcome")
@@ -155,6 +171,8 @@ def record_outcome(check: DeckCheck, outcome: str, actor, perms, *, note: str = 
             .select_related("registration__person", "round", "event")
             .get(pk=check.pk)
         )
+        if row.event.results_approved:
+            raise UserError(_("The event's results are approved: reopen them first."))
         before = {"outcome": row.outcome, "note": row.note}
         row.outcome = outcome
         row.note = note

@@ -41,6 +41,9 @@ class DeckCheckChooseForm(forms.Form):
         label=_("Players to draw"), required=False, min_value=1, max_value=20
     )
     registration = forms.IntegerField(label=_("Player"), required=False, min_value=1)
+    seed = forms.IntegerField(required=False, min_value=0, max_value=2**63 - 1)
+    """The draw's seed, rendered with the page: the same draw sent twice is drawn once
+    (``events.deck_check_services.choose_random``)."""
 
     def clean(self):
         data = super().clean()

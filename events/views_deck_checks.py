@@ -17,12 +17,14 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from events import deck_check_services as checks
 from events import deck_services, rulesets
 from events.access import round_or_404, staff_required
 from events.deck_checkers import stored_problems
+from events.deck_selection import new_seed
 from events.errors import UserError
 from events.forms_floor import DeckCheckChooseForm, DeckCheckOutcomeForm
 from events.models import DeckCheck, Registration, Seat
@@ -69,6 +71,8 @@ def deck_checks(request, event, number):
             "seated": seated,
             "can_choose": bool(request.event_permissions & checks.CHOOSE_PERMISSIONS),
             "max_draw": checks.MAX_DRAW,
+            "seed": new_seed(),
+            "approved": event.results_approved,
             "perms": request.event_permissions,
             "P": P,
             "findings": rulesets.of(event).deck_check_findings,
@@ -91,10 +95,16 @@ def deck_checks_choose(request, event, number):
     data = form.cleaned_data
     try:
         if data["count"] is not None:
-            rows = checks.choose_random(rnd, data["count"], request.user, request.event_permissions)
+            rows = checks.choose_random(
+                rnd, data["count"], request.user, request.event_permissions, seed=data["seed"]
+            )
             messages.success(
                 request,
-                _("%(n)d players drawn for a deck check (seed %(seed)s).")
+                ngettext(
+                    "%(n)d player drawn for a deck check (seed %(seed)s).",
+                    "%(n)d players drawn for a deck check (seed %(seed)s).",
+                    len(rows),
+                )
                 % {"n": len(rows), "seed": rows[0].seed},
             )
         else:
@@ -115,7 +125,13 @@ def deck_check_outcome(request, event, number, pk):
     check = get_object_or_404(DeckCheck, pk=pk, round=rnd)
     form = DeckCheckOutcomeForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Say whether the deck matches its list."))
+        for name, errors in form.errors.items():
+            for error in errors:
+                if name == "outcome":
+                    error = _("Say whether the deck matches its list.")
+                elif name in form.fields:
+                    error = f"{form.fields[name].label or name}: {error}"
+                messages.error(request, error)
         return redirect(_page(event, number))
     try:
         row = checks.record_outcome(
@@ -132,10 +148,13 @@ def deck_check_outcome(request, event, number, pk):
         messages.success(request, _("The deck matches its list."))
         return redirect(_page(event, number))
     query = checks.incident_prefill(row, form.cleaned_data["finding"])
-    messages.warning(
-        request,
-        _("The deck does not match its list: log the infraction for this player (opened below)."),
-    )
+    if not row.registration.decks.exists():
+        warning = _("No registered list: log the infraction for this player (opened below).")
+    else:
+        warning = _(
+            "The deck does not match its list: log the infraction for this player (opened below)."
+        )
+    messages.warning(request, warning)
     return redirect(
         reverse("manage:incident-new", kwargs={"slug": event.slug}) + "?" + urlencode(query)
     )

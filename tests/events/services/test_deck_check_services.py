@@ -62,6 +62,36 @@ def test_a_second_draw_skips_players_already_chosen(world):
         dc.choose_random(world["round"], 1, None, HEAD, seed=3)
 
 
+def test_the_same_draw_sent_twice_is_drawn_once(world):
+    """A double tap on Draw sends the page's seed twice (fresh-user try, issue 15): the
+    second request returns the first draw's rows and draws, stores and audits nothing."""
+    first = dc.choose_random(world["round"], 3, None, HEAD, seed=77)
+    again = dc.choose_random(world["round"], 3, None, HEAD, seed=77)
+    assert [r.pk for r in again] == [r.pk for r in first]
+    assert DeckCheck.objects.count() == 3
+    assert entries_about(world["round"]).filter(action="deck_check.drawn").count() == 1
+    # Another seed is another draw.
+    assert len(dc.choose_random(world["round"], 3, None, HEAD, seed=78)) == 3
+
+
+def test_deck_checks_are_closed_once_the_results_are_approved(world):
+    """After approval (JG §1.2.5) a check could only lead to a penalty the approved
+    results refuse: choosing and recording are refused until the results are reopened."""
+    check = dc.choose_random(world["round"], 1, None, HEAD, seed=5)[0]
+    event = world["event"]
+    event.results_approved = True
+    event.save(update_fields=["results_approved"])
+    seated = world["round"].seats.exclude(registration_id=check.registration_id).first()
+    with pytest.raises(UserError, match="approved"):
+        dc.choose_random(world["round"], 1, None, HEAD, seed=6)
+    with pytest.raises(UserError, match="approved"):
+        dc.choose_by_hand(world["round"], seated.registration, None, HEAD)
+    with pytest.raises(UserError, match="approved"):
+        dc.record_outcome(check, "match", None, HEAD)
+    assert DeckCheck.objects.count() == 1
+    assert DeckCheck.objects.get().outcome == "pending"
+
+
 def test_a_fresh_seed_is_stored_when_none_is_given(world):
     rows = dc.choose_random(world["round"], 2, None, HEAD)
     assert rows[0].seed is not None and rows[0].seed == rows[1].seed

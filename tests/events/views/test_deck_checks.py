@@ -240,3 +240,70 @@ def test_a_myl_check_reaches_3_3_1_3_3_2_or_3_3_3(client, db, finding, code, nam
     assert query["description"][0].startswith("Deck check, round 1: ")
     html = client.get(response["Location"]).content.decode()
     assert name in html and "Deck check, round 1" in html
+
+
+def test_a_double_tap_on_draw_draws_once(client, staff, event, rnd):
+    """The Draw form carries the seed the page was rendered with: sent twice, one draw,
+    and the message counts the players in the right number (fresh-user try, issue 15)."""
+    client.force_login(staff["head_judge"])
+    page = client.get(url("manage:deck-checks", event, number=1))
+    seed = page.context["seed"]
+    assert f'name="seed" value="{seed}"' in page.content.decode()
+    choose = url("manage:deck-checks-choose", event, number=1)
+    for _ in range(2):
+        response = client.post(choose, {"count": "1", "seed": str(seed)}, follow=True)
+    assert DeckCheck.objects.filter(round=rnd).count() == 1
+    assert entries_about(rnd).filter(action="deck_check.drawn").count() == 1
+    texts = [str(m) for m in response.context["messages"]]
+    assert texts == [f"1 player drawn for a deck check (seed {seed})."]
+
+
+@pytest.mark.parametrize(
+    ("note", "expected"),
+    [("x" * 6000, "Note: Ensure this value has at most"), ("a\x00b", "Note: Null characters")],
+)
+def test_a_bad_note_is_named_not_the_outcome(client, staff, event, rnd, note, expected):
+    (check,) = dc.choose_random(rnd, 1, None, HEAD, seed=3)
+    client.force_login(staff["judge"])
+    response = client.post(
+        url("manage:deck-check-outcome", event, number=1, pk=check.pk),
+        {"outcome": "match", "note": note},
+        follow=True,
+    )
+    (message,) = [str(m) for m in response.context["messages"]]
+    assert message.startswith(expected), message
+    check.refresh_from_db()
+    assert check.outcome == "pending"
+
+
+def test_after_approval_the_page_is_read_only_and_posts_are_refused(client, staff, event, rnd):
+    (check,) = dc.choose_random(rnd, 1, None, HEAD, seed=3)
+    event.results_approved = True
+    event.save(update_fields=["results_approved"])
+    client.force_login(staff["head_judge"])
+    html = client.get(url("manage:deck-checks", event, number=1)).content.decode()
+    assert "deck checks are closed" in html
+    assert "Choose players" not in html and 'value="mismatch"' not in html
+    response = client.post(
+        url("manage:deck-check-outcome", event, number=1, pk=check.pk),
+        {"outcome": "mismatch"},
+        follow=True,
+    )
+    assert [str(m) for m in response.context["messages"]] == [
+        "The event's results are approved: reopen them first."
+    ]
+    check.refresh_from_db()
+    assert check.outcome == "pending"
+
+
+def test_a_missing_list_says_so_not_that_it_does_not_match(client, staff, event, rnd):
+    reg = rnd.seats.exclude(registration__person__name="Player 0").first().registration
+    check = dc.choose_by_hand(rnd, reg, None, HEAD)
+    client.force_login(staff["judge"])
+    response = client.post(
+        url("manage:deck-check-outcome", event, number=1, pk=check.pk),
+        {"outcome": "mismatch"},
+        follow=True,
+    )
+    texts = [str(m) for m in response.context["messages"]]
+    assert texts == ["No registered list: log the infraction for this player (opened below)."]
