@@ -132,10 +132,22 @@ def _snapshot(deck: Deck | None) -> dict | None:
 
 def _save(registration, text: str, actor, *, label: str, action: str, reason: str = "") -> Deck:
     """Check and store ``text`` as ``registration``'s deck ``label`` (inside the caller's
-    transaction, registration locked), with one audit entry ``action``."""
+    transaction, registration locked), with one audit entry ``action``; the same text with
+    the same verdict as stored is a no-op (returns the stored deck)."""
     event = registration.event
     verdict = check_text(event, text)
     deck = Deck.objects.select_for_update().filter(registration=registration, label=label).first()
+    if (
+        deck is not None
+        and deck.text == text
+        and deck.cards == list(verdict.cards)
+        and deck.problems == list(verdict.problems)
+        and deck.valid == verdict.valid
+        and deck.format == verdict.format
+    ):
+        # The same list again (a double tap, a form sent twice): nothing changes, so no
+        # new version and no audit entry.
+        return deck
     before = _snapshot(deck)
     if deck is None:
         deck = Deck(registration=registration, label=label)

@@ -24,6 +24,31 @@
     }
   });
 
+  // A form posted twice by a double tap (a second save, a second draw: fresh-user try,
+  // issue 15): the same form's submit within 3 s of the first is dropped. Forms htmx
+  // sends (already prevented) are left to htmx; after 3 s, or coming back to the page,
+  // the form submits again (a download leaves the page where it was). The services are
+  // idempotent too: this spares the round trip and a confusing second answer.
+  var SUBMIT_GAP_MS = 3000;
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || !(form instanceof HTMLFormElement)) return;
+    if ((form.getAttribute("method") || "get").toLowerCase() !== "post") return;
+    var now = Date.now();
+    var last = parseInt(form.getAttribute("data-sent-at") || "0", 10);
+    if (now - last < SUBMIT_GAP_MS) {
+      event.preventDefault();
+      return;
+    }
+    form.setAttribute("data-sent-at", String(now));
+  });
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    document.querySelectorAll("form[data-sent-at]").forEach(function (form) {
+      form.removeAttribute("data-sent-at");
+    });
+  });
+
   // After an htmx swap, the focus goes to the new content's [data-swap-focus] element (a
   // player's row after check-in, a confirmation's heading): the button pressed is gone,
   // and without this the focus falls back to the page's start (WCAG 2.4.3, issue 14).

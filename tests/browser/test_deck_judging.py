@@ -52,7 +52,7 @@ def test_a_listed_deck_locked_then_failing_its_deck_check(
     from django.utils import timezone
 
     from events import services
-    from events.models import Deck, Event, EventRole, Person, Registration
+    from events.models import AuditLog, Deck, DeckCheck, Event, EventRole, Person, Registration
     from events.permissions import Role
 
     users = get_user_model().objects
@@ -91,14 +91,20 @@ def test_a_listed_deck_locked_then_failing_its_deck_check(
     box.fill(LACKEY)
     box.press("End")
     check = player.locator("#deck-check")
-    expect(check).to_contain_text("no card is called “Deflecshun”")
+    # The first check builds the card index (seconds on a loaded machine).
+    expect(check).to_contain_text("no card is called “Deflecshun”", timeout=SLOW)
     shot(player, shots, "phone-typo")
     box.fill(LACKEY.replace("Deflecshun", "Deflection"))
     box.press("End")
     expect(check).to_contain_text("Legal list")
-    click_and_wait(player, player.get_by_role("button", name="Save my list"))
+    # A double tap saves once (the form drops its second submit; the service would
+    # refuse a second version of the same text anyway).
+    with player.expect_navigation():
+        player.get_by_role("button", name="Save my list").dblclick()
     expect(messages(player)).to_contain_text("Decklist registered.")
-    assert Deck.objects.get(registration=reg).valid
+    deck = Deck.objects.get(registration=reg)
+    assert deck.valid and deck.version == 1
+    assert AuditLog.objects.filter(action="deck.submitted").count() == 1
 
     # 2. The organiser sets the deadline a minute ago: the list is locked.
     tablet = context_of(browser, browser_log, TABLET)
@@ -128,6 +134,12 @@ def test_a_listed_deck_locked_then_failing_its_deck_check(
     jpage.get_by_label("Or choose a player").select_option(str(reg.pk))
     click_and_wait(jpage, jpage.get_by_role("button", name="Add"))
     expect(messages(jpage)).to_contain_text("Deck check added.")
+    # A double tap on Draw draws one player, once.
+    with jpage.expect_navigation():
+        jpage.get_by_role("button", name="Draw").dblclick()
+    expect(messages(jpage)).to_contain_text("1 player drawn for a deck check")
+    assert DeckCheck.objects.filter(round=rnd).count() == 2
+    assert AuditLog.objects.filter(action="deck_check.drawn").count() == 1
     card = jpage.locator("section.card", has_text="Ana Rojas")
     expect(card).to_contain_text("Theo Bell")  # the list to count against
     shot(jpage, shots, "tablet-deck-check")

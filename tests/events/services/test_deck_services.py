@@ -296,3 +296,16 @@ def test_mitos_y_leyendas_publishes_the_champions_and_the_top_cuts_decks(db):
     assert published[0].summary is None  # no card database: the list only
     with pytest.raises(UserError, match="no Tournament Winning Deck Archive"):
         deck_services.twd_entry(event)
+
+
+def test_the_same_list_sent_twice_is_saved_once(player):
+    """A double tap on "Save my list" (fresh-user try, issue 15): the second identical
+    save is a no-op, with no new version and no second audit entry."""
+    user, reg = player
+    first = deck_services.submit_own(reg, LEGAL, user)
+    again = deck_services.submit_own(reg, LEGAL, user)
+    assert again.pk == first.pk and again.version == first.version == 1
+    assert entries_about(first).filter(action="deck.submitted").count() == 1
+    changed = deck_services.submit_own(reg, LEGAL + "\n1x Blood Doll", user)
+    assert changed.version == 2
+    assert entries_about(first).filter(action="deck.submitted").count() == 2
