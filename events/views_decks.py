@@ -140,7 +140,8 @@ def _redirect_to(name, event, label, **kwargs):
 @require_POST
 def deck_check(request, slug):
     """The live check of a list being typed (htmx fragment; nothing saved): its counts per
-    section, the problems named in the reader's language, card-name suggestions. For the
+    section, the problems named in the reader's language, card-name suggestions and the
+    cards as read (under their real names). For the
     event's players and staff; 404 for anyone else."""
     event = get_object_or_404(Event, slug=slug)
     if deck_services.own_registration(event, request.user) is None and not user_permissions(
@@ -164,6 +165,12 @@ def deck_check(request, slug):
                 verdict=verdict,
                 problems=stored_problems(verdict.problems),
                 counts=[(label, verdict.counts.get(code, 0)) for code, label in spec.sections],
+                # Each card under the name it was read as (a close misspelling is matched:
+                # the player sees the guess before saving; docs/decks.md).
+                sections=[
+                    {"label": label, "cards": [c for c in verdict.cards if c["section"] == code]}
+                    for code, label in spec.sections
+                ],
             )
     return render(request, "events/_deck_check.html", ctx)
 

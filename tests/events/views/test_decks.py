@@ -61,6 +61,18 @@ def test_the_live_check_names_problems_and_suggests_card_names(client, player, e
     assert Deck.objects.count() == 0  # the check saves nothing
 
 
+def test_the_live_check_shows_each_card_under_the_name_it_was_read_as(client, player, event):
+    """A close misspelling is read as a card (docs/decks.md): the live check lists the
+    cards by their real names, so the guess is seen before the list is saved."""
+    user, _reg = player
+    client.force_login(user)
+    text = LEGAL.replace("Deflection", "Deflectoin")
+    html = client.post(url("events:deck-check", event), {"text": text}).content.decode()
+    assert "6 different cards read: check the names" in html
+    assert "12× Deflection" in html and "4× Theo Bell" in html
+    assert "Deflectoin" not in html
+
+
 def test_the_live_check_words_problems_by_code_through_deck_labels(
     client, player, event, monkeypatch
 ):
