@@ -10,8 +10,8 @@ The layout accepted (the one the Archon's own formulas use; anything else is ref
 naming the missing sheet or header):
 
 - ``Tournament Info``: B3 event name, B4 event date, B8 format (``Constructed`` |
-  ``Limited``), B9 level (``National Championship`` and ``Continental Championship`` are
-  championships; ``Limited`` is a limited event), B11 number of rounds including the final.
+  ``Limited``), B9 level (``Grand Prix``, ``National Championship`` and ``Continental
+  Championship`` are levels of their own; ``Limited`` is a limited event), B11 number of rounds including the final.
 - ``Methuselahs``: headers in row 6 (A ``Num.``, B ``First Name``, C ``Last Name``, E
   ``Num.`` under ``V:EKN`` in row 5, G ``Flag`` under ``DQ``, M ``Ranking`` under
   ``Coin``); one player a row from row 7 until the first row without a number.
@@ -63,6 +63,7 @@ FINAL_HEADERS = ((13, "A", "#"), (13, "F", "VPs"))
 INFO_LABELS = ((3, "Event Name"), (4, "Event Date"), (11, "Number of Rounds"))
 
 CHAMPIONSHIPS = {
+    "grand prix": "grand_prix",
     "national championship": "national",
     "continental championship": "continental",
 }

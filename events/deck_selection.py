@@ -24,7 +24,7 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 
 # The championship levels of ``Event.championship`` that refuse the multi-deck system.
-REFUSING_CHAMPIONSHIPS = frozenset({"national", "continental"})
+REFUSING_CHAMPIONSHIPS = frozenset({"grand_prix", "national", "continental"})
 
 # Why a deck was chosen (DeckChoice.reason).
 ONLY_DECK = "only_deck"  # every preliminary round was played with the same deck
@@ -122,17 +122,14 @@ def _fmt_vp(value: Decimal) -> str:
     return str(value.quantize(Decimal(1))) if value == value.to_integral() else str(value)
 
 
-def may_be_multideck(championship: str, *, grand_prix: bool = False) -> bool:
+def may_be_multideck(championship: str) -> bool:
     """Whether an event may announce the multi-deck system (VEKN TR §3.1.5): not at a
-    national or continental championship (``championship`` is ``Event.championship``:
-    ``""`` | ``"national"`` | ``"continental"``) and not at a Grand Prix.
-
-    The product has no Grand Prix flag on events: the caller says ``grand_prix=True`` when
-    it knows the event is one (docs/decks.md, "Multi-deck events"). An unknown
-    championship value raises ``ValueError``."""
+    national championship, a Grand Prix or a continental championship (``championship``
+    is ``Event.championship``: ``""`` | ``"grand_prix"`` | ``"national"`` |
+    ``"continental"``). An unknown level raises ``ValueError``."""
     if championship not in ("", *REFUSING_CHAMPIONSHIPS):
         raise ValueError(f"unknown championship level {championship!r}")
-    return championship not in REFUSING_CHAMPIONSHIPS and not grand_prix
+    return championship not in REFUSING_CHAMPIONSHIPS
 
 
 def new_seed() -> int:

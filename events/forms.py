@@ -147,7 +147,8 @@ class EventCreateForm(forms.ModelForm):
             "game_format": _("Standard and V5 count for the constructed ranking (TR Appendix A)."),
             "championship": _(
                 "A national or continental championship raises the finalists' rating "
-                "points (TR Appendix A.2.1)."
+                "points (TR Appendix A.2.1); these and a Grand Prix may not use the "
+                "multi-deck system (TR §3.1.5)."
             ),
             "online": _("Online events have their own rankings (TR Appendix A)."),
         }

@@ -18,7 +18,7 @@ LABEL_MAX_LENGTH = Deck._meta.get_field("label").max_length
 def multideck_refusal(event, multideck: str, *, championship: str | None = None) -> str:
     """Why ``event`` may not change its multi-deck setting to ``multideck`` (a
     ``MultiDeck`` code), or ``""``. ``championship`` is the level the event will have
-    (its own when ``None``). Refused: a national or continental championship (TR §3.1.5,
+    (its own when ``None``). Refused: a national or continental championship or a Grand Prix (TR §3.1.5,
     ``deck_selection.may_be_multideck``); any change once a round is seated (TR §3.1.5a:
     the method is announced before the first round begins); switching it off once a player
     registered a named deck (those decks would be left without a use). Two queries."""

@@ -9,7 +9,7 @@ Optional keys we add (docs/contracts.md allows optional additions): ``preliminar
 ``final_mode`` (``final`` | ``none`` | ``extra_round``) when the file's rounds alone do
 not say them; a table may be an object ``{"seats": [...], "override": "reason"}``.
 VEKN files may carry the rating fields (docs/contracts.md §9; TR Appendix A, §6.1.1):
-``championship`` (``null`` | ``national`` | ``continental``), ``online`` (bool),
+``championship`` (``null`` | ``grand_prix`` | ``national`` | ``continental``), ``online`` (bool),
 ``game_format`` (``standard`` | ``v5`` | ``limited``, default standard) and ``sets`` (a
 list of card sets; non-empty makes the event unrated); the export writes them for VEKN
 events.
@@ -136,7 +136,7 @@ class EventFile:
 
 
 GAME_FORMATS = ("standard", "v5", "limited")
-CHAMPIONSHIPS = ("national", "continental")
+CHAMPIONSHIPS = ("grand_prix", "national", "continental")
 
 
 def _rating_fields(data: dict, problems: list[str]) -> dict:
@@ -144,7 +144,7 @@ def _rating_fields(data: dict, problems: list[str]) -> dict:
     out: dict = {}
     championship = data.get("championship")
     if championship is not None and championship not in CHAMPIONSHIPS:
-        problems.append("championship: must be null, 'national' or 'continental'")
+        problems.append("championship: must be null, 'grand_prix', 'national' or 'continental'")
     elif championship:
         out["championship"] = championship
     online = data.get("online", False)

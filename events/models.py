@@ -202,9 +202,14 @@ class Event(models.Model):
         LIMITED = "limited", _("Limited (draft or sealed)")
 
     class Championship(models.TextChoices):
-        """The championship level that raises the finalists' bonus (TR Appendix A.2.1)."""
+        """The event's level: a national or continental championship raises the
+        finalists' bonus (TR Appendix A.2.1); a Grand Prix does not (A.2.1: "Grand Prix and
+        Qualifiers get no coefficient bonus") but, like both championships, may not use
+        the multi-deck system (TR §3.1.5) nor allow proxies (TR §4.5; the product has no
+        proxy setting)."""
 
         NONE = "", _("Not a championship")
+        GRAND_PRIX = "grand_prix", _("Grand Prix")
         NATIONAL = "national", _("National championship")
         CONTINENTAL = "continental", _("Continental championship")
 
@@ -411,7 +416,7 @@ class Event(models.Model):
                 name="events_event_game_format_known",
             ),
             models.CheckConstraint(
-                condition=Q(championship__in=["", "national", "continental"]),
+                condition=Q(championship__in=["", "grand_prix", "national", "continental"]),
                 name="events_event_championship_known",
             ),
         ]

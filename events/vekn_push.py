@@ -49,6 +49,7 @@ STANDARD, LIMITED, CONTINENTAL, NATIONAL, LIMITED_NATIONAL, LIMITED_CONTINENTAL,
     14,
     16,
 )
+GRAND_PRIX = 15  # the calendar's own type (a limited Grand Prix has none: sent as LIMITED)
 ALREADY_SUBMITTED = "An archon has already been submitted for this event."
 
 
@@ -63,7 +64,9 @@ class VeknLink:
                 event.championship, LIMITED
             )
         if event.championship:
-            return {"national": NATIONAL, "continental": CONTINENTAL}[event.championship]
+            return {"grand_prix": GRAND_PRIX, "national": NATIONAL, "continental": CONTINENTAL}[
+                event.championship
+            ]
         return V5 if event.game_format == Event.GameFormat.V5 else STANDARD
 
     def event_form(self, event: Event, push: VeknPush) -> dict:

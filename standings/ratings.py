@@ -75,13 +75,21 @@ FORMATS = {CONSTRUCTED: ("standard", "v5"), LIMITED: ("limited",)}
 
 
 class Championship(enum.StrEnum):
-    """Championship level of an event (TR Appendix A.2.1): the coefficient bonus."""
+    """Level of an event (TR Appendix A.2.1): the coefficient bonus (none for a Grand
+    Prix)."""
 
+    GRAND_PRIX = "grand_prix"
     NATIONAL = "national"
     CONTINENTAL = "continental"
 
 
-_BONUS = {None: 0.0, "": 0.0, Championship.NATIONAL: 0.25, Championship.CONTINENTAL: 1.0}
+_BONUS = {
+    None: 0.0,
+    "": 0.0,
+    Championship.GRAND_PRIX: 0.0,  # "Grand Prix and Qualifiers get no coefficient bonus"
+    Championship.NATIONAL: 0.25,
+    Championship.CONTINENTAL: 1.0,
+}
 WINNER_POINTS = 90
 FINALIST_POINTS = 30
 ATTENDING_POINTS = 5

@@ -19,18 +19,13 @@ def r(n, label, gw, vp, tp):
 
 
 @pytest.mark.parametrize(
-    ("championship", "grand_prix", "allowed"),
-    [
-        ("", False, True),
-        ("", True, False),
-        ("national", False, False),
-        ("national", True, False),
-        ("continental", False, False),
-        ("continental", True, False),
-    ],
+    ("championship", "allowed"),
+    [("", True), ("grand_prix", False), ("national", False), ("continental", False)],
 )
-def test_may_be_multideck(championship, grand_prix, allowed):
-    assert ds.may_be_multideck(championship, grand_prix=grand_prix) is allowed
+def test_may_be_multideck(championship, allowed):
+    """TR §3.1.5: "neither a national championship, a Grand Prix, or a continental
+    championship"."""
+    assert ds.may_be_multideck(championship) is allowed
 
 
 def test_may_be_multideck_matches_the_model_choices():

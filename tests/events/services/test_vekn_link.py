@@ -244,3 +244,28 @@ def test_disabled_link_refuses_to_announce_and_approval_pushes_nothing(settings,
         act(vekn_push.announce, event, None, organiser_vekn="5600001")
     act(penalty_services.set_results_approved, event, True)
     assert not VeknPush.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("game_format", "championship", "expected"),
+    [
+        ("standard", "", 2),
+        ("v5", "", 16),
+        ("limited", "", 3),
+        ("standard", "grand_prix", 15),
+        ("standard", "national", 8),
+        ("standard", "continental", 6),
+        ("limited", "grand_prix", 3),
+        ("limited", "national", 13),
+        ("limited", "continental", 14),
+    ],
+)
+def test_the_calendar_type_of_each_level(game_format, championship, expected):
+    """The VEKN calendar's event types, as the official Archon's ``TournamentType``."""
+    from events.models import Event
+    from events.vekn_push import VeknLink
+
+    event = Event(game_format=game_format, championship=championship)
+    if game_format == "limited":
+        event.format = Event.Format.LIMITED
+    assert VeknLink().event_type(event) == expected

@@ -30,17 +30,20 @@ def player(multi):
     return user, reg
 
 
-def test_the_settings_page_refuses_multi_deck_at_a_championship(client, event, staff):
+@pytest.mark.parametrize("level", ["national", "grand_prix", "continental"])
+def test_the_settings_page_refuses_multi_deck_at_a_championship(client, event, staff, level):
+    """TR §3.1.5: not at a national championship, a Grand Prix or a continental one."""
     client.force_login(staff["organiser"])
     page = client.get(url("manage:settings", event)).content.decode()
     assert 'name="multideck"' in page and "best-performing deck" in page
-    event.championship = "national"
+    assert '<option value="grand_prix">Grand Prix</option>' in page
+    event.championship = level
     event.save()
     data = {
         "name": event.name,
         "date": event.date.isoformat(),
         "game_format": "standard",
-        "championship": "national",
+        "championship": level,
         "preliminary_rounds": 3,
         "round_minutes": 120,
         "final_minutes": 120,

@@ -46,6 +46,7 @@ def test_coefficient_rule_example_fifty_player_national():
 def test_coefficient_bonuses():
     assert coefficient(15, "national") == 1.25
     assert coefficient(15, "continental") == 2.0
+    assert coefficient(15, "grand_prix") == 1.0  # "Grand Prix … get no coefficient bonus"
     assert coefficient(225) == 3.0  # 225² = 15⁴
 
 

@@ -96,6 +96,18 @@ def test_national_championship_raises_the_bonus(db):
     assert points["p3"] == 9
 
 
+def test_a_grand_prix_imports_exports_and_gets_no_bonus(db):
+    """The event file's ``"grand_prix"`` level (docs/contracts.md §9): stored, written
+    back, and rated as an ordinary event (TR Appendix A.2.1)."""
+    from events.interchange import export_event
+
+    event = import_event(event_file(slug="gp-2026", championship="grand_prix"), publish=True)
+    assert event.championship == "grand_prix"
+    assert export_event(event)["championship"] == "grand_prix"
+    plain = import_event(event_file(), organisation=OrganisationFactory(), publish=True)
+    assert _points(event) == _points(plain)
+
+
 def test_set_restriction_unrates_every_row(db):
     event = import_event(event_file(sets=["Jyhad"]), publish=True)
     assert set(_points(event).values()) == {None}
