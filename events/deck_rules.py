@@ -28,6 +28,7 @@ import functools
 import importlib.metadata
 import importlib.resources
 import json
+import os
 import re
 import threading
 from collections import Counter
@@ -353,7 +354,7 @@ def set_card_data_dir(path: str | Path | None) -> None:
 
 
 def card_index() -> CardIndex:
-    """The process-wide :class:`CardIndex`, built on first use (about 2 s) and kept.
+    """The process-wide :class:`CardIndex`, built on first use (4–5 s) and kept.
 
     Built from ``cards.json`` in the card data dir when there is one, else from the VEKN
     card lists krcg packages. Never from the network, and never from krcg's own pickle
@@ -368,6 +369,26 @@ def card_index() -> CardIndex:
         if _index is None:
             _index = build_index(_data_dir)
         return _index
+
+
+def warm_in_background() -> threading.Thread:
+    """Build :func:`card_index` in a daemon thread, so that a served process has it before
+    its first live check (4–5 s otherwise, on the first player's phone). Called once per
+    process by ``config/wsgi.py``; returns the thread."""
+    thread = threading.Thread(target=card_index, name="card-index-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
+def _after_fork_in_child() -> None:
+    # A process forked while the warm-up held the lock (gunicorn --preload) gets a fresh
+    # lock: the parent's thread does not exist in the child and would never release it.
+    global _index_lock
+    _index_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def build_index(data_dir: Path | None = None) -> CardIndex:

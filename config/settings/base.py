@@ -132,6 +132,8 @@ MEDIA_URL = "media/"
 # VTES card data stored by ``manage.py update_card_data FILE`` (docs/decks.md "Card data"):
 # used instead of the data krcg packages when it holds a cards.json; never fetched.
 CARD_DATA_DIR = Path(env_str("CARD_DATA_DIR", str(BASE_DIR / "var" / "cards")))
+# Build the card index in the background when a served process starts (config/wsgi.py).
+WARM_CARD_INDEX = env_bool("WARM_CARD_INDEX", True)
 # Screenshots and evidence images: accepted formats and largest size (leagues.forms).
 LEAGUE_IMAGE_MAX_BYTES = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440

@@ -35,6 +35,15 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 PASSWORD = "a-long-browser-test-password"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def card_index_built():
+    """The live server runs in this process: build the card index once, as a served
+    process does when it starts (config/wsgi.py), rather than on a test's first check."""
+    from events import deck_rules
+
+    deck_rules.warm_in_background().join()
+
+
 @pytest.fixture(scope="session")
 def browser():
     with sync_playwright() as p:

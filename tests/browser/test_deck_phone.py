@@ -127,7 +127,9 @@ def test_a_text_longer_than_its_limit_is_kept_and_refused_in_words(
     )
     Registration.objects.create(event=event, person=person, code="p1")
     context = browser.new_context(viewport=PHONE, locale="en-US")
-    context.set_default_timeout(5_000)
+    # Filling 20,000 characters fires the counter and the live check: seconds on a
+    # loaded machine (CI timed out at 5 s).
+    context.set_default_timeout(30_000)
     browser_log.watch(context)
     page = context.new_page()
     try:

@@ -521,6 +521,27 @@ def test_index_is_built_once_and_shared_between_threads():
     assert all(index is first for index in seen)
 
 
+def test_the_warm_up_builds_the_shared_index_in_a_daemon_thread(monkeypatch):
+    monkeypatch.setattr(deck_rules, "_index", None)
+    thread = deck_rules.warm_in_background()
+    assert thread.daemon and thread.name == "card-index-warm-up"
+    thread.join(timeout=120)
+    assert deck_rules._index is not None
+    assert deck_rules.card_index() is deck_rules._index
+
+
+def test_a_forked_child_gets_a_fresh_lock(monkeypatch):
+    """gunicorn --preload forks after the warm-up may have taken the lock: the child's
+    lock is a new one, free (the parent's thread does not exist there)."""
+    held = deck_rules._index_lock
+    monkeypatch.setattr(deck_rules, "_index_lock", held)
+    with held:
+        deck_rules._after_fork_in_child()
+        assert deck_rules._index_lock is not held
+        assert deck_rules._index_lock.acquire(blocking=False)
+        deck_rules._index_lock.release()
+
+
 def test_a_misspelling_does_not_grow_the_index():
     index = deck_rules.card_index()
     before = len(index.cards._aliases)
